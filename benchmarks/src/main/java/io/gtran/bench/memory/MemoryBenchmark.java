@@ -1,0 +1,176 @@
+package io.gtran.bench.memory;
+
+import io.gtran.bench.PowerLawGraph;
+import io.gtran.storage.GraphStore;
+import io.gtran.storage.StoreConfig;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.tinkerpop.gremlin.structure.T;
+import org.apache.tinkerpop.gremlin.structure.Vertex;
+import org.apache.tinkerpop.gremlin.tinkergraph.structure.TinkerGraph;
+
+/**
+ * {@code bin/gtran bench memory [--vertices N] [--edges M] [--seed S]}: loads the same power-law
+ * property graph into gtran's store and into TinkerGraph, one after the other in one JVM, and
+ * prints for each
+ * {@code MEMORY system=<name> vertices=<n> edges=<m> bytes_per_vertex=<x> bytes_per_edge=<y>}.
+ *
+ * <p>Bytes per vertex is the growth of heap-after-GC plus direct memory while the vertices (with
+ * their properties) are loaded, divided by their number; bytes per edge the same for the edges.
+ * The generated graph itself and the arrays mapping vertex numbers to handles are allocated
+ * before the first reading, so they are not counted against either system.
+ */
+public final class MemoryBenchmark {
+    static final String GTRAN = "gtran";
+    static final String TINKERGRAPH = "tinkergraph";
+    private static final long COMMITTED_BEGIN = 1L;
+    private static final long OPEN_END = Long.MAX_VALUE;
+
+    private MemoryBenchmark() {
+    }
+
+    /** One system's measurement. */
+    record Result(String system, int vertices, int edges, double bytesPerVertex, double bytesPerEdge) {
+        String line() {
+            return String.format(Locale.ROOT, "MEMORY system=%s vertices=%d edges=%d bytes_per_vertex=%.1f bytes_per_edge=%.1f",
+                    system, vertices, edges, bytesPerVertex, bytesPerEdge);
+        }
+    }
+
+    public static void main(String[] args) {
+        int vertices = 100_000;
+        int edges = 1_000_000;
+        long seed = 42;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            switch (arg) {
+                case "--vertices" -> vertices = parseInt(arg, value(args, ++i, arg));
+                case "--edges" -> edges = parseInt(arg, value(args, ++i, arg));
+                case "--seed" -> seed = parseLong(arg, value(args, ++i, arg));
+                case "-h", "--help" -> {
+                    System.out.println("usage: bin/gtran bench memory [--vertices N (100000)] [--edges M (1000000)] [--seed S (42)]");
+                    return;
+                }
+                default -> fail("unknown option: " + arg + " (try --help)");
+            }
+        }
+        if (vertices < 2 || edges < 1) {
+            fail("need --vertices >= 2 and --edges >= 1: vertices=" + vertices + " edges=" + edges);
+        }
+        run(vertices, edges, seed, System.out);
+    }
+
+    static Result[] run(int vertices, int edges, long seed, PrintStream out) {
+        long started = System.nanoTime();
+        PowerLawGraph graph = PowerLawGraph.generate(vertices, edges, seed);
+        out.printf(Locale.ROOT, "graph: vertices=%d edges=%d seed=%d max_degree=%d generated_in=%.1fs%n",
+                vertices, edges, seed, graph.maxDegree(), (System.nanoTime() - started) / 1e9);
+        Result gtran = measureGtran(graph, out);
+        out.println(gtran.line());
+        Result tinker = measureTinkerGraph(graph);
+        out.println(tinker.line());
+        out.printf(Locale.ROOT, "MEMORY ratio gtran/tinkergraph bytes_per_vertex=%.3f bytes_per_edge=%.3f (goal bytes_per_edge <= 0.25)%n",
+                gtran.bytesPerVertex() / tinker.bytesPerVertex(), gtran.bytesPerEdge() / tinker.bytesPerEdge());
+        return new Result[] {gtran, tinker};
+    }
+
+    static Result measureGtran(PowerLawGraph graph, PrintStream out) {
+        long[] ids = new long[graph.vertices];
+        long before = MemoryProbe.heapAndDirect();
+        try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
+            int[] vertexLabels = intern(store, PowerLawGraph.VERTEX_LABELS);
+            int[] edgeLabels = intern(store, PowerLawGraph.EDGE_LABELS);
+            int name = store.propertyKeys().intern("name");
+            int age = store.propertyKeys().intern("age");
+            int score = store.propertyKeys().intern("score");
+            int weight = store.propertyKeys().intern("weight");
+            int since = store.propertyKeys().intern("since");
+            for (int i = 0; i < graph.vertices; i++) {
+                long v = store.addVertex(vertexLabels[graph.vertexLabel[i]], COMMITTED_BEGIN, OPEN_END);
+                store.addVertexPropertyVersion(v, name, graph.name(i), COMMITTED_BEGIN, OPEN_END);
+                store.addVertexPropertyVersion(v, age, graph.age[i], COMMITTED_BEGIN, OPEN_END);
+                store.addVertexPropertyVersion(v, score, graph.score[i], COMMITTED_BEGIN, OPEN_END);
+                ids[i] = v;
+            }
+            long afterVertices = MemoryProbe.heapAndDirect();
+            for (int e = 0; e < graph.edges; e++) {
+                long edge = store.addEdge(ids[graph.edgeOut[e]], ids[graph.edgeIn[e]], edgeLabels[graph.edgeLabel[e]],
+                        COMMITTED_BEGIN, OPEN_END);
+                store.addEdgePropertyVersion(edge, weight, graph.weight[e], COMMITTED_BEGIN, OPEN_END);
+                store.addEdgePropertyVersion(edge, since, graph.since[e], COMMITTED_BEGIN, OPEN_END);
+            }
+            long afterEdges = MemoryProbe.heapAndDirect();
+            Map<String, Long> pools = store.reservedBytes();
+            out.println("gtran pools (reserved bytes): " + pools);
+            if (store.vertexCount() != graph.vertices || store.edgeCount() != graph.edges) {
+                throw new IllegalStateException("gtran load incomplete: vertices=" + store.vertexCount() + " edges=" + store.edgeCount());
+            }
+            return new Result(GTRAN, graph.vertices, graph.edges,
+                    (afterVertices - before) / (double) graph.vertices, (afterEdges - afterVertices) / (double) graph.edges);
+        }
+    }
+
+    static Result measureTinkerGraph(PowerLawGraph graph) {
+        Vertex[] handles = new Vertex[graph.vertices];
+        long before = MemoryProbe.heapAndDirect();
+        TinkerGraph tinker = TinkerGraph.open();
+        try {
+            for (int i = 0; i < graph.vertices; i++) {
+                handles[i] = tinker.addVertex(T.label, PowerLawGraph.VERTEX_LABELS[graph.vertexLabel[i]],
+                        "name", graph.name(i), "age", graph.age[i], "score", graph.score[i]);
+            }
+            long afterVertices = MemoryProbe.heapAndDirect();
+            for (int e = 0; e < graph.edges; e++) {
+                handles[graph.edgeOut[e]].addEdge(PowerLawGraph.EDGE_LABELS[graph.edgeLabel[e]], handles[graph.edgeIn[e]],
+                        "weight", graph.weight[e], "since", graph.since[e]);
+            }
+            long afterEdges = MemoryProbe.heapAndDirect();
+            Result result = new Result(TINKERGRAPH, graph.vertices, graph.edges,
+                    (afterVertices - before) / (double) graph.vertices, (afterEdges - afterVertices) / (double) graph.edges);
+            Arrays.fill(handles, null);
+            return result;
+        } finally {
+            tinker.close();
+        }
+    }
+
+    private static int[] intern(GraphStore store, String[] names) {
+        int[] ids = new int[names.length];
+        for (int i = 0; i < names.length; i++) {
+            ids[i] = store.labels().intern(names[i]);
+        }
+        return ids;
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            fail("option " + option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int parseInt(String option, String value) {
+        try {
+            return Integer.parseInt(value.replace("_", ""));
+        } catch (NumberFormatException e) {
+            fail("option " + option + " needs an integer: " + value);
+            return 0;
+        }
+    }
+
+    private static long parseLong(String option, String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            fail("option " + option + " needs an integer: " + value);
+            return 0;
+        }
+    }
+
+    private static void fail(String message) {
+        System.err.println("bench memory: " + message);
+        System.exit(2);
+    }
+}

@@ -1,0 +1,56 @@
+package io.gtran.storage;
+
+import static io.gtran.storage.EdgeHeaderDescriptor.BEGIN_TIME_OFFSET;
+import static io.gtran.storage.EdgeHeaderDescriptor.END_TIME_OFFSET;
+import static io.gtran.storage.EdgeHeaderDescriptor.IN_VERTEX_OFFSET;
+import static io.gtran.storage.EdgeHeaderDescriptor.LABEL_OFFSET;
+import static io.gtran.storage.EdgeHeaderDescriptor.OUT_VERTEX_OFFSET;
+import static io.gtran.storage.EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET;
+
+/** The edge table: fixed-size {@link EdgeHeaderDescriptor edge headers}. */
+final class EdgeTable extends HeaderTable {
+    EdgeTable(StoreConfig config) {
+        super("edge", EdgeHeaderDescriptor.LENGTH, config, config.edgesMax, StoreConfig.EDGES_MAX);
+    }
+
+    long create(long outVertex, long inVertex, int label, long beginTime, long endTime) {
+        long id = allocateId();
+        int slot = ElementIds.slot(id);
+        headers.putLong(slot, OUT_VERTEX_OFFSET, outVertex);
+        headers.putLong(slot, IN_VERTEX_OFFSET, inVertex);
+        headers.putInt(slot, LABEL_OFFSET, label);
+        headers.putInt(slot, PROPERTY_ROW_OFFSET, RowDescriptor.NO_ROW);
+        headers.putLong(slot, END_TIME_OFFSET, endTime);
+        headers.putLong(slot, BEGIN_TIME_OFFSET, beginTime);
+        publishId(slot, id);
+        return id;
+    }
+
+    long outVertex(int slot) {
+        return headers.getLong(slot, OUT_VERTEX_OFFSET);
+    }
+
+    long inVertex(int slot) {
+        return headers.getLong(slot, IN_VERTEX_OFFSET);
+    }
+
+    int label(int slot) {
+        return headers.getInt(slot, LABEL_OFFSET);
+    }
+
+    long beginTime(int slot) {
+        return headers.getLongAcquire(slot, BEGIN_TIME_OFFSET);
+    }
+
+    long endTime(int slot) {
+        return headers.getLongAcquire(slot, END_TIME_OFFSET);
+    }
+
+    boolean compareAndSetBeginTime(int slot, long expected, long value) {
+        return headers.compareAndSetLong(slot, BEGIN_TIME_OFFSET, expected, value);
+    }
+
+    boolean compareAndSetEndTime(int slot, long expected, long value) {
+        return headers.compareAndSetLong(slot, END_TIME_OFFSET, expected, value);
+    }
+}

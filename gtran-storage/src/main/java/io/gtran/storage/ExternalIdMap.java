@@ -1,0 +1,158 @@
+package io.gtran.storage;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import net.openhft.chronicle.map.ChronicleMap;
+
+/**
+ * Maps user-supplied ids (long, String, UUID) to internal element ids and back, off-heap, in two
+ * Chronicle Maps. The maps are created on first use: the first Chronicle Map in a JVM takes about
+ * a second to create (later ones milliseconds), and most graphs never see a user-supplied id.
+ *
+ * <p>Keys are encoded with a type tag, so the long 1 and the string "1" are different ids.
+ */
+public final class ExternalIdMap implements AutoCloseable {
+    /** Returned by {@link #internalId} for an unmapped external id. */
+    public static final long ABSENT = ElementIds.NONE;
+
+    private static final byte LONG_TAG = 1;
+    private static final byte STRING_TAG = 2;
+    private static final byte UUID_TAG = 3;
+    private static final int MAX_STRING_BYTES = 4096;
+
+    private final String name;
+    private final int maxEntries;
+    private volatile ChronicleMap<byte[], Long> toInternal;
+    private volatile ChronicleMap<Long, byte[]> toExternal;
+
+    ExternalIdMap(String name, int maxEntries) {
+        this.name = name;
+        this.maxEntries = maxEntries;
+    }
+
+    /**
+     * Records that {@code external} names {@code internalId}. Returns false, changing nothing, if
+     * {@code external} is already mapped.
+     *
+     * @throws IllegalArgumentException for an id type other than Long/Integer/Short/Byte, String or UUID, or an over-long string
+     * @throws StoreCapacityException   if {@code gtran.storage.external-ids.max} entries are mapped
+     */
+    public boolean put(Object external, long internalId) {
+        byte[] key = encode(external);
+        ensureMaps();
+        synchronized (this) {
+            if (toInternal.containsKey(key)) {
+                return false;
+            }
+            if (toInternal.size() >= maxEntries) {
+                throw new StoreCapacityException("external id map full: entries=" + toInternal.size()
+                        + " max=" + maxEntries + "; raise " + StoreConfig.EXTERNAL_IDS_MAX);
+            }
+            toInternal.put(key, internalId);
+            toExternal.put(internalId, key);
+            return true;
+        }
+    }
+
+    /** The internal id mapped to {@code external}, or {@link #ABSENT}. */
+    public long internalId(Object external) {
+        ChronicleMap<byte[], Long> map = toInternal;
+        if (map == null) {
+            return ABSENT;
+        }
+        Long id = map.get(encode(external));
+        return id == null ? ABSENT : id;
+    }
+
+    /** The external id of {@code internalId}, or null if it has none. */
+    public Object externalId(long internalId) {
+        ChronicleMap<Long, byte[]> map = toExternal;
+        if (map == null) {
+            return null;
+        }
+        byte[] key = map.get(internalId);
+        return key == null ? null : decode(key);
+    }
+
+    /** Forgets the mapping of {@code internalId}, if any. */
+    public synchronized void remove(long internalId) {
+        if (toExternal == null) {
+            return;
+        }
+        byte[] key = toExternal.remove(internalId);
+        if (key != null) {
+            toInternal.remove(key);
+        }
+    }
+
+    public long size() {
+        ChronicleMap<byte[], Long> map = toInternal;
+        return map == null ? 0 : map.longSize();
+    }
+
+    /** Whether the maps exist yet (they are created by the first {@link #put}). */
+    public boolean created() {
+        return toInternal != null;
+    }
+
+    /** Off-heap bytes of both maps. */
+    public long offHeapBytes() {
+        ChronicleMap<byte[], Long> a = toInternal;
+        ChronicleMap<Long, byte[]> b = toExternal;
+        return (a == null ? 0 : a.offHeapMemoryUsed()) + (b == null ? 0 : b.offHeapMemoryUsed());
+    }
+
+    @Override
+    public synchronized void close() {
+        if (toInternal != null) {
+            toInternal.close();
+            toExternal.close();
+        }
+    }
+
+    static byte[] encode(Object external) {
+        if (external instanceof Long || external instanceof Integer || external instanceof Short || external instanceof Byte) {
+            return ByteBuffer.allocate(9).put(LONG_TAG).putLong(((Number) external).longValue()).array();
+        }
+        if (external instanceof String s) {
+            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+            if (utf8.length > MAX_STRING_BYTES) {
+                throw new IllegalArgumentException("string id too long: bytes=" + utf8.length + " max=" + MAX_STRING_BYTES);
+            }
+            return ByteBuffer.allocate(1 + utf8.length).put(STRING_TAG).put(utf8).array();
+        }
+        if (external instanceof UUID u) {
+            return ByteBuffer.allocate(17).put(UUID_TAG).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits()).array();
+        }
+        throw new IllegalArgumentException("unsupported id type: "
+                + (external == null ? "null" : external.getClass().getName()) + "; use a number, String or UUID");
+    }
+
+    static Object decode(byte[] key) {
+        ByteBuffer b = ByteBuffer.wrap(key);
+        byte tag = b.get();
+        switch (tag) {
+            case LONG_TAG: return b.getLong();
+            case STRING_TAG: return new String(key, 1, key.length - 1, StandardCharsets.UTF_8);
+            case UUID_TAG: return new UUID(b.getLong(), b.getLong());
+            default: throw new IllegalStateException("corrupt external id key: tag=" + tag);
+        }
+    }
+
+    private void ensureMaps() {
+        if (toInternal != null) {
+            return;
+        }
+        synchronized (this) {
+            if (toInternal == null) {
+                // Chronicle sizes segments for `entries`; the bloat factor lets it overflow them
+                // gracefully, and put() enforces maxEntries itself.
+                toExternal = ChronicleMap.of(Long.class, byte[].class).name(name + "-to-external")
+                        .entries(maxEntries).averageValueSize(16).maxBloatFactor(2.0).create();
+                toInternal = ChronicleMap.of(byte[].class, Long.class).name(name + "-to-internal")
+                        .entries(maxEntries).averageKeySize(16).maxBloatFactor(2.0).create();
+            }
+        }
+    }
+}

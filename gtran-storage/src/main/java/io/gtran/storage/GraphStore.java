@@ -1,0 +1,459 @@
+package io.gtran.storage;
+
+import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One node's G-Tran data store (paper §4.2): the vertex table, the edge table, edge row-lists,
+ * VP/EP row-lists and the MV-KVS, all in pools of fixed-size slots in direct buffers.
+ *
+ * <p>The store knows nothing of transactions or TinkerPop. Begin/end time words are opaque longs
+ * that callers set at creation and later change with the CAS methods; the MV-OCC layer gives them
+ * meaning. Reads are lock-free and safe against concurrent writers; structural writes to one
+ * element's row-list are serialized by that list's lock stripe. Removal and recycling
+ * ({@code remove*}, {@code free*}, {@code compact*}) are for the garbage collector, which must
+ * guarantee that no transaction can still need what it frees.
+ *
+ * <p>Errors: ids that name no live element raise {@link UnknownElementException}; full pools
+ * raise {@link StoreCapacityException}; over-long values raise {@link ValueTooLargeException}.
+ * A call that fails leaves the store as it was.
+ */
+public final class GraphStore implements AutoCloseable {
+    final StoreConfig config;
+    final VertexTable vertices;
+    final EdgeTable edges;
+    final EdgeRowLists edgeLists;
+    final PropertyRowLists vertexPropertyLists;
+    final PropertyRowLists edgePropertyLists;
+    final MvStore mvStore;
+    private final SeqLocks locks;
+    private final SlotPool edgeRows;
+    private final SlotPool vertexPropertyRows;
+    private final SlotPool edgePropertyRows;
+    private final Dictionary labels;
+    private final Dictionary propertyKeys;
+    private final ExternalIdMap externalVertexIds;
+    private final ExternalIdMap externalEdgeIds;
+
+    private GraphStore(StoreConfig config) {
+        this.config = config;
+        this.locks = new SeqLocks(config.lockStripes);
+        this.vertices = new VertexTable(config);
+        this.edges = new EdgeTable(config);
+        int edgeRowBytes = RowDescriptor.length(config.edgeRowCells, EdgeCellDescriptor.LENGTH);
+        this.edgeRows = new SlotPool("edge-row", edgeRowBytes, config.slotsPerChunk(edgeRowBytes), config.edgeRowsMax);
+        int vpRowBytes = RowDescriptor.length(config.vertexPropertyRowCells, PropertyCellDescriptor.LENGTH);
+        this.vertexPropertyRows = new SlotPool("vertex-property-row", vpRowBytes, config.slotsPerChunk(vpRowBytes), config.propertyRowsMax);
+        int epRowBytes = RowDescriptor.length(config.edgePropertyRowCells, PropertyCellDescriptor.LENGTH);
+        this.edgePropertyRows = new SlotPool("edge-property-row", epRowBytes, config.slotsPerChunk(epRowBytes), config.propertyRowsMax);
+        this.edgeLists = new EdgeRowLists(edgeRows, locks, config.edgeRowCells);
+        this.vertexPropertyLists = new PropertyRowLists(vertexPropertyRows, locks, config.vertexPropertyRowCells);
+        this.edgePropertyLists = new PropertyRowLists(edgePropertyRows, locks, config.edgePropertyRowCells);
+        this.mvStore = new MvStore(config);
+        this.labels = new Dictionary("label", StoreConfig.LABELS_MAX, config.labelsMax);
+        this.propertyKeys = new Dictionary("property key", StoreConfig.PROPERTY_KEYS_MAX, config.propertyKeysMax);
+        this.externalVertexIds = new ExternalIdMap("gtran-node" + config.nodeId + "-vertex-ids", config.externalIdsMax);
+        this.externalEdgeIds = new ExternalIdMap("gtran-node" + config.nodeId + "-edge-ids", config.externalIdsMax);
+    }
+
+    public static GraphStore open(StoreConfig config) {
+        return new GraphStore(config);
+    }
+
+    public StoreConfig config() {
+        return config;
+    }
+
+    public int nodeId() {
+        return config.nodeId;
+    }
+
+    public Dictionary labels() {
+        return labels;
+    }
+
+    public Dictionary propertyKeys() {
+        return propertyKeys;
+    }
+
+    public MvStore mvStore() {
+        return mvStore;
+    }
+
+    public ExternalIdMap externalVertexIds() {
+        return externalVertexIds;
+    }
+
+    public ExternalIdMap externalEdgeIds() {
+        return externalEdgeIds;
+    }
+
+    // ---------------------------------------------------------------- vertices
+
+    /** Creates a vertex header with no edges and no properties; returns its id. */
+    public long addVertex(int label, long beginTime, long endTime) {
+        checkLabel(label);
+        return vertices.create(label, beginTime, endTime);
+    }
+
+    public boolean containsVertex(long vertexId) {
+        return vertices.contains(vertexId);
+    }
+
+    public int vertexLabel(long vertexId) {
+        return vertices.label(vertices.slotOf(vertexId));
+    }
+
+    public long vertexBeginTime(long vertexId) {
+        return vertices.beginTime(vertices.slotOf(vertexId));
+    }
+
+    public long vertexEndTime(long vertexId) {
+        return vertices.endTime(vertices.slotOf(vertexId));
+    }
+
+    public boolean compareAndSetVertexBeginTime(long vertexId, long expected, long value) {
+        return vertices.compareAndSetBeginTime(vertices.slotOf(vertexId), expected, value);
+    }
+
+    public boolean compareAndSetVertexEndTime(long vertexId, long expected, long value) {
+        return vertices.compareAndSetEndTime(vertices.slotOf(vertexId), expected, value);
+    }
+
+    public int vertexCount() {
+        return vertices.live();
+    }
+
+    /** The id in header slot {@code slot} if that slot holds a live vertex, else {@link ElementIds#NONE}; for full scans. */
+    public long vertexIdAtSlot(int slot) {
+        return vertices.headers.isAllocated(slot) ? vertices.idOfSlot(slot) : ElementIds.NONE;
+    }
+
+    /** One past the highest vertex slot ever used; full scans run slots [0, this). */
+    public int vertexSlotLimit() {
+        return vertices.headers.highWater();
+    }
+
+    // ---------------------------------------------------------------- edges
+
+    /**
+     * Creates an edge header and the edge cells of whichever endpoints live on this node (a
+     * self-loop gets one OUT and one IN cell). At least one endpoint must be local.
+     *
+     * @throws UnknownElementException if a local endpoint is not live, or neither endpoint is local
+     */
+    public long addEdge(long outVertex, long inVertex, int label, long beginTime, long endTime) {
+        checkLabel(label);
+        boolean outLocal = ElementIds.node(outVertex) == config.nodeId;
+        boolean inLocal = ElementIds.node(inVertex) == config.nodeId;
+        int outSlot = outLocal ? vertices.slotOf(outVertex) : SlotPool.NO_SLOT;
+        int inSlot = inLocal ? vertices.slotOf(inVertex) : SlotPool.NO_SLOT;
+        if (!outLocal && !inLocal) {
+            throw new UnknownElementException("edge has no endpoint on node " + config.nodeId + ": out="
+                    + ElementIds.toString(outVertex) + " in=" + ElementIds.toString(inVertex));
+        }
+        if (!ElementIds.isWellFormed(outVertex) || !ElementIds.isWellFormed(inVertex)) {
+            throw new UnknownElementException("edge endpoint is not a gtran vertex id: out=" + outVertex + " in=" + inVertex);
+        }
+        long edgeId = edges.create(outVertex, inVertex, label, beginTime, endTime);
+        int edgeSlot = ElementIds.slot(edgeId);
+        boolean outInserted = false;
+        try {
+            if (outLocal) {
+                edgeLists.insert(vertices.headers, outSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET,
+                        inVertex, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.OUT, label, edgeSlot));
+                outInserted = true;
+            }
+            if (inLocal) {
+                edgeLists.insert(vertices.headers, inSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET,
+                        outVertex, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.IN, label, edgeSlot));
+            }
+        } catch (RuntimeException e) {
+            // Undo the half-made edge so a failed call leaves nothing behind.
+            if (outInserted) {
+                edgeLists.remove(vertices.headers, outSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET,
+                        inVertex, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.OUT, label, edgeSlot));
+            }
+            edges.free(edgeSlot);
+            throw e;
+        }
+        return edgeId;
+    }
+
+    public boolean containsEdge(long edgeId) {
+        return edges.contains(edgeId);
+    }
+
+    public long edgeOutVertex(long edgeId) {
+        return edges.outVertex(edges.slotOf(edgeId));
+    }
+
+    public long edgeInVertex(long edgeId) {
+        return edges.inVertex(edges.slotOf(edgeId));
+    }
+
+    public int edgeLabel(long edgeId) {
+        return edges.label(edges.slotOf(edgeId));
+    }
+
+    public long edgeBeginTime(long edgeId) {
+        return edges.beginTime(edges.slotOf(edgeId));
+    }
+
+    public long edgeEndTime(long edgeId) {
+        return edges.endTime(edges.slotOf(edgeId));
+    }
+
+    public boolean compareAndSetEdgeBeginTime(long edgeId, long expected, long value) {
+        return edges.compareAndSetBeginTime(edges.slotOf(edgeId), expected, value);
+    }
+
+    public boolean compareAndSetEdgeEndTime(long edgeId, long expected, long value) {
+        return edges.compareAndSetEndTime(edges.slotOf(edgeId), expected, value);
+    }
+
+    public int edgeCount() {
+        return edges.live();
+    }
+
+    /** The id in edge slot {@code slot} if it holds a live edge, else {@link ElementIds#NONE}; for full scans. */
+    public long edgeIdAtSlot(int slot) {
+        return edges.headers.isAllocated(slot) ? edges.idOfSlot(slot) : ElementIds.NONE;
+    }
+
+    public int edgeSlotLimit() {
+        return edges.headers.highWater();
+    }
+
+    /** A reusable adjacency cursor; see {@link EdgeCursor}. */
+    public EdgeCursor newEdgeCursor() {
+        return new EdgeCursor(this, edgeLists);
+    }
+
+    /** Rows in a vertex's edge row-list; for tests and statistics. */
+    public int edgeRowCount(long vertexId) {
+        return edgeLists.rowCount(vertices.headers, vertices.slotOf(vertexId), VertexHeaderDescriptor.EDGE_ROW_OFFSET);
+    }
+
+    // ---------------------------------------------------------------- properties
+
+    /**
+     * Adds a version of a vertex property as its newest, linked to the previous newest. Returns
+     * the new MV-tuple.
+     */
+    public int addVertexPropertyVersion(long vertexId, int keyId, Object value, long beginTime, long endTime) {
+        return addVersion(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, vertexId, keyId,
+                older -> mvStore.createVersion(value, beginTime, endTime, older));
+    }
+
+    /** As {@link #addVertexPropertyVersion} for bytes a layer above serialized. */
+    public int addSerializedVertexPropertyVersion(long vertexId, int keyId, byte[] serialized, long beginTime, long endTime) {
+        return addVersion(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, vertexId, keyId,
+                older -> mvStore.createSerializedVersion(serialized, beginTime, endTime, older));
+    }
+
+    public int addEdgePropertyVersion(long edgeId, int keyId, Object value, long beginTime, long endTime) {
+        return addVersion(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, edgeId, keyId,
+                older -> mvStore.createVersion(value, beginTime, endTime, older));
+    }
+
+    public int addSerializedEdgePropertyVersion(long edgeId, int keyId, byte[] serialized, long beginTime, long endTime) {
+        return addVersion(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, edgeId, keyId,
+                older -> mvStore.createSerializedVersion(serialized, beginTime, endTime, older));
+    }
+
+    /** The newest version of a vertex property, or {@link MvTupleDescriptor#NO_TUPLE}. */
+    public int vertexPropertyVersion(long vertexId, int keyId) {
+        return newestVersion(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, vertexId, keyId);
+    }
+
+    public int edgePropertyVersion(long edgeId, int keyId) {
+        return newestVersion(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, edgeId, keyId);
+    }
+
+    public PropertyCursor newVertexPropertyCursor() {
+        return new PropertyCursor(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET);
+    }
+
+    public PropertyCursor newEdgePropertyCursor() {
+        return new PropertyCursor(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET);
+    }
+
+    // ---------------------------------------------------------------- recycling (driven by GC)
+
+    /**
+     * Cuts a property's version chain after {@code keep} and frees the older versions. Returns how
+     * many were freed.
+     */
+    public int freeVersionsOlderThan(int keep) {
+        int cut = mvStore.truncateAfter(keep);
+        return mvStore.freeChain(cut);
+    }
+
+    /** Removes a vertex property's cell and frees all its versions. Returns false if it had none. */
+    public boolean removeVertexProperty(long vertexId, int keyId) {
+        return removeProperty(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, vertexId, keyId);
+    }
+
+    public boolean removeEdgeProperty(long edgeId, int keyId) {
+        return removeProperty(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, edgeId, keyId);
+    }
+
+    /**
+     * Removes an edge: its cells from the local endpoints' row-lists (merging rows that become
+     * sparse), its properties with all versions, and its header. Its id is refused afterwards.
+     */
+    public void removeEdge(long edgeId) {
+        int slot = edges.slotOf(edgeId);
+        long out = edges.outVertex(slot);
+        long in = edges.inVertex(slot);
+        int label = edges.label(slot);
+        int outSlot = vertices.slotOrNoSlot(out);
+        if (outSlot != SlotPool.NO_SLOT) {
+            edgeLists.remove(vertices.headers, outSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET, in,
+                    EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.OUT, label, slot));
+        }
+        int inSlot = vertices.slotOrNoSlot(in);
+        if (inSlot != SlotPool.NO_SLOT) {
+            edgeLists.remove(vertices.headers, inSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET, out,
+                    EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.IN, label, slot));
+        }
+        freeProperties(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, slot);
+        externalEdgeIds.remove(edgeId);
+        edges.free(slot);
+    }
+
+    /**
+     * Removes a vertex with its properties and header. Its edges must have been removed first.
+     *
+     * @throws IllegalStateException naming the vertex if it still has edge cells
+     */
+    public void removeVertex(long vertexId) {
+        int slot = vertices.slotOf(vertexId);
+        if (vertices.headers.getIntAcquire(slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET) != RowDescriptor.NO_ROW) {
+            throw new IllegalStateException("vertex still has edges; remove them first: " + ElementIds.toString(vertexId));
+        }
+        freeProperties(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, slot);
+        externalVertexIds.remove(vertexId);
+        vertices.free(slot);
+    }
+
+    /** Repacks a vertex's edge row-list densely. Returns the rows freed. */
+    public int compactEdges(long vertexId) {
+        return edgeLists.compact(vertices.headers, vertices.slotOf(vertexId), VertexHeaderDescriptor.EDGE_ROW_OFFSET);
+    }
+
+    // ---------------------------------------------------------------- statistics
+
+    /** Direct memory reserved by every pool, by pool name, plus "total". */
+    public Map<String, Long> reservedBytes() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        out.put("vertex-header", vertices.headers.reservedBytes());
+        out.put("edge-header", edges.headers.reservedBytes());
+        out.put("edge-row", edgeRows.reservedBytes());
+        out.put("vertex-property-row", vertexPropertyRows.reservedBytes());
+        out.put("edge-property-row", edgePropertyRows.reservedBytes());
+        out.put("mv-kvs", mvStore.reservedBytes());
+        out.put("external-ids", externalVertexIds.offHeapBytes() + externalEdgeIds.offHeapBytes());
+        long total = 0;
+        for (long v : out.values()) {
+            total += v;
+        }
+        out.put("total", total);
+        return out;
+    }
+
+    /** Live slots of the structural pools, by pool name; what GC tests watch. */
+    public Map<String, Long> liveSlots() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        out.put("vertex-header", (long) vertices.headers.liveSlots());
+        out.put("edge-header", (long) edges.headers.liveSlots());
+        out.put("edge-row", (long) edgeRows.liveSlots());
+        out.put("vertex-property-row", (long) vertexPropertyRows.liveSlots());
+        out.put("edge-property-row", (long) edgePropertyRows.liveSlots());
+        out.put("mv-tuple", (long) mvStore.liveVersions());
+        out.put("value", mvStore.liveValues());
+        return out;
+    }
+
+    @Override
+    public void close() {
+        vertices.close();
+        edges.close();
+        edgeRows.close();
+        vertexPropertyRows.close();
+        edgePropertyRows.close();
+        mvStore.close();
+        externalVertexIds.close();
+        externalEdgeIds.close();
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    @FunctionalInterface
+    private interface VersionFactory {
+        int create(int older);
+    }
+
+    private int addVersion(PropertyRowLists lists, HeaderTable owners, int headField, long ownerId, int keyId, VersionFactory factory) {
+        checkKey(keyId);
+        int ownerSlot = owners.slotOf(ownerId);
+        while (true) {
+            long cell = lists.find(owners.headers, ownerSlot, headField, keyId);
+            int older = cell == PropertyRowLists.NOT_FOUND ? NO_TUPLE : PropertyCellDescriptor.tupleSlot(cell);
+            int tuple = factory.create(older);
+            boolean linked;
+            try {
+                linked = older == NO_TUPLE
+                        ? lists.insert(owners.headers, ownerSlot, headField, PropertyCellDescriptor.word(keyId, tuple), 0L)
+                        : lists.replaceTuple(owners.headers, ownerSlot, headField, keyId, older, tuple);
+            } catch (RuntimeException e) {
+                mvStore.freeVersion(tuple);
+                throw e;
+            }
+            if (linked) {
+                return tuple;
+            }
+            // Another writer linked a version first; build ours on top of theirs.
+            mvStore.freeVersion(tuple);
+        }
+    }
+
+    private int newestVersion(PropertyRowLists lists, HeaderTable owners, int headField, long ownerId, int keyId) {
+        long cell = lists.find(owners.headers, owners.slotOf(ownerId), headField, keyId);
+        return cell == PropertyRowLists.NOT_FOUND ? NO_TUPLE : PropertyCellDescriptor.tupleSlot(cell);
+    }
+
+    private boolean removeProperty(PropertyRowLists lists, HeaderTable owners, int headField, long ownerId, int keyId) {
+        int ownerSlot = owners.slotOf(ownerId);
+        long cell = lists.find(owners.headers, ownerSlot, headField, keyId);
+        if (cell == PropertyRowLists.NOT_FOUND || !lists.remove(owners.headers, ownerSlot, headField, cell, 0L)) {
+            return false;
+        }
+        mvStore.freeChain(PropertyCellDescriptor.tupleSlot(cell));
+        return true;
+    }
+
+    private void freeProperties(PropertyRowLists lists, HeaderTable owners, int headField, int ownerSlot) {
+        RowCursor cursor = new RowCursor(lists);
+        cursor.open(owners.headers, ownerSlot, headField);
+        while (cursor.advance()) {
+            mvStore.freeChain(PropertyCellDescriptor.tupleSlot(cursor.word0));
+        }
+        lists.clear(owners.headers, ownerSlot, headField);
+    }
+
+    private void checkLabel(int label) {
+        if (label < 0 || label >= labels.size()) {
+            throw new IllegalArgumentException("unknown label id: " + label + "; intern labels through labels()");
+        }
+    }
+
+    private void checkKey(int keyId) {
+        if (keyId < 0 || keyId >= propertyKeys.size()) {
+            throw new IllegalArgumentException("unknown property key id: " + keyId + "; intern keys through propertyKeys()");
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.gtran.storage;
+
+/**
+ * Shared core of the vertex and edge tables: a pool of fixed-size headers whose first word is the
+ * element's id. The id word survives recycling (it is the pool's preserved word) so each reuse of
+ * a slot issues a new generation, and an id kept past its element's removal is refused rather than
+ * silently naming the element that reused the slot.
+ */
+abstract class HeaderTable implements AutoCloseable {
+    static final int ID_OFFSET = 0;
+
+    final SlotPool headers;
+    final int nodeId;
+    private final String kind;
+    private final String capacityKey;
+
+    HeaderTable(String kind, int headerLength, StoreConfig config, int maxSlots, String capacityKey) {
+        this.kind = kind;
+        this.capacityKey = capacityKey;
+        this.nodeId = config.nodeId;
+        this.headers = new SlotPool(kind + "-header", headerLength, config.slotsPerChunk(headerLength), maxSlots, ID_OFFSET);
+    }
+
+    /** Takes a header slot and returns the element id it now carries; the id word is published last by the caller. */
+    final long allocateId() {
+        int slot = headers.allocate();
+        if (slot == SlotPool.NO_SLOT) {
+            throw StoreCapacityException.poolExhausted(headers, capacityKey);
+        }
+        long previous = headers.getLong(slot, ID_OFFSET);
+        int generation = previous == 0 ? 1 : ElementIds.nextGeneration(ElementIds.generation(previous));
+        if (generation == 0) {
+            generation = 1; // keep id 0 (node 0, slot 0) impossible
+        }
+        return ElementIds.compose(nodeId, generation, slot);
+    }
+
+    final void publishId(int slot, long id) {
+        headers.putLongRelease(slot, ID_OFFSET, id);
+    }
+
+    /**
+     * The header slot of a live element of this table.
+     *
+     * @throws UnknownElementException naming the id and why it names nothing here
+     */
+    final int slotOf(long id) {
+        int slot = slotOrNoSlot(id);
+        if (slot == SlotPool.NO_SLOT) {
+            throw unknown(id);
+        }
+        return slot;
+    }
+
+    /** The header slot of a live element, or {@link SlotPool#NO_SLOT}. */
+    final int slotOrNoSlot(long id) {
+        if (!ElementIds.isWellFormed(id) || ElementIds.node(id) != nodeId) {
+            return SlotPool.NO_SLOT;
+        }
+        int slot = ElementIds.slot(id);
+        if (!headers.isAllocated(slot) || headers.getLongAcquire(slot, ID_OFFSET) != id) {
+            return SlotPool.NO_SLOT;
+        }
+        return slot;
+    }
+
+    final boolean contains(long id) {
+        return slotOrNoSlot(id) != SlotPool.NO_SLOT;
+    }
+
+    final long idOfSlot(int slot) {
+        return headers.getLongAcquire(slot, ID_OFFSET);
+    }
+
+    final void free(int slot) {
+        headers.free(slot);
+    }
+
+    final int live() {
+        return headers.liveSlots();
+    }
+
+    UnknownElementException unknown(long id) {
+        if (!ElementIds.isWellFormed(id)) {
+            return new UnknownElementException("no " + kind + " with id=" + id + ": not a gtran element id");
+        }
+        if (ElementIds.node(id) != nodeId) {
+            return new UnknownElementException("no " + kind + " with " + ElementIds.toString(id)
+                    + " on node " + nodeId + ": it belongs to node " + ElementIds.node(id));
+        }
+        return new UnknownElementException("no " + kind + " with " + ElementIds.toString(id) + ": removed or never created");
+    }
+
+    @Override
+    public void close() {
+        headers.close();
+    }
+}

@@ -1,0 +1,118 @@
+package io.gtran.storage;
+
+import static io.gtran.storage.RowDescriptor.COUNT_OFFSET;
+import static io.gtran.storage.RowDescriptor.NEXT_OFFSET;
+import static io.gtran.storage.RowDescriptor.NO_ROW;
+
+/**
+ * Pull-style optimistic reader of one row-list. Never blocks a writer.
+ *
+ * <p>It copies one row's cells at a time and hands them out only after checking that no writer
+ * touched the list's stripe meanwhile. If one did, it starts again from the head and skips every
+ * cell whose key is not after the last cell it already returned; since cells are in key order and
+ * keys are unique, each cell present throughout the scan is returned exactly once, in order,
+ * even across concurrent inserts, removals, splits and compaction.
+ *
+ * <p>A cursor is reusable ({@link #open}) and not thread-safe.
+ */
+class RowCursor {
+    private final RowLists lists;
+    private final long[] buffer;
+    private SlotPool owners;
+    private int ownerSlot;
+    private int headField;
+    private int stripe;
+    private long seq;
+    private int nextRow;
+    private int buffered;
+    private int position;
+    private boolean started;
+    private boolean hasLast;
+    private long last0;
+    private long last1;
+    /** The current cell's words, valid after {@link #advance()} returned true. */
+    long word0;
+    long word1;
+
+    RowCursor(RowLists lists) {
+        this.lists = lists;
+        this.buffer = new long[lists.cellsPerRow * 2];
+    }
+
+    /** Positions the cursor before the first cell of the list headed at the owner's field. */
+    final void open(SlotPool owners, int ownerSlot, int headField) {
+        this.owners = owners;
+        this.ownerSlot = ownerSlot;
+        this.headField = headField;
+        this.stripe = lists.locks.stripe(headField, ownerSlot);
+        this.started = false;
+        this.hasLast = false;
+        this.buffered = 0;
+        this.position = 0;
+    }
+
+    /** Moves to the next cell; false at the end of the list. */
+    final boolean advance() {
+        if (!started) {
+            restart();
+            started = true;
+        }
+        while (true) {
+            while (position < buffered) {
+                long w0 = buffer[position * 2];
+                long w1 = buffer[position * 2 + 1];
+                position++;
+                if (hasLast && lists.compare(w0, w1, last0, last1) <= 0) {
+                    continue; // already returned before a restart
+                }
+                hasLast = true;
+                last0 = w0;
+                last1 = w1;
+                word0 = w0;
+                word1 = w1;
+                return true;
+            }
+            if (nextRow == NO_ROW) {
+                return false;
+            }
+            load(nextRow);
+        }
+    }
+
+    private void restart() {
+        seq = lists.locks.beginRead(stripe);
+        nextRow = owners.getIntAcquire(ownerSlot, headField);
+        buffered = 0;
+        position = 0;
+    }
+
+    /** Copies a row into the buffer, starting over from the head whenever a writer intervened. */
+    private void load(int row) {
+        SlotPool rows = lists.rows;
+        while (true) {
+            // An optimistic reader may follow a link into memory a writer has just recycled: bound
+            // every value it read before trusting it, then let validation decide.
+            if (rows.inRange(row) && rows.buffer(row) != null) {
+                int count = rows.getInt(row, COUNT_OFFSET);
+                int next = rows.getInt(row, NEXT_OFFSET);
+                if (count >= 0 && count <= lists.cellsPerRow) {
+                    for (int i = 0; i < count; i++) {
+                        buffer[i * 2] = lists.word0(row, i);
+                        buffer[i * 2 + 1] = lists.word1(row, i);
+                    }
+                    if (lists.locks.validate(stripe, seq)) {
+                        buffered = count;
+                        position = 0;
+                        nextRow = next;
+                        return;
+                    }
+                }
+            }
+            restart();
+            if (nextRow == NO_ROW) {
+                return;
+            }
+            row = nextRow;
+        }
+    }
+}

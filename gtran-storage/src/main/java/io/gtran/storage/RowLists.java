@@ -1,0 +1,397 @@
+package io.gtran.storage;
+
+import static io.gtran.storage.RowDescriptor.CELLS_OFFSET;
+import static io.gtran.storage.RowDescriptor.COUNT_OFFSET;
+import static io.gtran.storage.RowDescriptor.NEXT_OFFSET;
+import static io.gtran.storage.RowDescriptor.NO_ROW;
+
+/**
+ * Row-lists: chains of fixed-size rows of fixed-size cells, kept in key order, owned by a header
+ * slot of another pool (a vertex or an edge) whose int field holds the head row.
+ *
+ * <p>Writes take the owner's {@link SeqLocks} stripe; reads are optimistic and validate against
+ * it (see {@link RowCursor}). Insertion fills the target row; when it is full, one cell moves to
+ * a neighbouring row that has room; only when neither neighbour has room is the row split, so a
+ * new row is taken only when the rows around the insertion point are full. Appends at the tail
+ * of a full tail row start a new row and leave every earlier row full. Removal merges a row into
+ * its neighbour when both fit in one, and {@link #compact} repacks a whole list densely.
+ *
+ * <p>A cell is one or two 8-byte words (w0, w1); subclasses define the key order of cells.
+ */
+abstract class RowLists {
+    final SlotPool rows;
+    final SeqLocks locks;
+    final int cellsPerRow;
+    final int cellBytes;
+    final int wordsPerCell;
+    private final String capacityKey;
+
+    RowLists(SlotPool rows, SeqLocks locks, int cellsPerRow, int cellBytes, String capacityKey) {
+        if (cellBytes != 8 && cellBytes != 16) {
+            throw new IllegalArgumentException("cellBytes must be 8 or 16: cellBytes=" + cellBytes);
+        }
+        if (rows.slotSize() != RowDescriptor.length(cellsPerRow, cellBytes)) {
+            throw new IllegalArgumentException("row pool slot size does not match layout: pool=" + rows.name()
+                    + " slotSize=" + rows.slotSize() + " expected=" + RowDescriptor.length(cellsPerRow, cellBytes));
+        }
+        this.rows = rows;
+        this.locks = locks;
+        this.cellsPerRow = cellsPerRow;
+        this.cellBytes = cellBytes;
+        this.wordsPerCell = cellBytes / Long.BYTES;
+        this.capacityKey = capacityKey;
+    }
+
+    /** Orders cells by key: negative, zero or positive as (a0, a1) sorts before, with or after (b0, b1). */
+    abstract int compare(long a0, long a1, long b0, long b1);
+
+    // ---------------------------------------------------------------- writes
+
+    /**
+     * Inserts a cell in key order. Returns false, changing nothing, if a cell with an equal key is
+     * already present.
+     *
+     * @throws StoreCapacityException if a new row was needed and the row pool is exhausted
+     */
+    final boolean insert(SlotPool owners, int ownerSlot, int headField, long w0, long w1) {
+        int stripe = locks.stripe(headField, ownerSlot);
+        long locked = locks.lock(stripe);
+        try {
+            int head = owners.getInt(ownerSlot, headField);
+            if (head == NO_ROW) {
+                int row = allocateRow();
+                putCell(row, 0, w0, w1);
+                rows.putInt(row, COUNT_OFFSET, 1);
+                rows.putInt(row, NEXT_OFFSET, NO_ROW);
+                owners.putIntRelease(ownerSlot, headField, row);
+                return true;
+            }
+            // Find the row the key belongs in: the first whose last key is not below it, unless the
+            // key falls in the gap before the next row and this row still has room.
+            int prev = NO_ROW;
+            int row = head;
+            while (true) {
+                int count = count(row);
+                int next = next(row);
+                if (next == NO_ROW || compareToCell(w0, w1, row, count - 1) <= 0) {
+                    break;
+                }
+                if (count < cellsPerRow && compareToCell(w0, w1, next, 0) < 0) {
+                    break;
+                }
+                prev = row;
+                row = next;
+            }
+            int count = count(row);
+            int pos = searchPosition(row, count, w0, w1);
+            if (pos < count && compareToCell(w0, w1, row, pos) == 0) {
+                return false;
+            }
+            if (count < cellsPerRow) {
+                shiftRight(row, pos, count);
+                putCell(row, pos, w0, w1);
+                rows.putInt(row, COUNT_OFFSET, count + 1);
+                return true;
+            }
+            insertIntoFullRow(prev, row, pos, w0, w1);
+            return true;
+        } finally {
+            locks.unlock(stripe, locked);
+        }
+    }
+
+    private void insertIntoFullRow(int prev, int row, int pos, long w0, long w1) {
+        int next = next(row);
+        if (pos > 0 && prev != NO_ROW && count(prev) < cellsPerRow) {
+            // Make room by moving this row's first cell to the end of the previous row.
+            int prevCount = count(prev);
+            copyCell(row, 0, prev, prevCount);
+            rows.putInt(prev, COUNT_OFFSET, prevCount + 1);
+            shiftLeft(row, 1, pos);
+            putCell(row, pos - 1, w0, w1);
+            return;
+        }
+        if (next != NO_ROW && count(next) < cellsPerRow) {
+            int nextCount = count(next);
+            shiftRight(next, 0, nextCount);
+            if (pos == cellsPerRow) {
+                // The key sorts after every cell of this row: it opens the next row.
+                putCell(next, 0, w0, w1);
+            } else {
+                copyCell(row, cellsPerRow - 1, next, 0);
+                shiftRight(row, pos, cellsPerRow - 1);
+                putCell(row, pos, w0, w1);
+            }
+            rows.putInt(next, COUNT_OFFSET, nextCount + 1);
+            return;
+        }
+        int fresh = allocateRow();
+        rows.putInt(fresh, NEXT_OFFSET, next);
+        if (pos == cellsPerRow) {
+            // Appending past a full row keeps it full and starts a new one.
+            putCell(fresh, 0, w0, w1);
+            rows.putInt(fresh, COUNT_OFFSET, 1);
+        } else {
+            int keep = (cellsPerRow + 1) / 2;
+            int moved = cellsPerRow - keep;
+            for (int i = 0; i < moved; i++) {
+                copyCell(row, keep + i, fresh, i);
+            }
+            if (pos <= keep) {
+                shiftRight(row, pos, keep);
+                putCell(row, pos, w0, w1);
+                rows.putInt(row, COUNT_OFFSET, keep + 1);
+                rows.putInt(fresh, COUNT_OFFSET, moved);
+            } else {
+                int at = pos - keep;
+                shiftRight(fresh, at, moved);
+                putCell(fresh, at, w0, w1);
+                rows.putInt(row, COUNT_OFFSET, keep);
+                rows.putInt(fresh, COUNT_OFFSET, moved + 1);
+            }
+        }
+        rows.putInt(row, NEXT_OFFSET, fresh);
+    }
+
+    /**
+     * Removes the cell whose key equals (w0, w1), merging its row with a neighbour when the two
+     * then fit in one row and freeing a row that becomes empty. Returns false if no such cell.
+     */
+    final boolean remove(SlotPool owners, int ownerSlot, int headField, long w0, long w1) {
+        int stripe = locks.stripe(headField, ownerSlot);
+        long locked = locks.lock(stripe);
+        try {
+            int prev = NO_ROW;
+            int row = owners.getInt(ownerSlot, headField);
+            while (row != NO_ROW) {
+                int count = count(row);
+                if (compareToCell(w0, w1, row, count - 1) <= 0) {
+                    int pos = searchPosition(row, count, w0, w1);
+                    if (pos == count || compareToCell(w0, w1, row, pos) != 0) {
+                        return false;
+                    }
+                    shiftLeft(row, pos + 1, count);
+                    rows.putInt(row, COUNT_OFFSET, count - 1);
+                    mergeAround(owners, ownerSlot, headField, prev, row);
+                    return true;
+                }
+                prev = row;
+                row = next(row);
+            }
+            return false;
+        } finally {
+            locks.unlock(stripe, locked);
+        }
+    }
+
+    /** After a removal from {@code row}: drop it if empty, else merge it with a neighbour that fits. */
+    private void mergeAround(SlotPool owners, int ownerSlot, int headField, int prev, int row) {
+        int count = count(row);
+        int next = next(row);
+        if (count == 0) {
+            unlink(owners, ownerSlot, headField, prev, row, next);
+            return;
+        }
+        if (next != NO_ROW && count + count(next) <= cellsPerRow) {
+            appendRow(row, next);
+            rows.putInt(row, NEXT_OFFSET, next(next));
+            rows.free(next);
+            return;
+        }
+        if (prev != NO_ROW && count(prev) + count <= cellsPerRow) {
+            appendRow(prev, row);
+            unlink(owners, ownerSlot, headField, prev, row, next);
+        }
+    }
+
+    /**
+     * Repacks the list so that every row but the last is full, freeing the rows no longer needed.
+     * Returns the number of rows freed. Cell order is unchanged.
+     */
+    final int compact(SlotPool owners, int ownerSlot, int headField) {
+        int stripe = locks.stripe(headField, ownerSlot);
+        long locked = locks.lock(stripe);
+        try {
+            int head = owners.getInt(ownerSlot, headField);
+            if (head == NO_ROW) {
+                return 0;
+            }
+            // The write position never passes the read position, so copying in place is safe.
+            int writeRow = head;
+            int writePos = 0;
+            int readRow = head;
+            while (readRow != NO_ROW) {
+                int count = count(readRow);
+                for (int i = 0; i < count; i++) {
+                    if (writePos == cellsPerRow) {
+                        rows.putInt(writeRow, COUNT_OFFSET, cellsPerRow);
+                        writeRow = next(writeRow);
+                        writePos = 0;
+                    }
+                    if (writeRow != readRow || writePos != i) {
+                        copyCell(readRow, i, writeRow, writePos);
+                    }
+                    writePos++;
+                }
+                readRow = next(readRow);
+            }
+            int freed = 0;
+            if (writePos == 0) {
+                // Every cell was removed: the list is empty.
+                owners.putIntRelease(ownerSlot, headField, NO_ROW);
+                writeRow = head;
+                int r = writeRow;
+                while (r != NO_ROW) {
+                    int n = next(r);
+                    rows.free(r);
+                    freed++;
+                    r = n;
+                }
+                return freed;
+            }
+            rows.putInt(writeRow, COUNT_OFFSET, writePos);
+            int r = next(writeRow);
+            rows.putInt(writeRow, NEXT_OFFSET, NO_ROW);
+            while (r != NO_ROW) {
+                int n = next(r);
+                rows.free(r);
+                freed++;
+                r = n;
+            }
+            return freed;
+        } finally {
+            locks.unlock(stripe, locked);
+        }
+    }
+
+    /** Frees every row of the list and empties it. Returns the number of rows freed. */
+    final int clear(SlotPool owners, int ownerSlot, int headField) {
+        int stripe = locks.stripe(headField, ownerSlot);
+        long locked = locks.lock(stripe);
+        try {
+            int row = owners.getInt(ownerSlot, headField);
+            owners.putIntRelease(ownerSlot, headField, NO_ROW);
+            int freed = 0;
+            while (row != NO_ROW) {
+                int next = next(row);
+                rows.free(row);
+                freed++;
+                row = next;
+            }
+            return freed;
+        } finally {
+            locks.unlock(stripe, locked);
+        }
+    }
+
+    // ---------------------------------------------------------------- statistics
+
+    /** Rows in the list, counted under the lock; for tests and statistics, not hot paths. */
+    final int rowCount(SlotPool owners, int ownerSlot, int headField) {
+        int stripe = locks.stripe(headField, ownerSlot);
+        long locked = locks.lock(stripe);
+        try {
+            int n = 0;
+            for (int row = owners.getInt(ownerSlot, headField); row != NO_ROW; row = next(row)) {
+                n++;
+            }
+            return n;
+        } finally {
+            locks.unlock(stripe, locked);
+        }
+    }
+
+    // ---------------------------------------------------------------- cell helpers
+
+    final int count(int row) {
+        return rows.getInt(row, COUNT_OFFSET);
+    }
+
+    final int next(int row) {
+        return rows.getInt(row, NEXT_OFFSET);
+    }
+
+    final int cellOffset(int cell) {
+        return CELLS_OFFSET + cell * cellBytes;
+    }
+
+    final long word0(int row, int cell) {
+        return rows.getLong(row, cellOffset(cell));
+    }
+
+    final long word1(int row, int cell) {
+        return wordsPerCell == 2 ? rows.getLong(row, cellOffset(cell) + Long.BYTES) : 0L;
+    }
+
+    final void putCell(int row, int cell, long w0, long w1) {
+        int at = cellOffset(cell);
+        rows.putLong(row, at, w0);
+        if (wordsPerCell == 2) {
+            rows.putLong(row, at + Long.BYTES, w1);
+        }
+    }
+
+    final int compareToCell(long w0, long w1, int row, int cell) {
+        return compare(w0, w1, word0(row, cell), word1(row, cell));
+    }
+
+    /** First position in the row whose cell does not sort before (w0, w1). */
+    final int searchPosition(int row, int count, long w0, long w1) {
+        int lo = 0;
+        int hi = count;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compareToCell(w0, w1, row, mid) > 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    private void copyCell(int fromRow, int fromCell, int toRow, int toCell) {
+        putCell(toRow, toCell, word0(fromRow, fromCell), word1(fromRow, fromCell));
+    }
+
+    /** Moves cells [from, to) one position right. */
+    private void shiftRight(int row, int from, int to) {
+        for (int i = to; i > from; i--) {
+            copyCell(row, i - 1, row, i);
+        }
+    }
+
+    /** Moves cells [from, to) one position left. */
+    private void shiftLeft(int row, int from, int to) {
+        for (int i = from; i < to; i++) {
+            copyCell(row, i, row, i - 1);
+        }
+    }
+
+    /** Appends every cell of {@code source} to {@code target}; the caller has checked they fit. */
+    private void appendRow(int target, int source) {
+        int targetCount = count(target);
+        int sourceCount = count(source);
+        for (int i = 0; i < sourceCount; i++) {
+            copyCell(source, i, target, targetCount + i);
+        }
+        rows.putInt(target, COUNT_OFFSET, targetCount + sourceCount);
+    }
+
+    private void unlink(SlotPool owners, int ownerSlot, int headField, int prev, int row, int next) {
+        if (prev == NO_ROW) {
+            owners.putIntRelease(ownerSlot, headField, next);
+        } else {
+            rows.putInt(prev, NEXT_OFFSET, next);
+        }
+        rows.free(row);
+    }
+
+    private int allocateRow() {
+        int row = rows.allocate();
+        if (row == SlotPool.NO_SLOT) {
+            throw StoreCapacityException.poolExhausted(rows, capacityKey);
+        }
+        return row;
+    }
+}

@@ -1,0 +1,382 @@
+package io.gtran.storage;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * A pool of fixed-size slots carved out of large direct {@link ByteBuffer} chunks.
+ *
+ * <p>Slots are named by a non-negative {@code int} index. A chunk of {@code slotsPerChunk} slots is
+ * allocated the first time an index in it is handed out, so an idle pool costs one chunk at most.
+ * Freed slots go onto an intrusive lock-free free list (the link lives in the freed slot's first
+ * four bytes) and are handed out again before fresh ones. A bitmap of allocated slots catches
+ * double frees and lets callers reject references to slots that are not live.
+ *
+ * <p>Field access takes a slot and a byte offset within it; the memory ordering is part of the
+ * method name. Words used as CAS targets must sit at 8-byte (long) or 4-byte (int) aligned
+ * offsets; slot sizes are multiples of 8 so that an aligned field offset is aligned in every slot.
+ *
+ * <p>{@link #allocate()} returns {@link #NO_SLOT} when the pool is full rather than throwing: the
+ * caller knows what the pool holds and turns that into a {@link StoreCapacityException} naming it.
+ */
+public final class SlotPool implements AutoCloseable {
+    /** Returned by {@link #allocate()} when the pool has no free slot left. */
+    public static final int NO_SLOT = -1;
+
+    static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
+    static final VarHandle INTS = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
+
+    /** Offset of the long word that survives free and re-allocation, or {@link #NO_PRESERVED_WORD}. */
+    public static final int NO_PRESERVED_WORD = -1;
+    private static final long TAG_INCREMENT = 1L << 32;
+    private static final long LINK_MASK = 0xFFFF_FFFFL;
+
+    private final String name;
+    private final int slotSize;
+    private final int preservedWord;
+    private final int freeLinkOffset;
+    private final int chunkShift;
+    private final int chunkMask;
+    private final int maxSlots;
+    /** Grown under the pool's monitor; readers see a complete array through the volatile read. */
+    private volatile ByteBuffer[] chunks = new ByteBuffer[4];
+    private volatile AtomicLongArray[] allocatedBits = new AtomicLongArray[4];
+    /** Number of slots ever handed out from fresh memory; indexes below it belong to existing chunks. */
+    private final AtomicInteger highWater = new AtomicInteger();
+    /** Free-list head: ABA tag in the high 32 bits, (slot + 1) in the low 32 bits, 0 meaning empty. */
+    private final AtomicLong freeHead = new AtomicLong();
+    private final AtomicInteger liveSlots = new AtomicInteger();
+    private final AtomicInteger chunkCount = new AtomicInteger();
+    private volatile boolean closed;
+
+    /**
+     * @param name          shown in errors and statistics, e.g. {@code "vertex-header"}
+     * @param slotSize      bytes per slot, a positive multiple of 8
+     * @param slotsPerChunk slots per direct buffer, a power of two
+     * @param maxSlots      capacity of the pool; {@link #allocate()} fails past it
+     */
+    public SlotPool(String name, int slotSize, int slotsPerChunk, int maxSlots) {
+        this(name, slotSize, slotsPerChunk, maxSlots, NO_PRESERVED_WORD);
+    }
+
+    /**
+     * @param preservedWord offset of one 8-byte word that {@link #allocate()} does not zero and the
+     *                      free list does not use, so a table can keep, e.g., a generation across
+     *                      reuse of a slot; {@link #NO_PRESERVED_WORD} for none
+     */
+    public SlotPool(String name, int slotSize, int slotsPerChunk, int maxSlots, int preservedWord) {
+        if (slotSize <= 0 || slotSize % 8 != 0) {
+            throw new IllegalArgumentException("slotSize must be a positive multiple of 8: pool=" + name + " slotSize=" + slotSize);
+        }
+        if (slotsPerChunk <= 0 || Integer.bitCount(slotsPerChunk) != 1) {
+            throw new IllegalArgumentException("slotsPerChunk must be a power of two: pool=" + name + " slotsPerChunk=" + slotsPerChunk);
+        }
+        if ((long) slotSize * slotsPerChunk > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("chunk too large: pool=" + name + " slotSize=" + slotSize + " slotsPerChunk=" + slotsPerChunk);
+        }
+        if (maxSlots <= 0) {
+            throw new IllegalArgumentException("maxSlots must be positive: pool=" + name + " maxSlots=" + maxSlots);
+        }
+        if (preservedWord != NO_PRESERVED_WORD && (preservedWord < 0 || preservedWord % 8 != 0 || preservedWord + 8 > slotSize)) {
+            throw new IllegalArgumentException("preservedWord must be an aligned word inside the slot: pool=" + name + " preservedWord=" + preservedWord);
+        }
+        if (preservedWord == 0 && slotSize < 16) {
+            throw new IllegalArgumentException("slot too small to hold a preserved word and a free link: pool=" + name);
+        }
+        this.name = name;
+        this.slotSize = slotSize;
+        this.preservedWord = preservedWord;
+        this.freeLinkOffset = preservedWord == 0 ? 8 : 0;
+        this.chunkShift = Integer.numberOfTrailingZeros(slotsPerChunk);
+        this.chunkMask = slotsPerChunk - 1;
+        this.maxSlots = maxSlots;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int slotSize() {
+        return slotSize;
+    }
+
+    public int maxSlots() {
+        return maxSlots;
+    }
+
+    /** Slots currently allocated and not yet freed. */
+    public int liveSlots() {
+        return liveSlots.get();
+    }
+
+    /** Bytes of direct memory this pool has reserved (whole chunks). */
+    public long reservedBytes() {
+        return (long) chunkCount.get() * (chunkMask + 1) * slotSize;
+    }
+
+    /**
+     * Takes a slot, zero-filled except for the preserved word. Returns {@link #NO_SLOT} when all {@code maxSlots} slots are live.
+     */
+    public int allocate() {
+        ensureOpen();
+        int slot = popFree();
+        if (slot == NO_SLOT) {
+            slot = takeFresh();
+            if (slot == NO_SLOT) {
+                return NO_SLOT;
+            }
+        }
+        zero(slot);
+        markAllocated(slot);
+        liveSlots.incrementAndGet();
+        return slot;
+    }
+
+    /**
+     * Returns a slot to the pool. The caller must hold the only remaining reference to it.
+     *
+     * @throws IllegalArgumentException if the slot is outside the pool
+     * @throws IllegalStateException    if the slot is not currently allocated (a double free)
+     */
+    public void free(int slot) {
+        ensureOpen();
+        checkRange(slot);
+        if (!clearAllocated(slot)) {
+            throw new IllegalStateException("slot is not allocated: pool=" + name + " slot=" + slot);
+        }
+        liveSlots.decrementAndGet();
+        pushFree(slot);
+    }
+
+    /** True when {@code slot} is inside the pool's range and currently allocated. */
+    public boolean isAllocated(int slot) {
+        if (slot < 0 || slot >= highWater.get()) {
+            return false;
+        }
+        AtomicLongArray bits = allocatedBits[slot >>> chunkShift];
+        int local = slot & chunkMask;
+        return bits != null && (bits.get(local >>> 6) & (1L << local)) != 0;
+    }
+
+    /** One past the highest slot ever handed out; every allocated slot is below it. */
+    public int highWater() {
+        return highWater.get();
+    }
+
+    /** True when {@code slot} names memory of this pool (allocated or not); cheap bound for optimistic readers. */
+    public boolean inRange(int slot) {
+        return slot >= 0 && slot < highWater.get();
+    }
+
+    /** The chunk holding {@code slot}; pair it with {@link #offset(int)} to wrap a flyweight. */
+    public ByteBuffer buffer(int slot) {
+        return chunks[slot >>> chunkShift];
+    }
+
+    /** Byte offset of {@code slot} within {@link #buffer(int)}. */
+    public int offset(int slot) {
+        return (slot & chunkMask) * slotSize;
+    }
+
+    public long getLong(int slot, int field) {
+        return buffer(slot).getLong(offset(slot) + field);
+    }
+
+    public void putLong(int slot, int field, long value) {
+        buffer(slot).putLong(offset(slot) + field, value);
+    }
+
+    public long getLongAcquire(int slot, int field) {
+        return (long) LONGS.getAcquire(buffer(slot), offset(slot) + field);
+    }
+
+    public long getLongVolatile(int slot, int field) {
+        return (long) LONGS.getVolatile(buffer(slot), offset(slot) + field);
+    }
+
+    public void putLongRelease(int slot, int field, long value) {
+        LONGS.setRelease(buffer(slot), offset(slot) + field, value);
+    }
+
+    public boolean compareAndSetLong(int slot, int field, long expected, long value) {
+        return LONGS.compareAndSet(buffer(slot), offset(slot) + field, expected, value);
+    }
+
+    public long getAndAddLong(int slot, int field, long delta) {
+        return (long) LONGS.getAndAdd(buffer(slot), offset(slot) + field, delta);
+    }
+
+    public int getInt(int slot, int field) {
+        return buffer(slot).getInt(offset(slot) + field);
+    }
+
+    public void putInt(int slot, int field, int value) {
+        buffer(slot).putInt(offset(slot) + field, value);
+    }
+
+    public int getIntAcquire(int slot, int field) {
+        return (int) INTS.getAcquire(buffer(slot), offset(slot) + field);
+    }
+
+    public void putIntRelease(int slot, int field, int value) {
+        INTS.setRelease(buffer(slot), offset(slot) + field, value);
+    }
+
+    public boolean compareAndSetInt(int slot, int field, int expected, int value) {
+        return INTS.compareAndSet(buffer(slot), offset(slot) + field, expected, value);
+    }
+
+    public byte getByte(int slot, int field) {
+        return buffer(slot).get(offset(slot) + field);
+    }
+
+    public void putByte(int slot, int field, byte value) {
+        buffer(slot).put(offset(slot) + field, value);
+    }
+
+    /** Copies {@code length} bytes of {@code slot} starting at {@code field} into {@code dst}. */
+    public void getBytes(int slot, int field, byte[] dst, int dstOffset, int length) {
+        buffer(slot).get(offset(slot) + field, dst, dstOffset, length);
+    }
+
+    public void putBytes(int slot, int field, byte[] src, int srcOffset, int length) {
+        buffer(slot).put(offset(slot) + field, src, srcOffset, length);
+    }
+
+    /** Drops every chunk; later calls fail. Direct memory is returned when the buffers are collected. */
+    @Override
+    public void close() {
+        closed = true;
+        synchronized (this) {
+            chunks = new ByteBuffer[0];
+            allocatedBits = new AtomicLongArray[0];
+            chunkCount.set(0);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SlotPool[name=" + name + ", slotSize=" + slotSize + ", live=" + liveSlots.get()
+                + ", maxSlots=" + maxSlots + ", reservedBytes=" + reservedBytes() + "]";
+    }
+
+    private int popFree() {
+        while (true) {
+            long head = freeHead.get();
+            int link = (int) (head & LINK_MASK);
+            if (link == 0) {
+                return NO_SLOT;
+            }
+            int slot = link - 1;
+            // The slot is free, so its first word holds the next link; a concurrent pop may have
+            // taken it already, in which case the tag changed and the CAS below fails.
+            int next = getIntAcquire(slot, freeLinkOffset);
+            long newHead = ((head & ~LINK_MASK) + TAG_INCREMENT) | (next & LINK_MASK);
+            if (freeHead.compareAndSet(head, newHead)) {
+                return slot;
+            }
+        }
+    }
+
+    private void pushFree(int slot) {
+        while (true) {
+            long head = freeHead.get();
+            putIntRelease(slot, freeLinkOffset, (int) (head & LINK_MASK));
+            long newHead = ((head & ~LINK_MASK) + TAG_INCREMENT) | ((slot + 1) & LINK_MASK);
+            if (freeHead.compareAndSet(head, newHead)) {
+                return;
+            }
+        }
+    }
+
+    private int takeFresh() {
+        while (true) {
+            int current = highWater.get();
+            if (current >= maxSlots) {
+                return NO_SLOT;
+            }
+            int chunk = current >>> chunkShift;
+            ByteBuffer[] table = chunks;
+            if (chunk >= table.length || table[chunk] == null) {
+                createChunk(chunk);
+            }
+            if (highWater.compareAndSet(current, current + 1)) {
+                return current;
+            }
+        }
+    }
+
+    private synchronized void createChunk(int chunk) {
+        ensureOpen();
+        if (chunk < chunks.length && chunks[chunk] != null) {
+            return;
+        }
+        int slots = chunkMask + 1;
+        ByteBuffer buffer = ByteBuffer.allocateDirect(slots * slotSize).order(ByteOrder.nativeOrder());
+        ByteBuffer[] newChunks = Arrays.copyOf(chunks, Math.max(chunks.length, Integer.highestOneBit(chunk) * 2));
+        AtomicLongArray[] newBits = Arrays.copyOf(allocatedBits, newChunks.length);
+        newBits[chunk] = new AtomicLongArray((slots + 63) >>> 6);
+        newChunks[chunk] = buffer;
+        // Bits before chunks: a reader that finds the chunk also finds its bitmap.
+        allocatedBits = newBits;
+        chunks = newChunks;
+        chunkCount.incrementAndGet();
+    }
+
+    private void zero(int slot) {
+        ByteBuffer buffer = buffer(slot);
+        int base = offset(slot);
+        for (int i = 0; i < slotSize; i += 8) {
+            if (i != preservedWord) {
+                buffer.putLong(base + i, 0L);
+            }
+        }
+    }
+
+    private void markAllocated(int slot) {
+        AtomicLongArray bits = allocatedBits[slot >>> chunkShift];
+        int local = slot & chunkMask;
+        long bit = 1L << local;
+        int word = local >>> 6;
+        long old;
+        do {
+            old = bits.get(word);
+            if ((old & bit) != 0) {
+                throw new IllegalStateException("slot handed out twice: pool=" + name + " slot=" + slot);
+            }
+        } while (!bits.compareAndSet(word, old, old | bit));
+    }
+
+    private boolean clearAllocated(int slot) {
+        AtomicLongArray bits = allocatedBits[slot >>> chunkShift];
+        int local = slot & chunkMask;
+        long bit = 1L << local;
+        int word = local >>> 6;
+        long old;
+        do {
+            old = bits.get(word);
+            if ((old & bit) == 0) {
+                return false;
+            }
+        } while (!bits.compareAndSet(word, old, old & ~bit));
+        return true;
+    }
+
+    private void checkRange(int slot) {
+        if (slot < 0 || slot >= highWater.get()) {
+            throw new IllegalArgumentException("slot out of range: pool=" + name + " slot=" + slot + " highWater=" + highWater.get());
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("pool is closed: pool=" + name);
+        }
+    }
+}

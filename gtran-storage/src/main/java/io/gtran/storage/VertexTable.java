@@ -1,0 +1,46 @@
+package io.gtran.storage;
+
+import static io.gtran.storage.VertexHeaderDescriptor.BEGIN_TIME_OFFSET;
+import static io.gtran.storage.VertexHeaderDescriptor.EDGE_ROW_OFFSET;
+import static io.gtran.storage.VertexHeaderDescriptor.END_TIME_OFFSET;
+import static io.gtran.storage.VertexHeaderDescriptor.LABEL_OFFSET;
+import static io.gtran.storage.VertexHeaderDescriptor.PROPERTY_ROW_OFFSET;
+
+/** The vertex table: fixed-size {@link VertexHeaderDescriptor vertex headers}. */
+final class VertexTable extends HeaderTable {
+    VertexTable(StoreConfig config) {
+        super("vertex", VertexHeaderDescriptor.LENGTH, config, config.verticesMax, StoreConfig.VERTICES_MAX);
+    }
+
+    long create(int label, long beginTime, long endTime) {
+        long id = allocateId();
+        int slot = ElementIds.slot(id);
+        headers.putInt(slot, LABEL_OFFSET, label);
+        headers.putInt(slot, EDGE_ROW_OFFSET, RowDescriptor.NO_ROW);
+        headers.putInt(slot, PROPERTY_ROW_OFFSET, RowDescriptor.NO_ROW);
+        headers.putLong(slot, END_TIME_OFFSET, endTime);
+        headers.putLong(slot, BEGIN_TIME_OFFSET, beginTime);
+        publishId(slot, id);
+        return id;
+    }
+
+    int label(int slot) {
+        return headers.getInt(slot, LABEL_OFFSET);
+    }
+
+    long beginTime(int slot) {
+        return headers.getLongAcquire(slot, BEGIN_TIME_OFFSET);
+    }
+
+    long endTime(int slot) {
+        return headers.getLongAcquire(slot, END_TIME_OFFSET);
+    }
+
+    boolean compareAndSetBeginTime(int slot, long expected, long value) {
+        return headers.compareAndSetLong(slot, BEGIN_TIME_OFFSET, expected, value);
+    }
+
+    boolean compareAndSetEndTime(int slot, long expected, long value) {
+        return headers.compareAndSetLong(slot, END_TIME_OFFSET, expected, value);
+    }
+}
