@@ -13,7 +13,8 @@ package io.gtran.storage;
  *
  * d is the direction seen from the row-list's owner ({@link #OUT} or {@link #IN}); a self-loop has
  * one cell of each. The edge slot names the edge header in this node's edge table. Cells are
- * ordered by (neighbour id, edge slot), which is unique, so a scan can resume after any cell.
+ * ordered by (neighbour id, edge slot, direction), which is unique (the direction tells a
+ * self-loop's two cells apart), so a scan can resume after any cell.
  */
 public final class EdgeCellDescriptor {
     public static final int NEIGHBOUR_OFFSET = 0;

@@ -20,6 +20,11 @@ public final class ExternalIdMap implements AutoCloseable {
     private static final byte STRING_TAG = 2;
     private static final byte UUID_TAG = 3;
     private static final int MAX_STRING_BYTES = 4096;
+    /**
+     * Fewest entries a map is sized for: Chronicle caps an entry at one segment tier's chunks, and a
+     * map sized for fewer than about 150 entries cannot hold a {@value #MAX_STRING_BYTES}-byte string id.
+     */
+    private static final int MIN_SIZED_ENTRIES = 256;
 
     private final String name;
     private final int maxEntries;
@@ -36,7 +41,9 @@ public final class ExternalIdMap implements AutoCloseable {
      * {@code external} is already mapped.
      *
      * @throws IllegalArgumentException for an id type other than Long/Integer/Short/Byte, String or UUID, or an over-long string
-     * @throws StoreCapacityException   if {@code gtran.storage.external-ids.max} entries are mapped
+     * @throws IllegalStateException    if {@code internalId} already has an external id
+     * @throws StoreCapacityException   if {@code gtran.storage.external-ids.max} entries are mapped, or
+     *                                  long ids have filled the space sized for that many; nothing is kept
      */
     public boolean put(Object external, long internalId) {
         byte[] key = encode(external);
@@ -45,12 +52,32 @@ public final class ExternalIdMap implements AutoCloseable {
             if (toInternal.containsKey(key)) {
                 return false;
             }
+            if (toExternal.containsKey(internalId)) {
+                throw new IllegalStateException("element already has an external id: " + ElementIds.toString(internalId)
+                        + " external=" + decode(toExternal.get(internalId)) + "; refusing " + external);
+            }
             if (toInternal.size() >= maxEntries) {
                 throw new StoreCapacityException("external id map full: entries=" + toInternal.size()
                         + " max=" + maxEntries + "; raise " + StoreConfig.EXTERNAL_IDS_MAX);
             }
-            toInternal.put(key, internalId);
-            toExternal.put(internalId, key);
+            try {
+                toInternal.put(key, internalId);
+                try {
+                    toExternal.put(internalId, key);
+                } catch (RuntimeException e) {
+                    toInternal.remove(key);
+                    throw e;
+                }
+            } catch (IllegalStateException | IllegalArgumentException e) {
+                if (!toInternal.isOpen() || !toExternal.isOpen()) {
+                    throw e;
+                }
+                // The maps are sized for ids of about 16 bytes; longer ones can fill them before maxEntries.
+                StoreCapacityException full = new StoreCapacityException("external id map out of space: entries=" + toInternal.size()
+                        + " max=" + maxEntries + " idBytes=" + key.length + "; raise " + StoreConfig.EXTERNAL_IDS_MAX);
+                full.initCause(e);
+                throw full;
+            }
             return true;
         }
     }
@@ -148,10 +175,11 @@ public final class ExternalIdMap implements AutoCloseable {
             if (toInternal == null) {
                 // Chronicle sizes segments for `entries`; the bloat factor lets it overflow them
                 // gracefully, and put() enforces maxEntries itself.
+                long entries = Math.max(maxEntries, MIN_SIZED_ENTRIES);
                 toExternal = ChronicleMap.of(Long.class, byte[].class).name(name + "-to-external")
-                        .entries(maxEntries).averageValueSize(16).maxBloatFactor(2.0).create();
+                        .entries(entries).averageValueSize(16).maxBloatFactor(2.0).create();
                 toInternal = ChronicleMap.of(byte[].class, Long.class).name(name + "-to-internal")
-                        .entries(maxEntries).averageKeySize(16).maxBloatFactor(2.0).create();
+                        .entries(entries).averageKeySize(16).maxBloatFactor(2.0).create();
             }
         }
     }

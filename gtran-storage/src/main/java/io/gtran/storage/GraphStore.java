@@ -162,13 +162,11 @@ public final class GraphStore implements AutoCloseable {
         boolean outInserted = false;
         try {
             if (outLocal) {
-                edgeLists.insert(vertices.headers, outSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET,
-                        inVertex, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.OUT, label, edgeSlot));
+                insertCell(outSlot, inVertex, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.OUT, label, edgeSlot), edgeId);
                 outInserted = true;
             }
             if (inLocal) {
-                edgeLists.insert(vertices.headers, inSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET,
-                        outVertex, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.IN, label, edgeSlot));
+                insertCell(inSlot, outVertex, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.IN, label, edgeSlot), edgeId);
             }
         } catch (RuntimeException e) {
             // Undo the half-made edge so a failed call leaves nothing behind.
@@ -180,6 +178,15 @@ public final class GraphStore implements AutoCloseable {
             throw e;
         }
         return edgeId;
+    }
+
+    private void insertCell(int vertexSlot, long neighbour, long edgeWord, long edgeId) {
+        // Cell keys are unique (neighbour, edge slot, direction) and the edge slot is fresh, so a
+        // refusal means the list is corrupt: fail loudly rather than lose half an edge.
+        if (!edgeLists.insert(vertices.headers, vertexSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET, neighbour, edgeWord)) {
+            throw new IllegalStateException("edge cell already present: edge " + ElementIds.toString(edgeId)
+                    + " neighbour " + ElementIds.toString(neighbour));
+        }
     }
 
     public boolean containsEdge(long edgeId) {
@@ -240,8 +247,8 @@ public final class GraphStore implements AutoCloseable {
     // ---------------------------------------------------------------- properties
 
     /**
-     * Adds a version of a vertex property as its newest, linked to the previous newest. Returns
-     * the new MV-tuple.
+     * Adds a full version (own begin/end time) of a vertex property as its newest, linked to the
+     * previous newest. Returns the new version's handle.
      */
     public int addVertexPropertyVersion(long vertexId, int keyId, Object value, long beginTime, long endTime) {
         return addVersion(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, vertexId, keyId,
@@ -262,6 +269,49 @@ public final class GraphStore implements AutoCloseable {
     public int addSerializedEdgePropertyVersion(long edgeId, int keyId, byte[] serialized, long beginTime, long endTime) {
         return addVersion(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, edgeId, keyId,
                 older -> mvStore.createSerializedVersion(serialized, beginTime, endTime, older));
+    }
+
+    /**
+     * Gives a vertex property its first version as a {@link BaseVersionDescriptor base version},
+     * whose begin/end time are the vertex's: for properties written by the same write that
+     * created the vertex. Returns the version handle.
+     *
+     * @throws IllegalStateException if the property already has a version
+     */
+    public int addVertexPropertyBase(long vertexId, int keyId, Object value) {
+        return addBase(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, vertexId, keyId,
+                () -> mvStore.createBaseVersion(value));
+    }
+
+    public int addSerializedVertexPropertyBase(long vertexId, int keyId, byte[] serialized) {
+        return addBase(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, vertexId, keyId,
+                () -> mvStore.createSerializedBaseVersion(serialized));
+    }
+
+    /** As {@link #addVertexPropertyBase} for an edge property; validity is the edge's. */
+    public int addEdgePropertyBase(long edgeId, int keyId, Object value) {
+        return addBase(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, edgeId, keyId,
+                () -> mvStore.createBaseVersion(value));
+    }
+
+    public int addSerializedEdgePropertyBase(long edgeId, int keyId, byte[] serialized) {
+        return addBase(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, edgeId, keyId,
+                () -> mvStore.createSerializedBaseVersion(serialized));
+    }
+
+    /**
+     * Swings a vertex property's newest-version link from {@code expected} to {@code replacement}
+     * (for instance a base version to its {@link MvStore#materialize materialized} tuple). Returns
+     * false, changing nothing, if the newest version is no longer {@code expected}.
+     */
+    public boolean replaceVertexPropertyVersion(long vertexId, int keyId, int expected, int replacement) {
+        return vertexPropertyLists.replaceTuple(vertices.headers, vertices.slotOf(vertexId),
+                VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, keyId, expected, replacement);
+    }
+
+    public boolean replaceEdgePropertyVersion(long edgeId, int keyId, int expected, int replacement) {
+        return edgePropertyLists.replaceTuple(edges.headers, edges.slotOf(edgeId),
+                EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, keyId, expected, replacement);
     }
 
     /** The newest version of a vertex property, or {@link MvTupleDescriptor#NO_TUPLE}. */
@@ -373,7 +423,7 @@ public final class GraphStore implements AutoCloseable {
         out.put("edge-row", (long) edgeRows.liveSlots());
         out.put("vertex-property-row", (long) vertexPropertyRows.liveSlots());
         out.put("edge-property-row", (long) edgePropertyRows.liveSlots());
-        out.put("mv-tuple", (long) mvStore.liveVersions());
+        out.put("mv-tuple", (long) mvStore.liveVersions()); // full tuples and base versions
         out.put("value", mvStore.liveValues());
         return out;
     }
@@ -419,6 +469,26 @@ public final class GraphStore implements AutoCloseable {
             // Another writer linked a version first; build ours on top of theirs.
             mvStore.freeVersion(tuple);
         }
+    }
+
+    private int addBase(PropertyRowLists lists, HeaderTable owners, int headField, long ownerId, int keyId,
+                        java.util.function.IntSupplier factory) {
+        checkKey(keyId);
+        int ownerSlot = owners.slotOf(ownerId);
+        int version = factory.getAsInt();
+        boolean linked;
+        try {
+            linked = lists.insert(owners.headers, ownerSlot, headField, PropertyCellDescriptor.word(keyId, version), 0L);
+        } catch (RuntimeException e) {
+            mvStore.freeVersion(version);
+            throw e;
+        }
+        if (!linked) {
+            mvStore.freeVersion(version);
+            throw new IllegalStateException("property already has a version; a base version must be the first: key="
+                    + propertyKeys.name(keyId) + " element=" + ElementIds.toString(ownerId));
+        }
+        return version;
     }
 
     private int newestVersion(PropertyRowLists lists, HeaderTable owners, int headField, long ownerId, int keyId) {

@@ -4,7 +4,8 @@ package io.gtran.storage;
  * Shared core of the vertex and edge tables: a pool of fixed-size headers whose first word is the
  * element's id. The id word survives recycling (it is the pool's preserved word) so each reuse of
  * a slot issues a new generation, and an id kept past its element's removal is refused rather than
- * silently naming the element that reused the slot.
+ * silently naming the element that reused the slot. A freed header's id word holds a dead marker
+ * (the id with the sign bit set), which no id equals, until the next element publishes its id.
  */
 abstract class HeaderTable implements AutoCloseable {
     static final int ID_OFFSET = 0;
@@ -72,7 +73,14 @@ abstract class HeaderTable implements AutoCloseable {
         return headers.getLongAcquire(slot, ID_OFFSET);
     }
 
+    /**
+     * Frees a header. Its id word becomes the dead marker before the slot can be handed out again, so
+     * the removed id is refused throughout the slot's reuse (the word would otherwise still hold it
+     * between {@link #allocateId()} and {@link #publishId}); the marker keeps the generation.
+     */
     final void free(int slot) {
+        long id = headers.getLong(slot, ID_OFFSET);
+        headers.putLongRelease(slot, ID_OFFSET, id | Long.MIN_VALUE);
         headers.free(slot);
     }
 

@@ -10,61 +10,87 @@ import static io.gtran.storage.MvTupleDescriptor.VALUE_OFFSET;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The multi-version key-value store (MV-KVS): the MV-tuple region and the value region.
+ * The multi-version key-value store (MV-KVS): the MV-tuple region, base versions and the value
+ * region.
  *
- * <p>A tuple is written completely before anything links to it, and a published tuple's value
- * never changes and its older link changes only when GC cuts off versions no reader can need;
- * its begin/end time words are the MV-OCC layer's to change, with CAS. So a reader that reached a
- * tuple through a validated link may read it without locks.
+ * <p>Versions are named by int handles ({@link MvTupleDescriptor#isBase} tells the two kinds
+ * apart): full {@link MvTupleDescriptor MV-tuples} with their own begin/end time words, and
+ * {@link BaseVersionDescriptor base versions}, which inherit their element's times and are
+ * always the oldest version of their property.
+ *
+ * <p>A version is written completely before anything links to it. A published version's value
+ * never changes and its older link changes only when GC cuts off versions no reader can need; a
+ * full tuple's begin/end time words are the MV-OCC layer's to change, with CAS. So a reader that
+ * reached a version through a validated link may read it without locks.
  */
 public final class MvStore implements AutoCloseable {
     private final SlotPool tuples;
+    private final SlotPool bases;
     private final ValueRegion values;
 
     MvStore(StoreConfig config) {
-        this.tuples = new SlotPool("mv-tuple", MvTupleDescriptor.LENGTH,
-                config.slotsPerChunk(MvTupleDescriptor.LENGTH), config.mvTuplesMax);
+        int max = Math.min(config.mvTuplesMax, MvTupleDescriptor.MAX_SLOT + 1);
+        this.tuples = new SlotPool("mv-tuple", MvTupleDescriptor.LENGTH, config.slotsPerChunk(MvTupleDescriptor.LENGTH), max);
+        this.bases = new SlotPool("mv-base", BaseVersionDescriptor.LENGTH, config.slotsPerChunk(BaseVersionDescriptor.LENGTH), max);
         this.values = new ValueRegion(config);
     }
 
     /**
-     * Creates a version holding {@code value} that links to {@code older} ({@link
-     * MvTupleDescriptor#NO_TUPLE} for the first version). Returns the new tuple's slot.
+     * Creates a full version holding {@code value} that links to {@code older} ({@link
+     * MvTupleDescriptor#NO_TUPLE} for the first version). Returns its handle.
      *
      * @throws IllegalArgumentException if the value's type cannot be stored (serialize it above)
      * @throws ValueTooLargeException   if a string or byte array exceeds the configured maximum
      * @throws StoreCapacityException   if the tuple pool or the value region is full; nothing is kept
      */
     public int createVersion(Object value, long beginTime, long endTime, int older) {
-        ValueType type = ValueType.of(value);
-        if (type == null) {
-            throw new IllegalArgumentException("property value type not storable: "
-                    + (value == null ? "null" : value.getClass().getName()) + "; serialize it as bytes");
-        }
-        return createVersion(type, type == ValueType.BYTES ? (byte[]) value : null, value, beginTime, endTime, older);
+        ValueType type = storableType(value);
+        return createTuple(type, valueWord(type, value), beginTime, endTime, older);
     }
 
-    /** Creates a version holding bytes a layer above serialized, tagged {@link ValueType#SERIALIZED}. */
+    /** Creates a full version holding bytes a layer above serialized, tagged {@link ValueType#SERIALIZED}. */
     public int createSerializedVersion(byte[] serialized, long beginTime, long endTime, int older) {
-        return createVersion(ValueType.SERIALIZED, serialized, null, beginTime, endTime, older);
+        return createTuple(ValueType.SERIALIZED, values.store(serialized), beginTime, endTime, older);
     }
 
-    private int createVersion(ValueType type, byte[] bytes, Object value, long beginTime, long endTime, int older) {
-        if (older != NO_TUPLE && !tuples.isAllocated(older)) {
-            throw new IllegalArgumentException("older version is not a live tuple: older=" + older);
+    /**
+     * Creates a base version: no time words, validity inherited from the element it is created
+     * with. Returns its handle.
+     */
+    public int createBaseVersion(Object value) {
+        ValueType type = storableType(value);
+        return createBase(type, valueWord(type, value));
+    }
+
+    public int createSerializedBaseVersion(byte[] serialized) {
+        return createBase(ValueType.SERIALIZED, values.store(serialized));
+    }
+
+    /**
+     * Creates a full version with the same value as {@code base}, the given times and no older
+     * version: what the MV-OCC layer puts in a base version's place before updating the property.
+     * The base version itself stays valid until GC frees it, so readers holding it are unaffected.
+     */
+    public int materialize(int base, long beginTime, long endTime) {
+        requireBase(base);
+        int slot = MvTupleDescriptor.slot(base);
+        ValueType type = ValueType.ofTag(bases.getByte(slot, BaseVersionDescriptor.TYPE_OFFSET));
+        long word = bases.getLong(slot, BaseVersionDescriptor.VALUE_OFFSET);
+        if (!type.inline()) {
+            // The base version keeps its own copy: each version frees its own value.
+            word = values.store(values.load(word));
         }
-        long word;
-        if (type.inline()) {
-            word = ValueType.encodeInline(type, value);
-        } else {
-            byte[] payload = type == ValueType.STRING ? ((String) value).getBytes(StandardCharsets.UTF_8) : bytes;
-            word = values.store(payload);
+        return createTuple(type, word, beginTime, endTime, NO_TUPLE);
+    }
+
+    private int createTuple(ValueType type, long word, long beginTime, long endTime, int older) {
+        if (older != NO_TUPLE && !isLive(older)) {
+            releaseWord(type, word);
+            throw new IllegalArgumentException("older version is not live: older=" + older);
         }
         int slot = tuples.allocate();
         if (slot == SlotPool.NO_SLOT) {
-            if (!type.inline()) {
-                values.free(word);
-            }
+            releaseWord(type, word);
             throw StoreCapacityException.poolExhausted(tuples, StoreConfig.MV_TUPLES_MAX);
         }
         tuples.putLong(slot, VALUE_OFFSET, word);
@@ -75,43 +101,62 @@ public final class MvStore implements AutoCloseable {
         return slot;
     }
 
-    public long beginTime(int tuple) {
-        return tuples.getLongAcquire(tuple, BEGIN_TIME_OFFSET);
+    private int createBase(ValueType type, long word) {
+        int slot = bases.allocate();
+        if (slot == SlotPool.NO_SLOT) {
+            releaseWord(type, word);
+            throw StoreCapacityException.poolExhausted(bases, StoreConfig.MV_TUPLES_MAX);
+        }
+        bases.putByte(slot, BaseVersionDescriptor.TYPE_OFFSET, type.tag);
+        bases.putLongRelease(slot, BaseVersionDescriptor.VALUE_OFFSET, word);
+        return MvTupleDescriptor.baseHandle(slot);
     }
 
-    public long endTime(int tuple) {
-        return tuples.getLongAcquire(tuple, END_TIME_OFFSET);
+    public static boolean isBase(int version) {
+        return MvTupleDescriptor.isBase(version);
     }
 
-    public boolean compareAndSetBeginTime(int tuple, long expected, long value) {
-        return tuples.compareAndSetLong(tuple, BEGIN_TIME_OFFSET, expected, value);
+    /** @throws IllegalStateException for a base version, whose times are its element's */
+    public long beginTime(int version) {
+        return tuples.getLongAcquire(fullSlot(version), BEGIN_TIME_OFFSET);
     }
 
-    public boolean compareAndSetEndTime(int tuple, long expected, long value) {
-        return tuples.compareAndSetLong(tuple, END_TIME_OFFSET, expected, value);
+    /** @throws IllegalStateException for a base version, whose times are its element's */
+    public long endTime(int version) {
+        return tuples.getLongAcquire(fullSlot(version), END_TIME_OFFSET);
     }
 
-    public void putBeginTimeRelease(int tuple, long value) {
-        tuples.putLongRelease(tuple, BEGIN_TIME_OFFSET, value);
+    public boolean compareAndSetBeginTime(int version, long expected, long value) {
+        return tuples.compareAndSetLong(fullSlot(version), BEGIN_TIME_OFFSET, expected, value);
     }
 
-    public void putEndTimeRelease(int tuple, long value) {
-        tuples.putLongRelease(tuple, END_TIME_OFFSET, value);
+    public boolean compareAndSetEndTime(int version, long expected, long value) {
+        return tuples.compareAndSetLong(fullSlot(version), END_TIME_OFFSET, expected, value);
     }
 
-    /** The next older version, or {@link MvTupleDescriptor#NO_TUPLE}. */
-    public int older(int tuple) {
-        return tuples.getInt(tuple, OLDER_OFFSET);
+    public void putBeginTimeRelease(int version, long value) {
+        tuples.putLongRelease(fullSlot(version), BEGIN_TIME_OFFSET, value);
     }
 
-    public ValueType type(int tuple) {
-        return ValueType.ofTag(tuples.getByte(tuple, TYPE_OFFSET));
+    public void putEndTimeRelease(int version, long value) {
+        tuples.putLongRelease(fullSlot(version), END_TIME_OFFSET, value);
+    }
+
+    /** The next older version, or {@link MvTupleDescriptor#NO_TUPLE}; always NO_TUPLE for a base version. */
+    public int older(int version) {
+        return isBase(version) ? NO_TUPLE : tuples.getInt(version, OLDER_OFFSET);
+    }
+
+    public ValueType type(int version) {
+        return isBase(version)
+                ? ValueType.ofTag(bases.getByte(MvTupleDescriptor.slot(version), BaseVersionDescriptor.TYPE_OFFSET))
+                : ValueType.ofTag(tuples.getByte(version, TYPE_OFFSET));
     }
 
     /** The stored value: a boxed scalar, a String, a byte[] (BYTES and SERIALIZED). */
-    public Object value(int tuple) {
-        ValueType type = type(tuple);
-        long word = tuples.getLong(tuple, VALUE_OFFSET);
+    public Object value(int version) {
+        ValueType type = type(version);
+        long word = inlineWord(version);
         if (type.inline()) {
             return ValueType.decodeInline(type, word);
         }
@@ -119,52 +164,63 @@ public final class MvStore implements AutoCloseable {
         return type == ValueType.STRING ? new String(bytes, StandardCharsets.UTF_8) : bytes;
     }
 
-    /** The inline value word of a scalar version, for hot paths that avoid boxing. */
-    public long inlineWord(int tuple) {
-        return tuples.getLong(tuple, VALUE_OFFSET);
+    /** The raw value word: a scalar's bits, or a value-region link; for hot paths that avoid boxing. */
+    public long inlineWord(int version) {
+        return isBase(version)
+                ? bases.getLong(MvTupleDescriptor.slot(version), BaseVersionDescriptor.VALUE_OFFSET)
+                : tuples.getLong(version, VALUE_OFFSET);
     }
 
-    public boolean isLive(int tuple) {
-        return tuples.isAllocated(tuple);
+    public boolean isLive(int version) {
+        if (version == NO_TUPLE) {
+            return false;
+        }
+        return isBase(version) ? bases.isAllocated(MvTupleDescriptor.slot(version)) : tuples.isAllocated(version);
     }
 
     /**
      * Recycles one version and its value. The caller (GC) guarantees no reader can reach it: it is
      * unlinked from its chain and older than every active transaction.
      */
-    public void freeVersion(int tuple) {
-        ValueType type = type(tuple);
-        long word = tuples.getLong(tuple, VALUE_OFFSET);
-        tuples.free(tuple);
-        if (!type.inline()) {
-            values.free(word);
+    public void freeVersion(int version) {
+        ValueType type = type(version);
+        long word = inlineWord(version);
+        if (isBase(version)) {
+            bases.free(MvTupleDescriptor.slot(version));
+        } else {
+            tuples.free(version);
         }
+        releaseWord(type, word);
     }
 
     /**
-     * Cuts the chain after {@code tuple}: its older link becomes {@link MvTupleDescriptor#NO_TUPLE}.
+     * Cuts the chain after {@code version}: its older link becomes {@link MvTupleDescriptor#NO_TUPLE}.
      * Returns the first version cut off, for the caller to free.
      */
-    public int truncateAfter(int tuple) {
-        int older = older(tuple);
-        tuples.putInt(tuple, OLDER_OFFSET, NO_TUPLE);
+    public int truncateAfter(int version) {
+        if (isBase(version)) {
+            return NO_TUPLE; // a base version is always the oldest
+        }
+        int older = older(version);
+        tuples.putInt(version, OLDER_OFFSET, NO_TUPLE);
         return older;
     }
 
-    /** Frees {@code tuple} and every older version. Returns how many were freed. */
-    public int freeChain(int tuple) {
+    /** Frees {@code version} and every older version. Returns how many were freed. */
+    public int freeChain(int version) {
         int freed = 0;
-        while (tuple != NO_TUPLE) {
-            int older = older(tuple);
-            freeVersion(tuple);
+        while (version != NO_TUPLE) {
+            int older = older(version);
+            freeVersion(version);
             freed++;
-            tuple = older;
+            version = older;
         }
         return freed;
     }
 
+    /** Versions currently allocated, full tuples and base versions together. */
     public int liveVersions() {
-        return tuples.liveSlots();
+        return tuples.liveSlots() + bases.liveSlots();
     }
 
     public long liveValues() {
@@ -172,12 +228,48 @@ public final class MvStore implements AutoCloseable {
     }
 
     long reservedBytes() {
-        return tuples.reservedBytes() + values.reservedBytes();
+        return tuples.reservedBytes() + bases.reservedBytes() + values.reservedBytes();
     }
 
     @Override
     public void close() {
         tuples.close();
+        bases.close();
         values.close();
+    }
+
+    private static ValueType storableType(Object value) {
+        ValueType type = ValueType.of(value);
+        if (type == null) {
+            throw new IllegalArgumentException("property value type not storable: "
+                    + (value == null ? "null" : value.getClass().getName()) + "; serialize it as bytes");
+        }
+        return type;
+    }
+
+    private long valueWord(ValueType type, Object value) {
+        if (type.inline()) {
+            return ValueType.encodeInline(type, value);
+        }
+        return values.store(type == ValueType.STRING ? ((String) value).getBytes(StandardCharsets.UTF_8) : (byte[]) value);
+    }
+
+    private void releaseWord(ValueType type, long word) {
+        if (!type.inline()) {
+            values.free(word);
+        }
+    }
+
+    private static int fullSlot(int version) {
+        if (isBase(version)) {
+            throw new IllegalStateException("a base version has no time words; it inherits its element's: version=" + version);
+        }
+        return version;
+    }
+
+    private static void requireBase(int version) {
+        if (!isBase(version)) {
+            throw new IllegalArgumentException("not a base version: version=" + version);
+        }
     }
 }

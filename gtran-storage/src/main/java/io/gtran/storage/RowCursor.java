@@ -4,6 +4,8 @@ import static io.gtran.storage.RowDescriptor.COUNT_OFFSET;
 import static io.gtran.storage.RowDescriptor.NEXT_OFFSET;
 import static io.gtran.storage.RowDescriptor.NO_ROW;
 
+import java.nio.ByteBuffer;
+
 /**
  * Pull-style optimistic reader of one row-list. Never blocks a writer.
  *
@@ -92,14 +94,13 @@ class RowCursor {
         while (true) {
             // An optimistic reader may follow a link into memory a writer has just recycled: bound
             // every value it read before trusting it, then let validation decide.
-            if (rows.inRange(row) && rows.buffer(row) != null) {
-                int count = rows.getInt(row, COUNT_OFFSET);
-                int next = rows.getInt(row, NEXT_OFFSET);
+            ByteBuffer memory = rows.inRange(row) ? rows.buffer(row) : null;
+            if (memory != null) {
+                int base = rows.offset(row);
+                int count = memory.getInt(base + COUNT_OFFSET);
+                int next = memory.getInt(base + NEXT_OFFSET);
                 if (count >= 0 && count <= lists.cellsPerRow) {
-                    for (int i = 0; i < count; i++) {
-                        buffer[i * 2] = lists.word0(row, i);
-                        buffer[i * 2 + 1] = lists.word1(row, i);
-                    }
+                    copyCells(memory, base + RowDescriptor.CELLS_OFFSET, count);
                     if (lists.locks.validate(stripe, seq)) {
                         buffered = count;
                         position = 0;
@@ -113,6 +114,20 @@ class RowCursor {
                 return;
             }
             row = nextRow;
+        }
+    }
+
+    private void copyCells(ByteBuffer memory, int cells, int count) {
+        if (lists.wordsPerCell == 2) {
+            for (int i = 0, at = cells; i < count; i++, at += 16) {
+                buffer[i * 2] = memory.getLong(at);
+                buffer[i * 2 + 1] = memory.getLong(at + 8);
+            }
+        } else {
+            for (int i = 0, at = cells; i < count; i++, at += 8) {
+                buffer[i * 2] = memory.getLong(at);
+                buffer[i * 2 + 1] = 0L;
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.gtran.storage;
 
+import java.math.BigDecimal;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,7 +24,8 @@ public final class StoreConfig {
     public static final String PROPERTY_ROWS_MAX = "gtran.storage.property-rows.max";
     public static final int PROPERTY_ROWS_MAX_DEFAULT = 1 << 30;
     public static final String MV_TUPLES_MAX = "gtran.storage.mv-tuples.max";
-    public static final int MV_TUPLES_MAX_DEFAULT = Integer.MAX_VALUE;
+    /** Caps the full MV-tuple pool and the base-version pool each; at most 2^30 (version handles keep a flag bit). */
+    public static final int MV_TUPLES_MAX_DEFAULT = MvTupleDescriptor.MAX_SLOT + 1;
     public static final String EDGE_ROW_CELLS = "gtran.storage.edge-row.cells";
     public static final int EDGE_ROW_CELLS_DEFAULT = 8;
     public static final String VERTEX_PROPERTY_ROW_CELLS = "gtran.storage.vertex-property-row.cells";
@@ -32,6 +34,7 @@ public final class StoreConfig {
     public static final int EDGE_PROPERTY_ROW_CELLS_DEFAULT = 2;
     public static final String VALUE_MAX_BYTES = "gtran.storage.value.max-bytes";
     public static final int VALUE_MAX_BYTES_DEFAULT = 16 << 20;
+    /** Caps each size class of the value region (and the large values together), not the region's total. */
     public static final String VALUES_MAX_BYTES = "gtran.storage.values.max-bytes";
     public static final long VALUES_MAX_BYTES_DEFAULT = 64L << 30;
     public static final String CHUNK_BYTES = "gtran.storage.chunk-bytes";
@@ -77,7 +80,7 @@ public final class StoreConfig {
         edgesMax = intValue(settings, EDGES_MAX, EDGES_MAX_DEFAULT, 1, Integer.MAX_VALUE, values);
         edgeRowsMax = intValue(settings, EDGE_ROWS_MAX, EDGE_ROWS_MAX_DEFAULT, 1, Integer.MAX_VALUE, values);
         propertyRowsMax = intValue(settings, PROPERTY_ROWS_MAX, PROPERTY_ROWS_MAX_DEFAULT, 1, Integer.MAX_VALUE, values);
-        mvTuplesMax = intValue(settings, MV_TUPLES_MAX, MV_TUPLES_MAX_DEFAULT, 1, Integer.MAX_VALUE, values);
+        mvTuplesMax = intValue(settings, MV_TUPLES_MAX, MV_TUPLES_MAX_DEFAULT, 1, MvTupleDescriptor.MAX_SLOT + 1, values);
         edgeRowCells = intValue(settings, EDGE_ROW_CELLS, EDGE_ROW_CELLS_DEFAULT, 2, MAX_ROW_CELLS, values);
         vertexPropertyRowCells = intValue(settings, VERTEX_PROPERTY_ROW_CELLS, VERTEX_PROPERTY_ROW_CELLS_DEFAULT, 2, MAX_ROW_CELLS, values);
         edgePropertyRowCells = intValue(settings, EDGE_PROPERTY_ROW_CELLS, EDGE_PROPERTY_ROW_CELLS_DEFAULT, 2, MAX_ROW_CELLS, values);
@@ -152,8 +155,10 @@ public final class StoreConfig {
         long v;
         if (raw == null) {
             v = def;
+        } else if (raw instanceof Long || raw instanceof Integer || raw instanceof Short || raw instanceof Byte) {
+            v = ((Number) raw).longValue();
         } else if (raw instanceof Number n && !(raw instanceof Double) && !(raw instanceof Float)) {
-            v = n.longValue();
+            v = exactLong(key, n, min, max);
         } else if (raw instanceof String s) {
             try {
                 v = Long.parseLong(s.trim().replace("_", ""));
@@ -168,6 +173,26 @@ public final class StoreConfig {
         }
         out.put(key, v);
         return v;
+    }
+
+    /**
+     * Other integral {@link Number}s (BigInteger, BigDecimal, AtomicLong...): only an exact integer
+     * in range, since {@link Number#longValue()} would silently drop a fraction or high bits.
+     */
+    private static long exactLong(String key, Number n, long min, long max) {
+        BigDecimal d;
+        try {
+            d = new BigDecimal(n.toString());
+        } catch (NumberFormatException e) {
+            d = null;
+        }
+        if (d == null || (d.signum() != 0 && d.stripTrailingZeros().scale() > 0)) {
+            throw new IllegalArgumentException("configuration " + key + " must be an integer: " + n + " (" + n.getClass().getSimpleName() + ")");
+        }
+        if (d.compareTo(BigDecimal.valueOf(min)) < 0 || d.compareTo(BigDecimal.valueOf(max)) > 0) {
+            throw new IllegalArgumentException("configuration " + key + " out of range [" + min + ", " + max + "]: " + n);
+        }
+        return d.longValueExact();
     }
 
     @Override

@@ -1,0 +1,151 @@
+package io.gtran.storage;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Base versions: the time-less first version of a property written together with its element. */
+class BaseVersionTest {
+    private static final long BEGIN = 10L;
+    private static final long OPEN = Long.MAX_VALUE;
+
+    private GraphStore store;
+    private MvStore mv;
+    private int label;
+    private int name;
+    private int age;
+
+    @BeforeEach
+    void open() {
+        store = GraphStore.open(StoreConfig.defaults());
+        mv = store.mvStore();
+        label = store.labels().intern("person");
+        name = store.propertyKeys().intern("name");
+        age = store.propertyKeys().intern("age");
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    @Test
+    void aBaseVersionHoldsItsValueAndHasNoTimesOfItsOwn() {
+        long v = store.addVertex(label, BEGIN, OPEN);
+        int nameVersion = store.addVertexPropertyBase(v, name, "Ada Lovelace");
+        int ageVersion = store.addVertexPropertyBase(v, age, 36);
+
+        assertTrue(MvStore.isBase(nameVersion));
+        assertTrue(MvStore.isBase(ageVersion));
+        assertEquals(nameVersion, store.vertexPropertyVersion(v, name));
+        assertEquals("Ada Lovelace", mv.value(nameVersion));
+        assertEquals(36, mv.value(ageVersion));
+        assertEquals(ValueType.STRING, mv.type(nameVersion));
+        assertEquals(MvTupleDescriptor.NO_TUPLE, mv.older(nameVersion));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> mv.beginTime(nameVersion));
+        assertTrue(e.getMessage().contains("inherits its element"), e.getMessage());
+        assertThrows(IllegalStateException.class, () -> mv.compareAndSetEndTime(ageVersion, OPEN, 99L));
+    }
+
+    @Test
+    void aBaseVersionMustBeThePropertysFirst() {
+        long v = store.addVertex(label, BEGIN, OPEN);
+        store.addVertexPropertyVersion(v, age, 1, BEGIN, OPEN);
+        int liveBefore = mv.liveVersions();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> store.addVertexPropertyBase(v, age, 2));
+        assertTrue(e.getMessage().contains("key=age"), e.getMessage());
+        assertEquals(liveBefore, mv.liveVersions(), "the refused base version was freed");
+        assertEquals(1, mv.value(store.vertexPropertyVersion(v, age)));
+    }
+
+    @Test
+    void materializingGivesAFullTupleThatNewVersionsChainOnto() {
+        long e = store.addEdge(store.addVertex(label, BEGIN, OPEN), store.addVertex(label, BEGIN, OPEN), label, BEGIN, OPEN);
+        int weight = store.propertyKeys().intern("weight");
+        int base = store.addEdgePropertyBase(e, weight, 0.5d);
+
+        int full = mv.materialize(base, BEGIN, OPEN);
+        assertFalse(MvStore.isBase(full));
+        assertEquals(0.5d, mv.value(full));
+        assertEquals(BEGIN, mv.beginTime(full));
+        assertTrue(store.replaceEdgePropertyVersion(e, weight, base, full));
+        assertFalse(store.replaceEdgePropertyVersion(e, weight, base, full), "the link has already moved");
+        assertTrue(mv.isLive(base), "readers holding the base version still read it until GC frees it");
+        assertEquals(0.5d, mv.value(base));
+        mv.freeVersion(base);
+
+        assertTrue(mv.compareAndSetEndTime(full, OPEN, 20L));
+        int newer = store.addEdgePropertyVersion(e, weight, 0.75d, 20L, OPEN);
+        assertEquals(full, mv.older(newer));
+        assertEquals(newer, store.edgePropertyVersion(e, weight));
+        assertEquals(0.75d, mv.value(newer));
+    }
+
+    @Test
+    void aStringBaseVersionAndItsMaterializedCopyOwnSeparateValues() {
+        long v = store.addVertex(label, BEGIN, OPEN);
+        int base = store.addVertexPropertyBase(v, name, "Grace Hopper");
+        long valuesBefore = mv.liveValues();
+        int full = mv.materialize(base, BEGIN, OPEN);
+        assertEquals(valuesBefore + 1, mv.liveValues());
+        mv.freeVersion(base);
+        assertEquals("Grace Hopper", mv.value(full), "freeing the base version must not free the copy's value");
+        mv.freeVersion(full);
+        assertEquals(valuesBefore - 1, mv.liveValues());
+    }
+
+    @Test
+    void aFullVersionMayChainOntoABaseVersionAndGcFreesBoth() {
+        long v = store.addVertex(label, BEGIN, OPEN);
+        int base = store.addVertexPropertyBase(v, name, "first");
+        int second = store.addVertexPropertyVersion(v, name, "second", 20L, OPEN);
+        assertEquals(base, mv.older(second));
+        assertEquals(1, store.freeVersionsOlderThan(second));
+        assertFalse(mv.isLive(base));
+        assertEquals(MvTupleDescriptor.NO_TUPLE, mv.older(second));
+        assertEquals(MvTupleDescriptor.NO_TUPLE, mv.truncateAfter(base), "nothing is older than a base version");
+    }
+
+    @Test
+    void removingTheElementFreesBaseVersionsAndTheirValues() {
+        Map<String, Long> before = store.liveSlots();
+        long a = store.addVertex(label, BEGIN, OPEN);
+        long b = store.addVertex(label, BEGIN, OPEN);
+        store.addVertexPropertyBase(a, name, "a");
+        store.addSerializedVertexPropertyBase(a, age, new byte[] {1, 2, 3});
+        long e = store.addEdge(a, b, label, BEGIN, OPEN);
+        store.addEdgePropertyBase(e, name, "edge");
+        int serialized = store.vertexPropertyVersion(a, age);
+        assertEquals(ValueType.SERIALIZED, mv.type(serialized));
+        assertArrayEquals(new byte[] {1, 2, 3}, (byte[]) mv.value(serialized));
+
+        store.removeEdge(e);
+        store.removeVertex(a);
+        store.removeVertex(b);
+        assertEquals(before, store.liveSlots());
+    }
+
+    @Test
+    void baseVersionsAreHalfTheSizeOfFullTuples() {
+        assertEquals(MvTupleDescriptor.LENGTH, 2 * BaseVersionDescriptor.LENGTH);
+        assertEquals(0, BaseVersionDescriptor.VALUE_OFFSET % 8);
+    }
+
+    @Test
+    void versionHandlesOfBothKindsNeverCollide() {
+        long v = store.addVertex(label, BEGIN, OPEN);
+        int base = store.addVertexPropertyBase(v, name, "x");
+        int full = store.addVertexPropertyVersion(v, age, 1, BEGIN, OPEN);
+        assertEquals(0, MvTupleDescriptor.slot(base), "first base slot");
+        assertEquals(0, full, "first tuple slot");
+        assertTrue(base != full);
+        assertTrue(base > 0, "handles stay positive, so NO_TUPLE (-1) is never a handle");
+    }
+}

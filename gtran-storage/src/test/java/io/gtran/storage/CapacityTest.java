@@ -1,0 +1,204 @@
+package io.gtran.storage;
+
+import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
+import static io.gtran.storage.StoreTestSupport.adjacency;
+import static io.gtran.storage.StoreTestSupport.config;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/** Small limits: every pool runs dry with a StoreCapacityException naming its key, and a failed call leaves nothing. */
+class CapacityTest {
+
+    private static StoreCapacityException full(String key, Executable call) {
+        StoreCapacityException e = assertThrows(StoreCapacityException.class, call);
+        assertTrue(e.getMessage().contains(key), "message should name " + key + ": " + e.getMessage());
+        return e;
+    }
+
+    @Test
+    void vertexTableRunsDry() {
+        try (GraphStore store = GraphStore.open(StoreConfig.from(Map.of(StoreConfig.VERTICES_MAX, 3)))) {
+            int label = store.labels().intern("v");
+            long a = store.addVertex(label, 1, 2);
+            store.addVertex(label, 1, 2);
+            store.addVertex(label, 1, 2);
+            StoreCapacityException e = full(StoreConfig.VERTICES_MAX, () -> store.addVertex(label, 1, 2));
+            assertTrue(e.getMessage().contains("pool=vertex-header") && e.getMessage().contains("capacity=3"), e.getMessage());
+            assertEquals(3, store.vertexCount());
+            assertEquals(3, store.vertexSlotLimit());
+            store.removeVertex(a);
+            long again = store.addVertex(label, 1, 2);
+            assertEquals(ElementIds.slot(a), ElementIds.slot(again));
+            full(StoreConfig.VERTICES_MAX, () -> store.addVertex(label, 1, 2));
+        }
+    }
+
+    @Test
+    void edgeTableRunsDryWithoutTouchingAdjacency() {
+        try (GraphStore store = GraphStore.open(StoreConfig.from(Map.of(StoreConfig.EDGES_MAX, 2)))) {
+            int label = store.labels().intern("e");
+            long a = store.addVertex(label, 1, 2);
+            long b = store.addVertex(label, 1, 2);
+            store.addEdge(a, b, label, 1, 2);
+            long second = store.addEdge(b, a, label, 1, 2);
+            List<StoreTestSupport.Cell> aBefore = adjacency(store, a);
+            List<StoreTestSupport.Cell> bBefore = adjacency(store, b);
+            Map<String, Long> before = store.liveSlots();
+            full(StoreConfig.EDGES_MAX, () -> store.addEdge(a, b, label, 1, 2));
+            full(StoreConfig.EDGES_MAX, () -> store.addEdge(a, a, label, 1, 2));
+            assertEquals(2, store.edgeCount());
+            assertEquals(aBefore, adjacency(store, a));
+            assertEquals(bBefore, adjacency(store, b));
+            assertEquals(before, store.liveSlots());
+            store.removeEdge(second);
+            store.addEdge(a, a, label, 1, 2);
+            assertEquals(2, store.edgeCount());
+        }
+    }
+
+    @Test
+    void edgeRowsRunningDryOnTheInCellUndoTheOutCell() {
+        try (GraphStore store = GraphStore.open(StoreConfig.from(Map.of(StoreConfig.EDGE_ROWS_MAX, 1)))) {
+            int label = store.labels().intern("e");
+            long a = store.addVertex(label, 1, 2);
+            long b = store.addVertex(label, 1, 2);
+            // The OUT cell takes the only row; the IN cell finds none.
+            full(StoreConfig.EDGE_ROWS_MAX, () -> store.addEdge(a, b, label, 1, 2));
+            assertEquals(0, store.edgeCount());
+            assertEquals(List.of(), adjacency(store, a));
+            assertEquals(List.of(), adjacency(store, b));
+            assertEquals(0L, store.liveSlots().get("edge-row"), "the OUT cell's row went back");
+            assertEquals(0L, store.liveSlots().get("edge-header"));
+            assertEquals(0, store.edgeRowCount(a));
+            // The store still works within its limit: a self-loop needs one row for both cells.
+            long loop = store.addEdge(a, a, label, 1, 2);
+            assertEquals(2, adjacency(store, a).size());
+            store.removeEdge(loop);
+            store.removeVertex(a);
+            store.removeVertex(b);
+        }
+    }
+
+    @Test
+    void edgeRowsRunningDryLeaveNoHalfEdge() {
+        try (GraphStore store = GraphStore.open(StoreConfig.from(Map.of(StoreConfig.EDGE_ROWS_MAX, 3, StoreConfig.EDGE_ROW_CELLS, 2)))) {
+            int label = store.labels().intern("e");
+            long a = store.addVertex(label, 1, 2);
+            long b = store.addVertex(label, 1, 2);
+            long c = store.addVertex(label, 1, 2);
+            long d = store.addVertex(label, 1, 2);
+            store.addEdge(a, b, label, 1, 2); // a: row 1, b: row 2
+            store.addEdge(a, c, label, 1, 2); // a's row is now full, c: row 3
+            assertEquals(3L, store.liveSlots().get("edge-row"));
+            long[] vertices = {a, b, c, d};
+            Map<String, Long> live = store.liveSlots();
+            List<List<StoreTestSupport.Cell>> before = List.of(adjacency(store, a), adjacency(store, b), adjacency(store, c),
+                    adjacency(store, d));
+
+            // OUT cell fails: a's row is full.
+            full(StoreConfig.EDGE_ROWS_MAX, () -> store.addEdge(a, d, label, 1, 2));
+            // OUT cell fits in b's row, IN cell fails: a's row is full; b's new cell must be taken back.
+            full(StoreConfig.EDGE_ROWS_MAX, () -> store.addEdge(b, a, label, 1, 2));
+            // OUT cell fails: d has no row yet.
+            full(StoreConfig.EDGE_ROWS_MAX, () -> store.addEdge(d, b, label, 1, 2));
+
+            for (int i = 0; i < vertices.length; i++) {
+                assertEquals(before.get(i), adjacency(store, vertices[i]), "adjacency of vertex " + i);
+            }
+            assertEquals(2, store.edgeCount());
+            assertEquals(live, store.liveSlots());
+            // Room in both lists: fine.
+            long bc = store.addEdge(b, c, label, 1, 2);
+            assertEquals(3, store.edgeCount());
+            store.removeEdge(bc);
+        }
+    }
+
+    @Test
+    void mvTuplesRunDryWithoutLeakingValues() {
+        try (GraphStore store = GraphStore.open(StoreConfig.from(Map.of(StoreConfig.MV_TUPLES_MAX, 2)))) {
+            int label = store.labels().intern("v");
+            int key = store.propertyKeys().intern("k");
+            long v = store.addVertex(label, 1, 2);
+            store.addVertexPropertyVersion(v, key, "first", 1, 2);
+            int second = store.addVertexPropertyVersion(v, key, "second", 2, 3);
+            Map<String, Long> before = store.liveSlots();
+            full(StoreConfig.MV_TUPLES_MAX, () -> store.addVertexPropertyVersion(v, key, "third", 3, 4));
+            full(StoreConfig.MV_TUPLES_MAX, () -> store.addVertexPropertyVersion(v, key, 3, 3, 4));
+            full(StoreConfig.MV_TUPLES_MAX, () -> store.addSerializedVertexPropertyVersion(v, key, new byte[100_000], 3, 4));
+            full(StoreConfig.MV_TUPLES_MAX, () -> store.mvStore().createVersion("direct", 1, 2, NO_TUPLE));
+            assertEquals(before, store.liveSlots(), "the value stored before the tuple failed was freed");
+            assertEquals(second, store.vertexPropertyVersion(v, key));
+            assertEquals(1, store.freeVersionsOlderThan(second));
+            store.addVertexPropertyVersion(v, key, "third", 3, 4);
+        }
+    }
+
+    @Test
+    void propertyRowsRunDryAndTheNewVersionIsFreed() {
+        try (GraphStore store = GraphStore.open(StoreConfig.from(Map.of(StoreConfig.PROPERTY_ROWS_MAX, 1,
+                StoreConfig.VERTEX_PROPERTY_ROW_CELLS, 2, StoreConfig.EDGE_PROPERTY_ROW_CELLS, 2)))) {
+            int label = store.labels().intern("v");
+            int k0 = store.propertyKeys().intern("k0");
+            int k1 = store.propertyKeys().intern("k1");
+            int k2 = store.propertyKeys().intern("k2");
+            long v = store.addVertex(label, 1, 2);
+            store.addVertexPropertyVersion(v, k0, "zero", 1, 2);
+            store.addVertexPropertyVersion(v, k2, "two", 1, 2);
+            Map<String, Long> before = store.liveSlots();
+            full(StoreConfig.PROPERTY_ROWS_MAX, () -> store.addVertexPropertyVersion(v, k1, "one", 1, 2));
+            assertEquals(before, store.liveSlots());
+            assertEquals(NO_TUPLE, store.vertexPropertyVersion(v, k1));
+            // A new version of an existing key needs no row.
+            store.addVertexPropertyVersion(v, k0, "zero again", 2, 3);
+            // Edge properties have their own pool with the same limit.
+            long e = store.addEdge(v, v, label, 1, 2);
+            store.addEdgePropertyVersion(e, k0, 0, 1, 2);
+            store.addEdgePropertyVersion(e, k1, 1, 1, 2);
+            full(StoreConfig.PROPERTY_ROWS_MAX, () -> store.addEdgePropertyVersion(e, k2, 2, 1, 2));
+            assertEquals(NO_TUPLE, store.edgePropertyVersion(e, k2));
+        }
+    }
+
+    @Test
+    void dictionariesRunDry() {
+        try (GraphStore store = GraphStore.open(StoreConfig.from(Map.of(StoreConfig.LABELS_MAX, 2, StoreConfig.PROPERTY_KEYS_MAX, 1)))) {
+            assertEquals(0, store.labels().intern("a"));
+            assertEquals(1, store.labels().intern("b"));
+            StoreCapacityException e = full(StoreConfig.LABELS_MAX, () -> store.labels().intern("c"));
+            assertTrue(e.getMessage().contains("'c'"), e.getMessage());
+            assertEquals(1, store.labels().intern("b"), "known strings still resolve");
+            assertEquals(2, store.labels().size());
+            assertEquals(Dictionary.ABSENT, store.labels().find("c"));
+            store.propertyKeys().intern("k");
+            full(StoreConfig.PROPERTY_KEYS_MAX, () -> store.propertyKeys().intern("k2"));
+        }
+    }
+
+    @Test
+    void valueRegionRunsDry() {
+        // 64 bytes per size class: four 16-byte slots hold values of up to 12 bytes.
+        try (GraphStore store = GraphStore.open(StoreConfig.from(Map.of(StoreConfig.VALUES_MAX_BYTES, 64)))) {
+            MvStore mv = store.mvStore();
+            for (int i = 0; i < 4; i++) {
+                mv.createVersion("s" + i, 1, 2, NO_TUPLE);
+            }
+            long tuples = mv.liveVersions();
+            full(StoreConfig.VALUES_MAX_BYTES, () -> mv.createVersion("s4", 1, 2, NO_TUPLE));
+            assertEquals(tuples, mv.liveVersions(), "no tuple is taken when the value cannot be stored");
+            assertEquals(4, mv.liveValues());
+            // A larger value uses another size class, which still has room.
+            mv.createVersion("a longer string value", 1, 2, NO_TUPLE);
+            // Large values count against the same budget.
+            full(StoreConfig.VALUES_MAX_BYTES, () -> mv.createVersion(new byte[70_000], 1, 2, NO_TUPLE));
+            assertEquals(5, mv.liveValues());
+            assertEquals(5, mv.liveVersions());
+        }
+    }
+}

@@ -1,0 +1,297 @@
+package io.gtran.storage;
+
+import static io.gtran.storage.StoreTestSupport.config;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
+
+/** Vertex and edge tables: ids carry the node and a generation; stale, foreign and malformed ids are refused. */
+class ElementTablesTest {
+
+    private static UnknownElementException unknown(Executable call) {
+        return assertThrows(UnknownElementException.class, call);
+    }
+
+    @Test
+    void idsCarryTheNodeAndStartAtGenerationOne() {
+        try (GraphStore store = GraphStore.open(config(StoreConfig.NODE_ID, 7))) {
+            int label = store.labels().intern("person");
+            Set<Integer> slots = new HashSet<>();
+            for (int i = 0; i < 10; i++) {
+                long v = store.addVertex(label, 100 + i, Long.MAX_VALUE);
+                assertEquals(7, ElementIds.node(v));
+                assertEquals(1, ElementIds.generation(v));
+                assertTrue(slots.add(ElementIds.slot(v)));
+                assertTrue(store.containsVertex(v));
+                assertEquals(label, store.vertexLabel(v));
+                assertEquals(100 + i, store.vertexBeginTime(v));
+                assertEquals(Long.MAX_VALUE, store.vertexEndTime(v));
+            }
+            long a = store.vertexIdAtSlot(0);
+            long b = store.vertexIdAtSlot(1);
+            long e = store.addEdge(a, b, label, 5, 6);
+            assertEquals(7, ElementIds.node(e));
+            assertEquals(1, ElementIds.generation(e));
+            assertEquals(a, store.edgeOutVertex(e));
+            assertEquals(b, store.edgeInVertex(e));
+            assertEquals(label, store.edgeLabel(e));
+            assertEquals(5, store.edgeBeginTime(e));
+            assertEquals(6, store.edgeEndTime(e));
+            assertEquals(7, store.nodeId());
+        }
+    }
+
+    @Test
+    void staleVertexIdsAreRefusedEvenAfterTheSlotIsReused() {
+        try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
+            int label = store.labels().intern("v");
+            long first = store.addVertex(label, 1, 2);
+            long stale = first;
+            for (int round = 1; round <= 5; round++) {
+                store.removeVertex(stale);
+                assertFalse(store.containsVertex(stale));
+                long removed = stale;
+                UnknownElementException e = unknown(() -> store.vertexLabel(removed));
+                assertTrue(e.getMessage().contains(ElementIds.toString(removed)) && e.getMessage().contains("removed or never created"),
+                        e.getMessage());
+                long reused = store.addVertex(label, 3, 4);
+                assertEquals(ElementIds.slot(first), ElementIds.slot(reused), "the freed slot is reused");
+                assertEquals(round + 1, ElementIds.generation(reused), "each reuse bumps the generation");
+                assertNotEquals(removed, reused);
+                // The old id names the reused slot but not the new element.
+                assertFalse(store.containsVertex(removed));
+                unknown(() -> store.vertexBeginTime(removed));
+                unknown(() -> store.compareAndSetVertexEndTime(removed, 4, 9));
+                unknown(() -> store.newEdgeCursor().open(removed, EdgeDirection.BOTH));
+                unknown(() -> store.newVertexPropertyCursor().open(removed));
+                unknown(() -> store.removeVertex(removed));
+                unknown(() -> store.addEdge(removed, reused, label, 1, 2));
+                assertEquals(4, store.vertexEndTime(reused), "the refused CAS did not touch the new element");
+                assertTrue(store.containsVertex(reused));
+                stale = reused;
+            }
+            assertEquals(1, store.vertexCount());
+        }
+    }
+
+    @Test
+    void staleEdgeIdsAreRefusedEvenAfterTheSlotIsReused() {
+        try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
+            int label = store.labels().intern("e");
+            store.propertyKeys().intern("weight");
+            long a = store.addVertex(label, 1, 2);
+            long b = store.addVertex(label, 1, 2);
+            long edge = store.addEdge(a, b, label, 1, 2);
+            store.removeEdge(edge);
+            assertFalse(store.containsEdge(edge));
+            long reused = store.addEdge(b, a, label, 1, 2);
+            assertEquals(ElementIds.slot(edge), ElementIds.slot(reused));
+            assertEquals(2, ElementIds.generation(reused));
+            UnknownElementException e = unknown(() -> store.edgeOutVertex(edge));
+            assertTrue(e.getMessage().contains("edge") && e.getMessage().contains(ElementIds.toString(edge)), e.getMessage());
+            unknown(() -> store.edgeLabel(edge));
+            unknown(() -> store.compareAndSetEdgeBeginTime(edge, 1, 5));
+            unknown(() -> store.removeEdge(edge));
+            unknown(() -> store.addEdgePropertyVersion(edge, 0, 1, 1, 2));
+            unknown(() -> store.edgePropertyVersion(edge, 0));
+            unknown(() -> store.newEdgePropertyCursor().open(edge));
+            assertEquals(1, store.edgeBeginTime(reused));
+            assertEquals(b, store.edgeOutVertex(reused));
+            assertEquals(1, store.edgeCount());
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void staleIdsStayRefusedWhileTheirSlotIsReusedConcurrently() throws Exception {
+        try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
+            int label = store.labels().intern("v");
+            AtomicLong lastRemoved = new AtomicLong(ElementIds.NONE);
+            AtomicBoolean done = new AtomicBoolean();
+            CountDownLatch readersRunning = new CountDownLatch(2);
+            ExecutorService executor = Executors.newFixedThreadPool(3);
+            try {
+                // One slot recycled over and over: each new vertex reuses the slot of the id just removed.
+                Future<Integer> writer = executor.submit(() -> {
+                    try {
+                        readersRunning.await();
+                        int generation = 0;
+                        for (int i = 0; i < 300_000; i++) {
+                            long v = store.addVertex(label, i, Long.MAX_VALUE);
+                            generation = ElementIds.generation(v);
+                            store.removeVertex(v);
+                            lastRemoved.set(v);
+                        }
+                        return generation;
+                    } finally {
+                        done.set(true);
+                    }
+                });
+                List<Future<Long>> readers = new ArrayList<>();
+                for (int r = 0; r < 2; r++) {
+                    readers.add(executor.submit(() -> {
+                        readersRunning.countDown();
+                        long accepted = 0;
+                        while (!done.get()) {
+                            long stale = lastRemoved.get();
+                            if (stale != ElementIds.NONE && store.containsVertex(stale)) {
+                                accepted++;
+                            }
+                        }
+                        return accepted;
+                    }));
+                }
+                assertTrue(writer.get(50, TimeUnit.SECONDS) > 1);
+                for (Future<Long> reader : readers) {
+                    assertEquals(0L, reader.get(10, TimeUnit.SECONDS), "times a removed id was accepted while its slot was reused");
+                }
+            } finally {
+                executor.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void anotherNodesIdsAreRefusedNamingBothNodes() {
+        try (GraphStore node0 = GraphStore.open(config(StoreConfig.NODE_ID, 0));
+             GraphStore node5 = GraphStore.open(config(StoreConfig.NODE_ID, 5))) {
+            int label0 = node0.labels().intern("v");
+            int label5 = node5.labels().intern("v");
+            long local = node0.addVertex(label0, 1, 2);
+            long foreign = node5.addVertex(label5, 1, 2);
+            assertEquals(ElementIds.slot(local), ElementIds.slot(foreign), "same slot, same generation, different node");
+            assertFalse(node0.containsVertex(foreign));
+            UnknownElementException e = unknown(() -> node0.vertexLabel(foreign));
+            assertTrue(e.getMessage().contains("on node 0") && e.getMessage().contains("belongs to node 5"), e.getMessage());
+            long foreignEdge = node5.addEdge(foreign, foreign, label5, 1, 2);
+            UnknownElementException edgeError = unknown(() -> node0.edgeLabel(foreignEdge));
+            assertTrue(edgeError.getMessage().contains("on node 0") && edgeError.getMessage().contains("belongs to node 5"),
+                    edgeError.getMessage());
+            // Two endpoints elsewhere: nothing to store here.
+            UnknownElementException noEndpoint = unknown(() -> node0.addEdge(foreign, foreign, label0, 1, 2));
+            assertTrue(noEndpoint.getMessage().contains("node 0"), noEndpoint.getMessage());
+            assertEquals(0, node0.edgeCount());
+        }
+    }
+
+    @Test
+    void malformedIdsAreRefused() {
+        try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
+            int label = store.labels().intern("v");
+            long v = store.addVertex(label, 1, 2);
+            long negativeSlot = (1L << ElementIds.GENERATION_SHIFT) | 0x8000_0000L;
+            for (long bad : new long[] {0L, -1L, Long.MIN_VALUE, -v, negativeSlot}) {
+                assertFalse(store.containsVertex(bad));
+                assertFalse(store.containsEdge(bad));
+                UnknownElementException e = unknown(() -> store.vertexLabel(bad));
+                assertTrue(e.getMessage().contains("id=" + bad) && e.getMessage().contains("not a gtran element id"), e.getMessage());
+                unknown(() -> store.edgeLabel(bad));
+                unknown(() -> store.addEdge(v, bad, label, 1, 2));
+                unknown(() -> store.addEdge(bad, v, label, 1, 2));
+            }
+            // A never-issued, well-formed id.
+            unknown(() -> store.vertexLabel(ElementIds.compose(0, 1, 12345)));
+            unknown(() -> store.vertexLabel(ElementIds.compose(0, 2, ElementIds.slot(v))));
+            assertEquals(0, store.edgeCount());
+            assertEquals(List.of(), StoreTestSupport.adjacency(store, v));
+        }
+    }
+
+    @Test
+    void headerTimesAreCasTargets() {
+        try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
+            int label = store.labels().intern("v");
+            long v = store.addVertex(label, -7, Long.MAX_VALUE);
+            assertFalse(store.compareAndSetVertexBeginTime(v, 0, 1));
+            assertTrue(store.compareAndSetVertexBeginTime(v, -7, 10));
+            assertTrue(store.compareAndSetVertexEndTime(v, Long.MAX_VALUE, 20));
+            assertFalse(store.compareAndSetVertexEndTime(v, Long.MAX_VALUE, 30));
+            assertEquals(10, store.vertexBeginTime(v));
+            assertEquals(20, store.vertexEndTime(v));
+            long e = store.addEdge(v, v, label, 3, Long.MIN_VALUE);
+            assertTrue(store.compareAndSetEdgeBeginTime(e, 3, 4));
+            assertFalse(store.compareAndSetEdgeBeginTime(e, 3, 5));
+            assertTrue(store.compareAndSetEdgeEndTime(e, Long.MIN_VALUE, 6));
+            assertEquals(4, store.edgeBeginTime(e));
+            assertEquals(6, store.edgeEndTime(e));
+            // Other header fields are untouched by the CAS words around them.
+            assertEquals(label, store.vertexLabel(v));
+            assertEquals(label, store.edgeLabel(e));
+            assertEquals(v, store.edgeOutVertex(e));
+            assertEquals(v, store.edgeInVertex(e));
+        }
+    }
+
+    @Test
+    void generationWrapsPastZero() {
+        StoreConfig config = StoreConfig.defaults();
+        try (VertexTable table = new VertexTable(config)) {
+            long id = table.create(0, 1, 2);
+            int slot = ElementIds.slot(id);
+            // Pretend the slot has been recycled until its generation field is exhausted.
+            long last = ElementIds.compose(0, ElementIds.GENERATION_MASK, slot);
+            table.publishId(slot, last);
+            assertEquals(slot, table.slotOf(last));
+            table.free(slot);
+            long next = table.create(0, 1, 2);
+            assertEquals(slot, ElementIds.slot(next));
+            assertEquals(1, ElementIds.generation(next), "generation 0 is skipped so slot 0 on node 0 never has id 0");
+            assertFalse(table.contains(last));
+            assertTrue(table.contains(next));
+            assertEquals(1, table.live());
+        }
+    }
+
+    @Test
+    void fullScansSeeExactlyTheLiveElements() {
+        try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
+            int label = store.labels().intern("v");
+            List<Long> vertices = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                vertices.add(store.addVertex(label, 1, 2));
+            }
+            long e1 = store.addEdge(vertices.get(0), vertices.get(1), label, 1, 2);
+            long e2 = store.addEdge(vertices.get(1), vertices.get(2), label, 1, 2);
+            store.removeEdge(e1);
+            for (int i = 5; i < 20; i += 3) {
+                store.removeVertex(vertices.get(i));
+            }
+            Set<Long> expected = new HashSet<>(vertices);
+            for (int i = 5; i < 20; i += 3) {
+                expected.remove(vertices.get(i));
+            }
+            Set<Long> scanned = new HashSet<>();
+            for (int slot = 0; slot < store.vertexSlotLimit(); slot++) {
+                long id = store.vertexIdAtSlot(slot);
+                if (id != ElementIds.NONE) {
+                    assertTrue(scanned.add(id));
+                }
+            }
+            assertEquals(expected, scanned);
+            assertEquals(expected.size(), store.vertexCount());
+            assertEquals(20, store.vertexSlotLimit());
+            assertEquals(ElementIds.NONE, store.vertexIdAtSlot(-1));
+            assertEquals(ElementIds.NONE, store.vertexIdAtSlot(20));
+            assertEquals(2, store.edgeSlotLimit());
+            assertEquals(ElementIds.NONE, store.edgeIdAtSlot(ElementIds.slot(e1)));
+            assertEquals(e2, store.edgeIdAtSlot(ElementIds.slot(e2)));
+        }
+    }
+}

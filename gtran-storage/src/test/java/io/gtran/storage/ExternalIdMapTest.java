@@ -1,0 +1,232 @@
+package io.gtran.storage;
+
+import static io.gtran.storage.StoreTestSupport.config;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** User-supplied ids in Chronicle Maps: typed keys, round trips, duplicates, removal, limits, lazy creation. */
+class ExternalIdMapTest {
+    private static final int SMALL = 1000;
+
+    private static GraphStore smallStore() {
+        return GraphStore.open(config(StoreConfig.EXTERNAL_IDS_MAX, SMALL));
+    }
+
+    @Test
+    void mapsAreCreatedLazilyByTheFirstPut() {
+        try (ExternalIdMap map = new ExternalIdMap("lazy", SMALL)) {
+            assertFalse(map.created());
+            assertEquals(ExternalIdMap.ABSENT, map.internalId(1L));
+            assertNull(map.externalId(5L));
+            assertEquals(0, map.size());
+            assertEquals(0, map.offHeapBytes());
+            map.remove(5L);
+            assertFalse(map.created(), "look-ups and removals do not create the maps");
+            assertThrows(IllegalArgumentException.class, () -> map.put(1.5, 5L));
+            assertFalse(map.created(), "a refused key does not create the maps");
+            assertTrue(map.put(1L, 5L));
+            assertTrue(map.created());
+            assertTrue(map.offHeapBytes() > 0);
+        }
+    }
+
+    @Test
+    void longsStringsAndUuidsRoundTrip() {
+        try (ExternalIdMap map = new ExternalIdMap("round-trip", SMALL)) {
+            UUID uuid = new UUID(0x0123_4567_89ab_cdefL, -2L);
+            String unicode = "n\u00f6de-\u65e5\u672c-\ud83d\ude00";
+            String longString = "s".repeat(4096); // the longest string id allowed
+            Object[] externals = {0L, -1L, Long.MIN_VALUE, Long.MAX_VALUE, 42L, "", "42", unicode, longString, uuid, UUID.randomUUID()};
+            long internal = 100;
+            for (Object external : externals) {
+                assertTrue(map.put(external, internal), "put " + external);
+                internal++;
+            }
+            internal = 100;
+            for (Object external : externals) {
+                assertEquals(internal, map.internalId(external), "internal id of " + external);
+                assertEquals(external, map.externalId(internal), "external id of " + internal);
+                internal++;
+            }
+            assertEquals(externals.length, map.size());
+            assertEquals(ExternalIdMap.ABSENT, map.internalId(43L));
+            assertEquals(ExternalIdMap.ABSENT, map.internalId(new UUID(1, 2)));
+            assertEquals(ExternalIdMap.ABSENT, map.internalId("S".repeat(4096)));
+            assertNull(map.externalId(99L));
+        }
+    }
+
+    @Test
+    void integralTypesShareKeysButStringsDoNot() {
+        try (ExternalIdMap map = new ExternalIdMap("typed", SMALL)) {
+            assertTrue(map.put(1, 10L));
+            assertEquals(10L, map.internalId(1L), "Integer 1 and Long 1 are one id");
+            assertEquals(10L, map.internalId((short) 1));
+            assertEquals(10L, map.internalId((byte) 1));
+            assertFalse(map.put(1L, 11L), "Long 1 is already mapped through Integer 1");
+            assertEquals(ExternalIdMap.ABSENT, map.internalId("1"), "the string \"1\" is a different id");
+            assertTrue(map.put("1", 12L));
+            assertEquals(12L, map.internalId("1"));
+            assertEquals(10L, map.internalId(1));
+            // Numbers come back as Long whatever type they went in as.
+            assertEquals(1L, map.externalId(10L));
+            assertEquals("1", map.externalId(12L));
+            assertEquals(2, map.size());
+        }
+    }
+
+    @Test
+    void duplicatePutChangesNothing() {
+        try (ExternalIdMap map = new ExternalIdMap("dup", SMALL)) {
+            assertTrue(map.put("alice", 1L));
+            assertFalse(map.put("alice", 2L));
+            assertEquals(1L, map.internalId("alice"));
+            assertNull(map.externalId(2L));
+            assertEquals(1, map.size());
+        }
+    }
+
+    @Test
+    void anElementKeepsItsFirstExternalId() {
+        try (ExternalIdMap map = new ExternalIdMap("second", SMALL)) {
+            assertTrue(map.put("alice", 1L));
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> map.put("bob", 1L));
+            assertTrue(e.getMessage().contains("external=alice"), e.getMessage());
+            assertEquals("alice", map.externalId(1L));
+            assertEquals(ExternalIdMap.ABSENT, map.internalId("bob"));
+            assertEquals(1, map.size());
+        }
+    }
+
+    @Test
+    void removeForgetsBothDirections() {
+        try (ExternalIdMap map = new ExternalIdMap("remove", SMALL)) {
+            map.put("a", 1L);
+            map.put(UUID.nameUUIDFromBytes(new byte[] {1}), 2L);
+            map.remove(1L);
+            assertEquals(ExternalIdMap.ABSENT, map.internalId("a"));
+            assertNull(map.externalId(1L));
+            assertEquals(1, map.size());
+            map.remove(1L);
+            map.remove(77L);
+            assertEquals(1, map.size());
+            assertTrue(map.put("a", 3L), "a removed id can be mapped again");
+            assertEquals(3L, map.internalId("a"));
+        }
+    }
+
+    @Test
+    void capacityLimitIsEnforced() {
+        int max = 5;
+        try (ExternalIdMap map = new ExternalIdMap("capacity", max)) {
+            for (int i = 0; i < max - 1; i++) {
+                assertTrue(map.put("id-" + i, i + 1L));
+            }
+            // Even a tiny map takes the longest allowed key.
+            String longest = "\u00e9".repeat(2048);
+            assertTrue(map.put(longest, (long) max));
+            assertEquals(longest, map.externalId(max));
+            StoreCapacityException e = assertThrows(StoreCapacityException.class, () -> map.put("one too many", 99L));
+            assertTrue(e.getMessage().contains(StoreConfig.EXTERNAL_IDS_MAX) && e.getMessage().contains("max=" + max), e.getMessage());
+            assertEquals(max, map.size());
+            assertEquals(ExternalIdMap.ABSENT, map.internalId("one too many"));
+            assertNull(map.externalId(99L));
+            assertFalse(map.put("id-0", 50L), "a duplicate is reported before the limit");
+            map.remove(3L);
+            assertTrue(map.put("one too many", 99L), "removal makes room");
+            assertEquals(99L, map.internalId("one too many"));
+        }
+    }
+
+    @Test
+    void longIdsThatOutgrowTheMapFailAsCapacityAndKeepNothing() {
+        int max = 500;
+        try (ExternalIdMap map = new ExternalIdMap("long-ids", max)) {
+            // The maps are sized for short ids; ids of 4000 bytes fill them long before 500 entries.
+            int mapped = 0;
+            StoreCapacityException failure = null;
+            while (failure == null && mapped < max) {
+                try {
+                    assertTrue(map.put(String.format("%04000d", mapped), mapped + 1L));
+                    mapped++;
+                } catch (StoreCapacityException e) {
+                    failure = e;
+                }
+            }
+            assertTrue(failure != null && mapped < max, "expected the space to run out, mapped=" + mapped);
+            assertTrue(failure.getMessage().contains(StoreConfig.EXTERNAL_IDS_MAX) && failure.getMessage().contains("entries=" + mapped),
+                    failure.getMessage());
+            assertEquals(mapped, map.size());
+            assertEquals(ExternalIdMap.ABSENT, map.internalId(String.format("%04000d", mapped)), "the failed id is not kept");
+            assertNull(map.externalId(mapped + 1L), "no half mapping is left");
+            for (int i = 0; i < mapped; i++) {
+                assertEquals(i + 1L, map.internalId(String.format("%04000d", i)));
+                assertEquals(String.format("%04000d", i), map.externalId(i + 1L));
+            }
+        }
+    }
+
+    @Test
+    void unsupportedIdTypesAreRefused() {
+        try (ExternalIdMap map = new ExternalIdMap("types", SMALL)) {
+            map.put(7L, 7L);
+            for (Object bad : new Object[] {null, 1.0, 2.0f, new Object(), new byte[] {1}, 'c', java.math.BigInteger.ONE}) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> map.put(bad, 1L));
+                assertTrue(e.getMessage().contains("unsupported id type"), e.getMessage());
+                assertThrows(IllegalArgumentException.class, () -> map.internalId(bad));
+            }
+            IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class, () -> map.put("x".repeat(4097), 1L));
+            assertTrue(tooLong.getMessage().contains("bytes=4097"), tooLong.getMessage());
+            assertEquals(1, map.size());
+        }
+    }
+
+    @Test
+    void decodeRejectsCorruptKeys() {
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> ExternalIdMap.decode(new byte[] {9, 0}));
+        assertTrue(e.getMessage().contains("tag=9"), e.getMessage());
+        assertEquals(-5L, ExternalIdMap.decode(ExternalIdMap.encode(-5)));
+        assertEquals("", ExternalIdMap.decode(ExternalIdMap.encode("")));
+    }
+
+    @Test
+    void storeForgetsExternalIdsOfRemovedElements() {
+        try (GraphStore store = smallStore()) {
+            assertFalse(store.externalVertexIds().created());
+            int label = store.labels().intern("v");
+            long a = store.addVertex(label, 1, 2);
+            long b = store.addVertex(label, 1, 2);
+            long e = store.addEdge(a, b, label, 1, 2);
+            assertTrue(store.externalVertexIds().put("alice", a));
+            assertTrue(store.externalVertexIds().put(UUID.nameUUIDFromBytes(new byte[] {2}), b));
+            assertTrue(store.externalEdgeIds().put(1000L, e));
+            assertFalse(store.externalVertexIds().put("alice", b));
+            assertTrue(store.reservedBytes().get("external-ids") > 0);
+            // Vertex and edge ids live in separate maps.
+            assertEquals(ExternalIdMap.ABSENT, store.externalVertexIds().internalId(1000L));
+            store.removeEdge(e);
+            assertEquals(ExternalIdMap.ABSENT, store.externalEdgeIds().internalId(1000L));
+            assertNull(store.externalEdgeIds().externalId(e));
+            store.removeVertex(a);
+            assertEquals(ExternalIdMap.ABSENT, store.externalVertexIds().internalId("alice"));
+            assertEquals(b, store.externalVertexIds().internalId(UUID.nameUUIDFromBytes(new byte[] {2})));
+            assertEquals(1, store.externalVertexIds().size());
+        }
+    }
+
+    @Test
+    void storeClosesWithoutEverCreatingMaps() {
+        try (GraphStore store = smallStore()) {
+            int label = store.labels().intern("v");
+            store.removeVertex(store.addVertex(label, 1, 2));
+            assertFalse(store.externalVertexIds().created());
+            assertFalse(store.externalEdgeIds().created());
+        }
+    }
+}
