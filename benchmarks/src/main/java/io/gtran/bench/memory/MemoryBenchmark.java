@@ -5,6 +5,7 @@ import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
 import java.io.PrintStream;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.tinkerpop.gremlin.structure.T;
@@ -43,14 +44,24 @@ public final class MemoryBenchmark {
         int vertices = 100_000;
         int edges = 1_000_000;
         long seed = 42;
+        Map<String, String> settings = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
                 case "--vertices" -> vertices = parseInt(arg, value(args, ++i, arg));
                 case "--edges" -> edges = parseInt(arg, value(args, ++i, arg));
                 case "--seed" -> seed = parseLong(arg, value(args, ++i, arg));
+                case "--set" -> {
+                    String setting = value(args, ++i, arg);
+                    int eq = setting.indexOf('=');
+                    if (eq <= 0) {
+                        fail("option --set needs key=value: " + setting);
+                    }
+                    settings.put(setting.substring(0, eq), setting.substring(eq + 1));
+                }
                 case "-h", "--help" -> {
-                    System.out.println("usage: bin/gtran bench memory [--vertices N (100000)] [--edges M (1000000)] [--seed S (42)]");
+                    System.out.println("usage: bin/gtran bench memory [--vertices N (100000)] [--edges M (1000000)] [--seed S (42)]"
+                            + " [--set gtran.storage.KEY=VALUE ...]");
                     return;
                 }
                 default -> fail("unknown option: " + arg + " (try --help)");
@@ -59,15 +70,22 @@ public final class MemoryBenchmark {
         if (vertices < 2 || edges < 1) {
             fail("need --vertices >= 2 and --edges >= 1: vertices=" + vertices + " edges=" + edges);
         }
-        run(vertices, edges, seed, System.out);
+        StoreConfig config;
+        try {
+            config = StoreConfig.from(settings);
+        } catch (IllegalArgumentException e) {
+            fail(e.getMessage());
+            return;
+        }
+        run(vertices, edges, seed, config, System.out);
     }
 
-    static Result[] run(int vertices, int edges, long seed, PrintStream out) {
+    static Result[] run(int vertices, int edges, long seed, StoreConfig config, PrintStream out) {
         long started = System.nanoTime();
         PowerLawGraph graph = PowerLawGraph.generate(vertices, edges, seed);
         out.printf(Locale.ROOT, "graph: vertices=%d edges=%d seed=%d max_degree=%d generated_in=%.1fs%n",
                 vertices, edges, seed, graph.maxDegree(), (System.nanoTime() - started) / 1e9);
-        Result gtran = measureGtran(graph, out);
+        Result gtran = measureGtran(graph, config, out);
         out.println(gtran.line());
         Result tinker = measureTinkerGraph(graph);
         out.println(tinker.line());
@@ -76,10 +94,10 @@ public final class MemoryBenchmark {
         return new Result[] {gtran, tinker};
     }
 
-    static Result measureGtran(PowerLawGraph graph, PrintStream out) {
+    static Result measureGtran(PowerLawGraph graph, StoreConfig config, PrintStream out) {
         long[] ids = new long[graph.vertices];
         long before = MemoryProbe.heapAndDirect();
-        try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
+        try (GraphStore store = GraphStore.open(config)) {
             int[] vertexLabels = intern(store, PowerLawGraph.VERTEX_LABELS);
             int[] edgeLabels = intern(store, PowerLawGraph.EDGE_LABELS);
             int name = store.propertyKeys().intern("name");
@@ -88,18 +106,20 @@ public final class MemoryBenchmark {
             int weight = store.propertyKeys().intern("weight");
             int since = store.propertyKeys().intern("since");
             for (int i = 0; i < graph.vertices; i++) {
+                // Properties written with their element take base versions, as a transaction that
+                // creates an element with its properties does.
                 long v = store.addVertex(vertexLabels[graph.vertexLabel[i]], COMMITTED_BEGIN, OPEN_END);
-                store.addVertexPropertyVersion(v, name, graph.name(i), COMMITTED_BEGIN, OPEN_END);
-                store.addVertexPropertyVersion(v, age, graph.age[i], COMMITTED_BEGIN, OPEN_END);
-                store.addVertexPropertyVersion(v, score, graph.score[i], COMMITTED_BEGIN, OPEN_END);
+                store.addVertexPropertyBase(v, name, graph.name(i));
+                store.addVertexPropertyBase(v, age, graph.age[i]);
+                store.addVertexPropertyBase(v, score, graph.score[i]);
                 ids[i] = v;
             }
             long afterVertices = MemoryProbe.heapAndDirect();
             for (int e = 0; e < graph.edges; e++) {
                 long edge = store.addEdge(ids[graph.edgeOut[e]], ids[graph.edgeIn[e]], edgeLabels[graph.edgeLabel[e]],
                         COMMITTED_BEGIN, OPEN_END);
-                store.addEdgePropertyVersion(edge, weight, graph.weight[e], COMMITTED_BEGIN, OPEN_END);
-                store.addEdgePropertyVersion(edge, since, graph.since[e], COMMITTED_BEGIN, OPEN_END);
+                store.addEdgePropertyBase(edge, weight, graph.weight[e]);
+                store.addEdgePropertyBase(edge, since, graph.since[e]);
             }
             long afterEdges = MemoryProbe.heapAndDirect();
             Map<String, Long> pools = store.reservedBytes();
