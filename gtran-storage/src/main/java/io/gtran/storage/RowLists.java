@@ -11,8 +11,9 @@ import static io.gtran.storage.RowDescriptor.NO_ROW;
  *
  * <p>Writes take the owner's {@link SeqLocks} stripe; reads are optimistic and validate against
  * it (see {@link RowCursor}). Insertion fills the target row; when it is full, one cell moves to
- * a neighbouring row that has room; only when neither neighbour has room is the row split, so a
- * new row is taken only when the rows around the insertion point are full. Appends at the tail
+ * a neighbouring row that has room; only when neither neighbour has room is a new row taken, and
+ * then the full row and its full successor are spread over three rows (a lone full tail row is
+ * halved), so a new row is taken only when the rows around the insertion point are full. Appends at the tail
  * of a full tail row start a new row and leave every earlier row full. Removal merges a row into
  * its neighbour when both fit in one, and {@link #compact} repacks a whole list densely.
  *
@@ -126,6 +127,10 @@ abstract class RowLists {
             return;
         }
         int fresh = allocateRow();
+        if (next != NO_ROW) {
+            spreadOverThreeRows(prev, row, fresh, next, pos, w0, w1);
+            return;
+        }
         rows.putInt(fresh, NEXT_OFFSET, next);
         if (pos == cellsPerRow) {
             // Appending past a full row keeps it full and starts a new one.
@@ -151,6 +156,60 @@ abstract class RowLists {
             }
         }
         rows.putInt(row, NEXT_OFFSET, fresh);
+    }
+
+    /**
+     * This row and the next are full: their cells and the new one are spread evenly over this row,
+     * a fresh row linked between them, and the next row (as a B*-tree splits two full nodes into
+     * three), so rows stay about two-thirds full rather than half full after a split.
+     */
+    private void spreadOverThreeRows(int prev, int row, int fresh, int next, int pos, long w0, long w1) {
+        int total = 2 * cellsPerRow + 1;
+        long[] cells = new long[total * 2];
+        int n = 0;
+        for (int i = 0; i <= cellsPerRow; i++) {
+            if (i == pos) {
+                cells[n++] = w0;
+                cells[n++] = w1;
+            }
+            if (i < cellsPerRow) {
+                cells[n++] = word0(row, i);
+                cells[n++] = word1(row, i);
+            }
+        }
+        for (int i = 0; i < cellsPerRow; i++) {
+            cells[n++] = word0(next, i);
+            cells[n++] = word1(next, i);
+        }
+        int first = (total + 2) / 3;
+        int second = (total - first + 1) / 2;
+        int third = total - first - second;
+        int from = fillRow(row, cells, 0, first);
+        from = fillRow(fresh, cells, from, second);
+        fillRow(next, cells, from, third);
+        rows.putInt(fresh, NEXT_OFFSET, next);
+        rows.putInt(row, NEXT_OFFSET, fresh);
+        // The outer rows now have room: keep "no two neighbouring rows fit in one" at both ends.
+        int after = next(next);
+        if (after != NO_ROW && third + count(after) <= cellsPerRow) {
+            appendRow(next, after);
+            rows.putInt(next, NEXT_OFFSET, next(after));
+            rows.free(after);
+        }
+        if (prev != NO_ROW && count(prev) + first <= cellsPerRow) {
+            appendRow(prev, row);
+            rows.putInt(prev, NEXT_OFFSET, fresh);
+            rows.free(row);
+        }
+    }
+
+    /** Writes {@code count} cells from {@code cells} starting at cell {@code from}; returns the cell after them. */
+    private int fillRow(int row, long[] cells, int from, int count) {
+        for (int i = 0; i < count; i++) {
+            putCell(row, i, cells[(from + i) * 2], cells[(from + i) * 2 + 1]);
+        }
+        rows.putInt(row, COUNT_OFFSET, count);
+        return from + count;
     }
 
     /**

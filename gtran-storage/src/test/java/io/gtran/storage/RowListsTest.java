@@ -187,12 +187,12 @@ class RowListsTest {
         insertAll(0, 10, 20, 30, 40, 5, 50, 60);
         removeAll(10);
         insertAll(45);
-        // Both rows full: the insertion point's row splits, the new key in its first half.
+        // Both rows full: the two rows and the new key are spread over three rows.
         insertAll(15);
-        assertEquals(rowsOf(List.of(0, 5, 15), List.of(20, 30), List.of(40, 45, 50, 60)), shape());
+        assertEquals(rowsOf(List.of(0, 5, 15), List.of(20, 30, 40), List.of(45, 50, 60)), shape());
         insertAll(25, 55);
         assertEquals(rowsOf(List.of(0, 5, 15), List.of(20, 25, 30, 40), List.of(45, 50, 55, 60)), shape());
-        // A split whose new key falls in the second half.
+        // A full tail row with no successor is halved, the new key in the second half.
         insertAll(58);
         assertEquals(rowsOf(List.of(0, 5, 15), List.of(20, 25, 30, 40), List.of(45, 50), List.of(55, 58, 60)), shape());
         assertEquals(4, rowPool.liveSlots());
