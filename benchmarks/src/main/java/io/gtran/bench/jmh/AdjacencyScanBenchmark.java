@@ -1,0 +1,262 @@
+package io.gtran.bench.jmh;
+
+import io.gtran.storage.EdgeCursor;
+import io.gtran.storage.EdgeDirection;
+import io.gtran.storage.ElementIds;
+import io.gtran.storage.GraphStore;
+import io.gtran.storage.StoreConfig;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Full out-adjacency scan of one graph, stored twice: as a plain int[] CSR (offsets + targets) and
+ * in a gtran {@link GraphStore} (vertex headers, row-lists of 16-byte edge cells).
+ *
+ * <p>Every benchmark visits every vertex in id order and sums the ids of its out-neighbours, so
+ * all of them do the same logical work; {@link #setup()} checks that the CSR and gtran scans
+ * produce the same checksums and throws {@link IllegalStateException} otherwise.
+ *
+ * <p><b>Units.</b> Mode is {@link Mode#Throughput} in seconds. The primary score is full-graph
+ * scans per second ({@code ops/s}). The secondary result {@code ·edges} (an {@link AuxCounters}
+ * counter, normalised by time like the primary score) is <em>out-edges per second</em>: each scan
+ * adds {@code edges} to it, for the label-filtered variants too (they still consider every
+ * out-edge; the filter just drops about {@code (labels-1)/labels} of them). A counter is used
+ * instead of {@code @OperationsPerInvocation(edges)} because that annotation needs a compile-time
+ * constant and {@code edges} is a {@code @Param}.
+ *
+ * <p>What gtran does that the CSR does not: its row-lists hold OUT <em>and</em> IN cells of each
+ * vertex (a vertex's IN cells are interleaved with its OUT cells in neighbour order), so an OUT
+ * scan reads about twice as many cells as there are out-edges, each cell being 16 bytes against
+ * the CSR's 4; rows are linked, not contiguous; and every row read is validated against the
+ * list's seqlock stripe.
+ *
+ * <p>Parameters {@code edgeRowCells} (gtran.storage.edge-row.cells), {@code compact} (call
+ * {@link GraphStore#compactEdges} on every vertex after loading, making every row but the last
+ * full) and {@code layout} exist to explain the gtran number, not to flatter it: the default run
+ * uses the store's defaults (8 cells, no compaction) and {@code layout=local}. The other layouts
+ * are what-if experiments built with the public API only:
+ * <ul>
+ *   <li>{@code local} (default): both endpoints live in the store; edges inserted in generation
+ *       order, so each vertex's row-list holds its OUT and IN cells and its rows are allocated
+ *       wherever the pool is at the time (scattered).</li>
+ *   <li>{@code outOnly}: targets are given ids on another node (node 1, same slot), so the store
+ *       keeps only the OUT cells — what separate OUT and IN row-lists would give an OUT scan.</li>
+ *   <li>{@code outOnlySorted}: as {@code outOnly}, inserted in (source, target) order, so each
+ *       vertex's rows are appended full and allocated consecutively — what a bulk load or a
+ *       relocating compaction would give.</li>
+ * </ul>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
+@Fork(value = 1, jvmArgsAppend = {
+        JmhJvmArgs.XMX, JmhJvmArgs.MAX_DIRECT,
+        JmhJvmArgs.EXPORTS_NIO_CH, JmhJvmArgs.EXPORTS_JAVAC_FILE, JmhJvmArgs.EXPORTS_INTERNAL_REF,
+        JmhJvmArgs.EXPORTS_INTERNAL_UTIL, JmhJvmArgs.OPENS_LANG, JmhJvmArgs.OPENS_LANG_REFLECT,
+        JmhJvmArgs.OPENS_NIO, JmhJvmArgs.OPENS_NIO_CH, JmhJvmArgs.OPENS_INTERNAL_MISC,
+        JmhJvmArgs.OPENS_IO, JmhJvmArgs.OPENS_UTIL, JmhJvmArgs.NO_ANALYTICS, JmhJvmArgs.NO_ANNOUNCER,
+        JmhJvmArgs.LOGBACK})
+public class AdjacencyScanBenchmark {
+    @Param("100000")
+    public int vertices;
+
+    @Param("1000000")
+    public int edges;
+
+    /** Distinct edge labels, uniform over edges; the filtered scans select label index 0. */
+    @Param("4")
+    public int labels;
+
+    /** gtran.storage.edge-row.cells (store default 8). */
+    @Param("8")
+    public int edgeRowCells;
+
+    /** Whether to compact every vertex's edge row-list after loading. */
+    @Param("false")
+    public boolean compact;
+
+    /** local | outOnly | outOnlySorted; see the class comment. */
+    @Param("local")
+    public String layout;
+
+    private int[] offsets;
+    private int[] targets;
+    private int[] targetLabels;
+
+    private GraphStore store;
+    private long[] vertexIds;
+    private int filterLabel;
+    private EdgeCursor cursor;
+
+    /** Out-edges per second: each full scan adds {@code edges}. Reset every iteration. */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.OPERATIONS)
+    public static class EdgeCounter {
+        public long edges;
+
+        @Setup(Level.Iteration)
+        public void reset() {
+            edges = 0;
+        }
+    }
+
+    @Setup(Level.Trial)
+    public void setup() {
+        JmhGraphs.EdgeList list = JmhGraphs.powerLaw(vertices, edges, labels, JmhGraphs.SEED);
+        JmhGraphs.Csr csr = new JmhGraphs.Csr(list);
+        offsets = csr.offsets;
+        targets = csr.targets;
+        targetLabels = csr.labels;
+
+        store = GraphStore.open(StoreConfig.from(Map.of(StoreConfig.EDGE_ROW_CELLS, edgeRowCells)));
+        int vertexLabel = store.labels().intern("vertex");
+        int[] labelIds = new int[labels];
+        for (int l = 0; l < labels; l++) {
+            labelIds[l] = store.labels().intern("label" + l);
+        }
+        filterLabel = labelIds[0];
+        vertexIds = JmhGraphs.addVertices(store, vertices, vertexLabel);
+        boolean outOnly = !layout.equals("local");
+        if (!layout.equals("local") && !layout.equals("outOnly") && !layout.equals("outOnlySorted")) {
+            throw new IllegalArgumentException("layout must be local, outOnly or outOnlySorted: " + layout);
+        }
+        int[] order = layout.equals("outOnlySorted") ? sortedBySourceThenTarget(list) : null;
+        long start = System.nanoTime();
+        for (int j = 0; j < list.size(); j++) {
+            int i = order == null ? j : order[j];
+            int t = list.target()[i];
+            long in = outOnly ? ElementIds.compose(1, 1, t) : vertexIds[t];
+            store.addEdge(vertexIds[list.source()[i]], in, labelIds[list.label()[i]], 1L, Long.MAX_VALUE);
+        }
+        long loadNanos = System.nanoTime() - start;
+        if (compact) {
+            for (long v : vertexIds) {
+                store.compactEdges(v);
+            }
+        }
+        cursor = store.newEdgeCursor();
+
+        long csrAll = csrScan(new EdgeCounter());
+        long gtranAll = gtranScan(new EdgeCounter());
+        long csrFiltered = csrScanLabelFiltered(new EdgeCounter());
+        long gtranFiltered = gtranScanLabelFiltered(new EdgeCounter());
+        if (csrAll != gtranAll || csrFiltered != gtranFiltered) {
+            throw new IllegalStateException("scan checksums differ: csr=" + csrAll + " gtran=" + gtranAll
+                    + " csrFiltered=" + csrFiltered + " gtranFiltered=" + gtranFiltered);
+        }
+        long rows = store.liveSlots().get("edge-row");
+        System.out.printf("%n[setup] %,d vertices, %,d edges loaded into gtran in %,d ms (%,.0f edges/s); "
+                        + "layout=%s, edge rows=%,d of %d cells, fill=%.1f%% (%d cells per edge); edge-row bytes=%,d; checksum=%d%n",
+                vertices, edges, loadNanos / 1_000_000, edges * 1e9 / loadNanos, layout, rows, edgeRowCells,
+                100.0 * (outOnly ? 1 : 2) * edges / ((double) rows * edgeRowCells), outOnly ? 1 : 2,
+                store.reservedBytes().get("edge-row"), csrAll);
+    }
+
+    /** Edge indexes ordered by (source, target), for the outOnlySorted layout. */
+    private static int[] sortedBySourceThenTarget(JmhGraphs.EdgeList list) {
+        long[] keys = new long[list.size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = ((long) list.source()[i] << 32) | list.target()[i];
+        }
+        Integer[] idx = new Integer[keys.length];
+        for (int i = 0; i < idx.length; i++) {
+            idx[i] = i;
+        }
+        Arrays.sort(idx, (a, b) -> Long.compare(keys[a], keys[b]));
+        int[] out = new int[idx.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = idx[i];
+        }
+        return out;
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        store.close();
+    }
+
+    /** Sum of out-neighbour ids over the int[] CSR. */
+    @Benchmark
+    public long csrScan(EdgeCounter counter) {
+        int[] off = offsets;
+        int[] tgt = targets;
+        long sum = 0;
+        for (int v = 0, n = off.length - 1; v < n; v++) {
+            for (int i = off[v], end = off[v + 1]; i < end; i++) {
+                sum += tgt[i];
+            }
+        }
+        counter.edges += edges;
+        return sum;
+    }
+
+    /** As {@link #csrScan} over out-edges whose label is the filter label (a parallel int[] of labels). */
+    @Benchmark
+    public long csrScanLabelFiltered(EdgeCounter counter) {
+        int[] off = offsets;
+        int[] tgt = targets;
+        int[] lab = targetLabels;
+        long sum = 0;
+        for (int v = 0, n = off.length - 1; v < n; v++) {
+            for (int i = off[v], end = off[v + 1]; i < end; i++) {
+                if (lab[i] == 0) {
+                    sum += tgt[i];
+                }
+            }
+        }
+        counter.edges += edges;
+        return sum;
+    }
+
+    /**
+     * Sum of out-neighbour ids through one reused {@link EdgeCursor} per vertex, direction OUT, any
+     * label. A neighbour id's low 32 bits are its header slot, which in this freshly loaded store
+     * is the CSR's vertex index, so the sums are comparable.
+     */
+    @Benchmark
+    public long gtranScan(EdgeCounter counter) {
+        EdgeCursor c = cursor;
+        long sum = 0;
+        for (long v : vertexIds) {
+            c.open(v, EdgeDirection.OUT, EdgeCursor.ANY_LABEL);
+            while (c.next()) {
+                sum += (int) c.neighbour();
+            }
+        }
+        counter.edges += edges;
+        return sum;
+    }
+
+    /** As {@link #gtranScan} with the label filter pushed into the cursor. */
+    @Benchmark
+    public long gtranScanLabelFiltered(EdgeCounter counter) {
+        EdgeCursor c = cursor;
+        int label = filterLabel;
+        long sum = 0;
+        for (long v : vertexIds) {
+            c.open(v, EdgeDirection.OUT, label);
+            while (c.next()) {
+                sum += (int) c.neighbour();
+            }
+        }
+        counter.edges += edges;
+        return sum;
+    }
+}
