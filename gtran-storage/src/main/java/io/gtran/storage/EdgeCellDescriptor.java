@@ -4,17 +4,21 @@ package io.gtran.storage;
  * Layout of an edge cell in a vertex's edge row-list: one adjacent edge as seen from the vertex.
  *
  * <pre>
- *   0                   8
- *  +-------------------+--+-----------------------------+----------------------+
- *  |  neighbour id     |d |      label id (30)          |  edge slot (32)      |
- *  +-------------------+--+-----------------------------+----------------------+
- *                       63 62                         32 31                   0   (second word)
+ *   63 62                                                                  0
+ *  +--+--------------------------------------------------------------------+
+ *  |d |                       neighbour vertex id                          |   word 0
+ *  +--+--+-----------------------------+-----------------------------------+
+ *  |  0  |        label id (30)        |          edge slot (32)           |   word 1
+ *  +-----+-----------------------------+-----------------------------------+
+ *   63 62 61                         32 31                                0
  * </pre>
  *
- * d is the direction seen from the row-list's owner ({@link #OUT} or {@link #IN}); a self-loop has
- * one cell of each. The edge slot names the edge header in this node's edge table. Cells are
- * ordered by (neighbour id, edge slot, direction), which is unique (the direction tells a
- * self-loop's two cells apart), so a scan can resume after any cell.
+ * d is the direction seen from the row-list's owner: 0 for {@link #OUT}, 1 for {@link #IN}.
+ * Vertex ids never use bit 63, so d costs no space. Cells are ordered by word 0 read unsigned,
+ * then by edge slot: all OUT cells of a vertex (by neighbour) come before all its IN cells (by
+ * neighbour), so an OUT scan stops at the first IN cell, and a self-loop's two cells differ. The
+ * order is unique, so a scan can resume after any cell. The edge slot names the edge header in
+ * this node's edge table.
  */
 public final class EdgeCellDescriptor {
     public static final int NEIGHBOUR_OFFSET = 0;
@@ -24,10 +28,11 @@ public final class EdgeCellDescriptor {
     public static final int OUT = 1;
     public static final int IN = 2;
 
+    /** Set in word 0 of an IN cell. */
+    public static final long IN_BIT = Long.MIN_VALUE;
     public static final int EDGE_SLOT_BITS = 32;
     public static final int LABEL_BITS = 30;
     public static final int LABEL_SHIFT = EDGE_SLOT_BITS;
-    public static final int DIRECTION_SHIFT = LABEL_SHIFT + LABEL_BITS;
     public static final long EDGE_SLOT_MASK = (1L << EDGE_SLOT_BITS) - 1;
     public static final int LABEL_MASK = (1 << LABEL_BITS) - 1;
     public static final int MAX_LABEL = LABEL_MASK;
@@ -35,18 +40,32 @@ public final class EdgeCellDescriptor {
     private EdgeCellDescriptor() {
     }
 
-    public static long edgeWord(int direction, int label, int edgeSlot) {
+    /** Word 0: the neighbour's id, with the direction in bit 63. */
+    public static long neighbourWord(int direction, long neighbour) {
         if (direction != OUT && direction != IN) {
             throw new IllegalArgumentException("direction must be OUT(1) or IN(2): direction=" + direction);
         }
+        if (neighbour < 0) {
+            throw new IllegalArgumentException("neighbour id must not be negative: neighbour=" + neighbour);
+        }
+        return direction == IN ? neighbour | IN_BIT : neighbour;
+    }
+
+    public static long neighbour(long neighbourWord) {
+        return neighbourWord & ~IN_BIT;
+    }
+
+    /** {@link #OUT} or {@link #IN}. */
+    public static int direction(long neighbourWord) {
+        return neighbourWord < 0 ? IN : OUT;
+    }
+
+    /** Word 1: label and edge slot. */
+    public static long edgeWord(int label, int edgeSlot) {
         if (label < 0 || label > MAX_LABEL) {
             throw new IllegalArgumentException("label id out of range: label=" + label + " max=" + MAX_LABEL);
         }
-        return ((long) direction << DIRECTION_SHIFT) | ((long) label << LABEL_SHIFT) | (edgeSlot & EDGE_SLOT_MASK);
-    }
-
-    public static int direction(long edgeWord) {
-        return (int) (edgeWord >>> DIRECTION_SHIFT);
+        return ((long) label << LABEL_SHIFT) | (edgeSlot & EDGE_SLOT_MASK);
     }
 
     public static int label(long edgeWord) {

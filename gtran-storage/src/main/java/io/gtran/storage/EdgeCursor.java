@@ -1,8 +1,8 @@
 package io.gtran.storage;
 
 /**
- * Scans one vertex's adjacency in (neighbour id, edge) order, filtering by direction and label in
- * the scan itself. Obtain one from {@link GraphStore#newEdgeCursor()} and reuse it; not thread-safe.
+ * Scans one vertex's adjacency, OUT edges first then IN edges, each in (neighbour id, edge) order,
+ * filtering by direction and label in the scan itself; an OUT scan ends at the first IN cell. Obtain one from {@link GraphStore#newEdgeCursor()} and reuse it; not thread-safe.
  *
  * <pre>{@code
  * EdgeCursor c = store.newEdgeCursor();
@@ -52,10 +52,19 @@ public final class EdgeCursor extends RowCursor {
     /** Advances to the next matching cell; false when there is none. */
     public boolean next() {
         while (advance()) {
+            if (word0 < 0) {
+                // An IN cell: every OUT cell came before it, so an OUT-only scan is complete.
+                if ((directionMask & EdgeDirection.IN.mask) == 0) {
+                    return false;
+                }
+            } else if ((directionMask & EdgeDirection.OUT.mask) == 0) {
+                continue;
+            }
+            if (label == ANY_LABEL && labels == null) {
+                return true;
+            }
             int cellLabel = EdgeCellDescriptor.label(word1);
-            if ((EdgeCellDescriptor.direction(word1) & directionMask) != 0
-                    && (label == ANY_LABEL || cellLabel == label)
-                    && (labels == null || contains(labels, cellLabel))) {
+            if ((label == ANY_LABEL || cellLabel == label) && (labels == null || contains(labels, cellLabel))) {
                 return true;
             }
         }
@@ -63,11 +72,11 @@ public final class EdgeCursor extends RowCursor {
     }
 
     public long neighbour() {
-        return word0;
+        return EdgeCellDescriptor.neighbour(word0);
     }
 
     public EdgeDirection direction() {
-        return EdgeCellDescriptor.direction(word1) == EdgeCellDescriptor.OUT ? EdgeDirection.OUT : EdgeDirection.IN;
+        return word0 < 0 ? EdgeDirection.IN : EdgeDirection.OUT;
     }
 
     public int label() {

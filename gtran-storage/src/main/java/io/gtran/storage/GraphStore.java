@@ -162,17 +162,19 @@ public final class GraphStore implements AutoCloseable {
         boolean outInserted = false;
         try {
             if (outLocal) {
-                insertCell(outSlot, inVertex, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.OUT, label, edgeSlot), edgeId);
+                insertCell(outSlot, EdgeCellDescriptor.neighbourWord(EdgeCellDescriptor.OUT, inVertex),
+                        EdgeCellDescriptor.edgeWord(label, edgeSlot), edgeId);
                 outInserted = true;
             }
             if (inLocal) {
-                insertCell(inSlot, outVertex, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.IN, label, edgeSlot), edgeId);
+                insertCell(inSlot, EdgeCellDescriptor.neighbourWord(EdgeCellDescriptor.IN, outVertex),
+                        EdgeCellDescriptor.edgeWord(label, edgeSlot), edgeId);
             }
         } catch (RuntimeException e) {
             // Undo the half-made edge so a failed call leaves nothing behind.
             if (outInserted) {
                 edgeLists.remove(vertices.headers, outSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET,
-                        inVertex, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.OUT, label, edgeSlot));
+                        EdgeCellDescriptor.neighbourWord(EdgeCellDescriptor.OUT, inVertex), EdgeCellDescriptor.edgeWord(label, edgeSlot));
             }
             edges.free(edgeSlot);
             throw e;
@@ -180,12 +182,12 @@ public final class GraphStore implements AutoCloseable {
         return edgeId;
     }
 
-    private void insertCell(int vertexSlot, long neighbour, long edgeWord, long edgeId) {
-        // Cell keys are unique (neighbour, edge slot, direction) and the edge slot is fresh, so a
+    private void insertCell(int vertexSlot, long neighbourWord, long edgeWord, long edgeId) {
+        // Cell keys are unique (direction, neighbour, edge slot) and the edge slot is fresh, so a
         // refusal means the list is corrupt: fail loudly rather than lose half an edge.
-        if (!edgeLists.insert(vertices.headers, vertexSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET, neighbour, edgeWord)) {
+        if (!edgeLists.insert(vertices.headers, vertexSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET, neighbourWord, edgeWord)) {
             throw new IllegalStateException("edge cell already present: edge " + ElementIds.toString(edgeId)
-                    + " neighbour " + ElementIds.toString(neighbour));
+                    + " neighbour " + ElementIds.toString(EdgeCellDescriptor.neighbour(neighbourWord)));
         }
     }
 
@@ -362,13 +364,13 @@ public final class GraphStore implements AutoCloseable {
         int label = edges.label(slot);
         int outSlot = vertices.slotOrNoSlot(out);
         if (outSlot != SlotPool.NO_SLOT) {
-            edgeLists.remove(vertices.headers, outSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET, in,
-                    EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.OUT, label, slot));
+            edgeLists.remove(vertices.headers, outSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET,
+                    EdgeCellDescriptor.neighbourWord(EdgeCellDescriptor.OUT, in), EdgeCellDescriptor.edgeWord(label, slot));
         }
         int inSlot = vertices.slotOrNoSlot(in);
         if (inSlot != SlotPool.NO_SLOT) {
-            edgeLists.remove(vertices.headers, inSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET, out,
-                    EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.IN, label, slot));
+            edgeLists.remove(vertices.headers, inSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET,
+                    EdgeCellDescriptor.neighbourWord(EdgeCellDescriptor.IN, out), EdgeCellDescriptor.edgeWord(label, slot));
         }
         freeProperties(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, slot);
         externalEdgeIds.remove(edgeId);

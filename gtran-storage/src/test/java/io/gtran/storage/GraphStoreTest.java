@@ -117,13 +117,13 @@ class GraphStoreTest {
         String aaOut = cell(aa, EdgeDirection.OUT);
         String aaIn = cell(aa, EdgeDirection.IN);
         EdgeCursor cursor = store.newEdgeCursor();
-        // Cells come in (neighbour id, edge slot, direction) order; a was created first.
-        assertEquals(List.of(aaOut, aaIn, abOut, ab2Out, acOut, daIn, eaIn), scan(cursor.open(a, EdgeDirection.BOTH, EdgeCursor.ANY_LABEL)));
+        // OUT cells first, then IN cells, each in (neighbour id, edge slot) order; a was created first.
+        assertEquals(List.of(aaOut, abOut, ab2Out, acOut, aaIn, daIn, eaIn), scan(cursor.open(a, EdgeDirection.BOTH, EdgeCursor.ANY_LABEL)));
         assertEquals(List.of(aaOut, abOut, ab2Out, acOut), scan(cursor.open(a, EdgeDirection.OUT, EdgeCursor.ANY_LABEL)));
         assertEquals(List.of(aaIn, daIn, eaIn), scan(cursor.open(a, EdgeDirection.IN)));
         assertEquals(List.of(abOut), scan(cursor.open(a, EdgeDirection.OUT, knows)));
         assertEquals(List.of(daIn), scan(cursor.open(a, EdgeDirection.IN, knows)));
-        assertEquals(List.of(aaOut, aaIn, acOut), scan(cursor.open(a, EdgeDirection.BOTH, likes)));
+        assertEquals(List.of(aaOut, acOut, aaIn), scan(cursor.open(a, EdgeDirection.BOTH, likes)));
         assertEquals(List.of(), scan(cursor.open(c, EdgeDirection.OUT, likes, knows)));
         assertEquals(List.of(cell(ac, EdgeDirection.IN)), scan(cursor.open(c, EdgeDirection.IN, likes)));
         assertEquals(List.of(abOut, ab2Out, daIn, eaIn), scan(cursor.open(a, EdgeDirection.BOTH, knows, hates)));
@@ -131,7 +131,7 @@ class GraphStoreTest {
         assertEquals(List.of(aaIn, daIn, eaIn), scan(cursor.open(a, EdgeDirection.IN, new int[0])), "no labels: any label");
         // Reopening with one label drops the earlier label set.
         cursor.open(a, EdgeDirection.BOTH, knows, hates);
-        assertEquals(List.of(aaOut, aaIn, acOut), scan(cursor.open(a, EdgeDirection.BOTH, likes)));
+        assertEquals(List.of(aaOut, acOut, aaIn), scan(cursor.open(a, EdgeDirection.BOTH, likes)));
         assertEquals(List.of(), scan(cursor.open(a, EdgeDirection.OUT, 999)), "an unknown label matches nothing");
         // The other endpoints see the matching opposite cells.
         assertEquals(List.of(cell(ab, EdgeDirection.IN), cell(ab2, EdgeDirection.IN)), scan(cursor.open(b, EdgeDirection.IN)));

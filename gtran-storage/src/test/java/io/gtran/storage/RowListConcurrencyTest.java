@@ -37,9 +37,10 @@ class RowListConcurrencyTest {
     record EdgeKey(long neighbour, int edgeSlot, int direction) {
     }
 
-    private static final Comparator<EdgeKey> EDGE_ORDER = Comparator.comparingLong(EdgeKey::neighbour)
-            .thenComparing(EdgeKey::edgeSlot, Integer::compareUnsigned)
-            .thenComparingInt(EdgeKey::direction);
+    /** OUT cells before IN cells, each by neighbour then edge slot. */
+    private static final Comparator<EdgeKey> EDGE_ORDER = Comparator.comparingInt(EdgeKey::direction)
+            .thenComparingLong(EdgeKey::neighbour)
+            .thenComparing(EdgeKey::edgeSlot, Integer::compareUnsigned);
 
     private static EdgeKey key(EdgeCursor c) {
         return new EdgeKey(c.neighbour(), c.edgeSlot(), c.direction() == EdgeDirection.OUT ? 1 : 2);

@@ -316,27 +316,29 @@ class RowListsTest {
     }
 
     @Test
-    void edgeCellsOrderByNeighbourThenEdgeSlotThenDirection() {
+    void edgeCellsOrderOutBeforeInThenByNeighbourThenEdgeSlot() {
         try (SlotPool edgeRows = new SlotPool("edge-rows", RowDescriptor.length(3, EdgeCellDescriptor.LENGTH), 8, 1000)) {
             EdgeRowLists edges = new EdgeRowLists(edgeRows, new SeqLocks(4), 3);
             int v = newOwner(owners);
+            int in = EdgeCellDescriptor.IN;
+            int out = EdgeCellDescriptor.OUT;
             long[][] cells = {
-                {50, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.IN, 1, 3)},
-                {20, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.OUT, 9, 8)},
-                {50, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.OUT, 2, 3)},
-                {20, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.OUT, 0, 2)},
-                {50, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.OUT, 0, 1)},
-                {10, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.IN, 0, Integer.MAX_VALUE)},
+                {EdgeCellDescriptor.neighbourWord(in, 50), EdgeCellDescriptor.edgeWord(1, 3)},
+                {EdgeCellDescriptor.neighbourWord(out, 20), EdgeCellDescriptor.edgeWord(9, 8)},
+                {EdgeCellDescriptor.neighbourWord(out, 50), EdgeCellDescriptor.edgeWord(2, 3)},
+                {EdgeCellDescriptor.neighbourWord(out, 20), EdgeCellDescriptor.edgeWord(0, 2)},
+                {EdgeCellDescriptor.neighbourWord(out, 50), EdgeCellDescriptor.edgeWord(0, 1)},
+                {EdgeCellDescriptor.neighbourWord(in, 10), EdgeCellDescriptor.edgeWord(0, Integer.MAX_VALUE)},
             };
             for (long[] c : cells) {
                 assertTrue(edges.insert(owners, v, HEAD, c[0], c[1]));
             }
-            // Same neighbour, edge slot and direction: a duplicate, whatever the label.
-            assertFalse(edges.insert(owners, v, HEAD, 50, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.IN, 7, 3)));
+            // Same direction, neighbour and edge slot: a duplicate, whatever the label.
+            assertFalse(edges.insert(owners, v, HEAD, EdgeCellDescriptor.neighbourWord(in, 50), EdgeCellDescriptor.edgeWord(7, 3)));
             List<long[]> expected = new ArrayList<>(List.of(cells));
-            expected.sort(Comparator.<long[]>comparingLong(c -> c[0])
-                    .thenComparingInt(c -> EdgeCellDescriptor.edgeSlot(c[1]))
-                    .thenComparingInt(c -> EdgeCellDescriptor.direction(c[1])));
+            expected.sort(Comparator.<long[]>comparingInt(c -> EdgeCellDescriptor.direction(c[0]))
+                    .thenComparingLong(c -> EdgeCellDescriptor.neighbour(c[0]))
+                    .thenComparingInt(c -> EdgeCellDescriptor.edgeSlot(c[1])));
             RowCursor cursor = new RowCursor(edges);
             cursor.open(owners, v, HEAD);
             for (long[] c : expected) {
@@ -346,10 +348,12 @@ class RowListsTest {
             }
             assertFalse(cursor.advance());
             assertFalse(cursor.advance(), "an exhausted cursor stays exhausted");
+            assertEquals(EdgeCellDescriptor.OUT, EdgeCellDescriptor.direction(expected.get(3)[0]));
+            assertEquals(EdgeCellDescriptor.IN, EdgeCellDescriptor.direction(expected.get(4)[0]), "IN cells follow every OUT cell");
             // Removal matches on the key, not the label.
-            assertTrue(edges.remove(owners, v, HEAD, 50, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.OUT, 0, 3)));
-            assertFalse(edges.remove(owners, v, HEAD, 50, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.OUT, 0, 3)));
-            assertTrue(edges.remove(owners, v, HEAD, 50, EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.IN, 0, 3)));
+            assertTrue(edges.remove(owners, v, HEAD, EdgeCellDescriptor.neighbourWord(out, 50), EdgeCellDescriptor.edgeWord(0, 3)));
+            assertFalse(edges.remove(owners, v, HEAD, EdgeCellDescriptor.neighbourWord(out, 50), EdgeCellDescriptor.edgeWord(0, 3)));
+            assertTrue(edges.remove(owners, v, HEAD, EdgeCellDescriptor.neighbourWord(in, 50), EdgeCellDescriptor.edgeWord(0, 3)));
             cursor.open(owners, v, HEAD);
             int n = 0;
             while (cursor.advance()) {
@@ -366,8 +370,9 @@ class RowListsTest {
         assertTrue(e.getMessage().contains("pool=rows"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new SeqLocks(3));
         assertThrows(IllegalArgumentException.class, () -> new SeqLocks(0));
-        assertThrows(IllegalArgumentException.class, () -> EdgeCellDescriptor.edgeWord(3, 0, 0));
-        assertThrows(IllegalArgumentException.class, () -> EdgeCellDescriptor.edgeWord(EdgeCellDescriptor.OUT, -1, 0));
+        assertThrows(IllegalArgumentException.class, () -> EdgeCellDescriptor.neighbourWord(3, 0));
+        assertThrows(IllegalArgumentException.class, () -> EdgeCellDescriptor.neighbourWord(EdgeCellDescriptor.OUT, -1));
+        assertThrows(IllegalArgumentException.class, () -> EdgeCellDescriptor.edgeWord(-1, 0));
         assertThrows(IllegalArgumentException.class, () -> PropertyCellDescriptor.word(-1, 0));
     }
 
@@ -421,24 +426,27 @@ class RowListsTest {
             for (int i = 0; i < 150; i++) {
                 neighbours.add(store.addVertex(label, 1, Long.MAX_VALUE));
             }
-            Comparator<long[]> order = Comparator.<long[]>comparingLong(c -> c[0]).thenComparingLong(c -> c[1]);
+            // (direction, neighbour, edge slot): OUT cells (0) before IN cells (1).
+            Comparator<long[]> order = Comparator.<long[]>comparingLong(c -> c[2]).thenComparingLong(c -> c[0]).thenComparingLong(c -> c[1]);
             TreeSet<long[]> model = new TreeSet<>(order);
             List<Long> edgeIds = new ArrayList<>();
             for (int i = 0; i < 400; i++) {
                 long neighbour = neighbours.get(random.nextInt(neighbours.size()));
-                long edge = random.nextBoolean() ? store.addEdge(hub, neighbour, label, 1, 2) : store.addEdge(neighbour, hub, label, 1, 2);
+                boolean out = random.nextBoolean();
+                long edge = out ? store.addEdge(hub, neighbour, label, 1, 2) : store.addEdge(neighbour, hub, label, 1, 2);
                 edgeIds.add(edge);
-                assertTrue(model.add(new long[] {neighbour, ElementIds.slot(edge)}));
+                assertTrue(model.add(new long[] {neighbour, ElementIds.slot(edge), out ? 0 : 1}));
             }
             Collections.shuffle(edgeIds, random);
             for (long edge : edgeIds.subList(0, 250)) {
-                long other = store.edgeOutVertex(edge) == hub ? store.edgeInVertex(edge) : store.edgeOutVertex(edge);
-                assertTrue(model.remove(new long[] {other, ElementIds.slot(edge)}));
+                boolean out = store.edgeOutVertex(edge) == hub;
+                long other = out ? store.edgeInVertex(edge) : store.edgeOutVertex(edge);
+                assertTrue(model.remove(new long[] {other, ElementIds.slot(edge), out ? 0 : 1}));
                 store.removeEdge(edge);
             }
             List<long[]> actual = new ArrayList<>();
             for (StoreTestSupport.Cell c : StoreTestSupport.adjacency(store, hub)) {
-                actual.add(new long[] {c.neighbour(), c.edgeSlot()});
+                actual.add(new long[] {c.neighbour(), c.edgeSlot(), c.direction() == EdgeDirection.OUT ? 0 : 1});
             }
             assertEquals(model.size(), actual.size());
             int i = 0;
@@ -455,7 +463,7 @@ class RowListsTest {
             assertEquals(liveBefore - freed, (long) store.liveSlots().get("edge-row"));
             List<long[]> after = new ArrayList<>();
             for (StoreTestSupport.Cell c : StoreTestSupport.adjacency(store, hub)) {
-                after.add(new long[] {c.neighbour(), c.edgeSlot()});
+                after.add(new long[] {c.neighbour(), c.edgeSlot(), c.direction() == EdgeDirection.OUT ? 0 : 1});
             }
             assertEquals(actual.size(), after.size());
             for (int k = 0; k < after.size(); k++) {
