@@ -392,9 +392,31 @@ public final class GraphStore implements AutoCloseable {
         vertices.free(slot);
     }
 
-    /** Repacks a vertex's edge row-list densely. Returns the rows freed. */
+    /**
+     * Repacks a vertex's edge row-list densely into consecutive rows (see {@link #compactAllEdges}).
+     * Returns how many rows the list shrank by.
+     */
     public int compactEdges(long vertexId) {
-        return edgeLists.compact(vertices.headers, vertices.slotOf(vertexId), VertexHeaderDescriptor.EDGE_ROW_OFFSET);
+        return edgeLists.relocate(vertices.headers, vertices.slotOf(vertexId), VertexHeaderDescriptor.EDGE_ROW_OFFSET);
+    }
+
+    /**
+     * Repacks every vertex's edge row-list, in vertex-slot order, into consecutive full rows, so
+     * that scanning the adjacency of vertices in slot order reads memory front to back. Rows of
+     * lists inserted into over time end up scattered over the pool; this pass (for the garbage
+     * collector's quiet moments, or after a bulk load) restores locality. Readers are never
+     * blocked. Returns how many rows the lists shrank by in total. The old rows go onto the free
+     * list, so the pool's reserved memory does not shrink.
+     */
+    public long compactAllEdges() {
+        long shrunk = 0;
+        int limit = vertices.headers.highWater();
+        for (int slot = 0; slot < limit; slot++) {
+            if (vertices.headers.isAllocated(slot)) {
+                shrunk += edgeLists.relocate(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET);
+            }
+        }
+        return shrunk;
     }
 
     // ---------------------------------------------------------------- statistics

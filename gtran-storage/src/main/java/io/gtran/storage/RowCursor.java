@@ -29,6 +29,8 @@ class RowCursor {
     private int buffered;
     private int position;
     private boolean started;
+    /** Set by a restart after cells were returned: skip cells up to (last0, last1). */
+    private boolean skipping;
     private boolean hasLast;
     private long last0;
     private long last1;
@@ -48,6 +50,7 @@ class RowCursor {
         this.headField = headField;
         this.stripe = lists.locks.stripe(headField, ownerSlot);
         this.started = false;
+        this.skipping = false;
         this.hasLast = false;
         this.buffered = 0;
         this.position = 0;
@@ -64,8 +67,11 @@ class RowCursor {
                 long w0 = buffer[position * 2];
                 long w1 = buffer[position * 2 + 1];
                 position++;
-                if (hasLast && lists.compare(w0, w1, last0, last1) <= 0) {
-                    continue; // already returned before a restart
+                if (skipping) {
+                    if (lists.compare(w0, w1, last0, last1) <= 0) {
+                        continue; // already returned before the restart
+                    }
+                    skipping = false; // keys only grow from here on
                 }
                 hasLast = true;
                 last0 = w0;
@@ -82,6 +88,7 @@ class RowCursor {
     }
 
     private void restart() {
+        skipping = hasLast;
         seq = lists.locks.beginRead(stripe);
         nextRow = owners.getIntAcquire(ownerSlot, headField);
         buffered = 0;

@@ -323,6 +323,68 @@ abstract class RowLists {
         }
     }
 
+    /**
+     * Moves the list into a run of consecutive fresh rows, every one full but the last, and frees
+     * the old rows: a scan of the list then reads one stretch of memory. Returns the number of
+     * rows the list shrank by (possibly 0). Falls back to {@link #compact} in place when no run
+     * can be had (the list is longer than a chunk, or the pool is out of fresh slots). A list
+     * already in consecutive full rows is left where it is.
+     */
+    final int relocate(SlotPool owners, int ownerSlot, int headField) {
+        int stripe = locks.stripe(headField, ownerSlot);
+        long locked = locks.lock(stripe);
+        int needed;
+        try {
+            int head = owners.getInt(ownerSlot, headField);
+            if (head == NO_ROW) {
+                return 0;
+            }
+            int cells = 0;
+            int oldRows = 0;
+            boolean inPlace = true;
+            for (int row = head; row != NO_ROW; row = next(row)) {
+                int count = count(row);
+                int next = next(row);
+                inPlace &= (next == NO_ROW || (next == row + 1 && count == cellsPerRow));
+                cells += count;
+                oldRows++;
+            }
+            if (inPlace) {
+                return 0;
+            }
+            needed = (cells + cellsPerRow - 1) / cellsPerRow;
+            int run = rows.allocateRun(needed);
+            if (run != SlotPool.NO_SLOT) {
+                int writeRow = run;
+                int writePos = 0;
+                for (int row = head; row != NO_ROW; row = next(row)) {
+                    int count = count(row);
+                    for (int i = 0; i < count; i++) {
+                        if (writePos == cellsPerRow) {
+                            rows.putInt(writeRow, COUNT_OFFSET, cellsPerRow);
+                            rows.putInt(writeRow, NEXT_OFFSET, writeRow + 1);
+                            writeRow++;
+                            writePos = 0;
+                        }
+                        copyCell(row, i, writeRow, writePos++);
+                    }
+                }
+                rows.putInt(writeRow, COUNT_OFFSET, writePos);
+                rows.putInt(writeRow, NEXT_OFFSET, NO_ROW);
+                owners.putIntRelease(ownerSlot, headField, run);
+                for (int row = head; row != NO_ROW; ) {
+                    int next = next(row);
+                    rows.free(row);
+                    row = next;
+                }
+                return oldRows - needed;
+            }
+        } finally {
+            locks.unlock(stripe, locked);
+        }
+        return compact(owners, ownerSlot, headField);
+    }
+
     /** Frees every row of the list and empties it. Returns the number of rows freed. */
     final int clear(SlotPool owners, int ownerSlot, int headField) {
         int stripe = locks.stripe(headField, ownerSlot);
@@ -409,7 +471,7 @@ abstract class RowLists {
         return lo;
     }
 
-    private void copyCell(int fromRow, int fromCell, int toRow, int toCell) {
+    final void copyCell(int fromRow, int fromCell, int toRow, int toCell) {
         putCell(toRow, toCell, word0(fromRow, fromCell), word1(fromRow, fromCell));
     }
 

@@ -139,6 +139,53 @@ public final class SlotPool implements AutoCloseable {
     }
 
     /**
+     * Takes {@code count} consecutive fresh slots, zero-filled, all in one chunk, and returns the
+     * first; slots {@code first .. first + count - 1} are then allocated. Fresh memory only (the
+     * free list is unordered), so callers use it where adjacency in memory is the point. Slots
+     * skipped to start the run on a new chunk go onto the free list. Returns {@link #NO_SLOT} if
+     * the run does not fit in the pool or is longer than a chunk.
+     */
+    public int allocateRun(int count) {
+        ensureOpen();
+        if (count <= 0) {
+            throw new IllegalArgumentException("run length must be positive: pool=" + name + " count=" + count);
+        }
+        if (count > chunkMask + 1) {
+            return NO_SLOT;
+        }
+        int current;
+        int start;
+        while (true) {
+            current = highWater.get();
+            int chunkEnd = (current | chunkMask) + 1;
+            start = current + count <= chunkEnd ? current : chunkEnd;
+            if ((long) start + count > maxSlots) {
+                return NO_SLOT;
+            }
+            ByteBuffer[] table = chunks;
+            int chunk = start >>> chunkShift;
+            if (chunk >= table.length || table[chunk] == null) {
+                createChunk(chunk);
+            }
+            if (highWater.compareAndSet(current, start + count)) {
+                break;
+            }
+        }
+        for (int slot = current; slot < start; slot++) {
+            // The tail of the previous chunk, skipped to keep the run in one chunk: free it.
+            markAllocated(slot);
+            liveSlots.incrementAndGet();
+            free(slot);
+        }
+        for (int slot = start; slot < start + count; slot++) {
+            zero(slot);
+            markAllocated(slot);
+        }
+        liveSlots.addAndGet(count);
+        return start;
+    }
+
+    /**
      * Returns a slot to the pool. The caller must hold the only remaining reference to it.
      *
      * @throws IllegalArgumentException if the slot is outside the pool

@@ -1,0 +1,119 @@
+package io.gtran.storage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Runs of consecutive slots, and compaction that moves row-lists into them for locality. */
+class RelocationTest {
+    private static final int CELLS = 4;
+
+    @Test
+    void aRunIsConsecutiveFreshSlotsInOneChunk() {
+        try (SlotPool pool = new SlotPool("runs", 16, 8, 64)) {
+            assertEquals(0, pool.allocate());
+            int run = pool.allocateRun(5);
+            assertEquals(1, run);
+            for (int s = run; s < run + 5; s++) {
+                assertTrue(pool.isAllocated(s));
+            }
+            // 6 slots used in chunk 0 (slots 0..7): a run of 4 cannot fit, so it starts at slot 8
+            // and the two skipped slots go onto the free list.
+            int next = pool.allocateRun(4);
+            assertEquals(8, next);
+            assertEquals(1 + 5 + 4, pool.liveSlots());
+            assertFalse(pool.isAllocated(6));
+            assertFalse(pool.isAllocated(7));
+            List<Integer> reused = List.of(pool.allocate(), pool.allocate());
+            assertTrue(reused.containsAll(List.of(6, 7)), "skipped slots are reused: " + reused);
+            assertEquals(SlotPool.NO_SLOT, pool.allocateRun(9), "longer than a chunk");
+        }
+    }
+
+    @Test
+    void aRunFailsCleanlyWhenThePoolIsFull() {
+        try (SlotPool pool = new SlotPool("full", 16, 8, 10)) {
+            assertEquals(0, pool.allocateRun(8));
+            assertEquals(SlotPool.NO_SLOT, pool.allocateRun(3), "only 2 slots left");
+            assertEquals(8, pool.liveSlots());
+            assertEquals(8, pool.allocateRun(2));
+        }
+    }
+
+    @Test
+    void compactingAllEdgesLaysEachListOutInConsecutiveFullRows() {
+        try (GraphStore store = GraphStore.open(StoreTestSupport.config(StoreConfig.EDGE_ROW_CELLS, CELLS))) {
+            int label = store.labels().intern("l");
+            Random random = new Random(17);
+            long[] vertices = new long[60];
+            for (int i = 0; i < vertices.length; i++) {
+                vertices[i] = store.addVertex(label, 1, Long.MAX_VALUE);
+            }
+            List<Long> edges = new ArrayList<>();
+            for (int i = 0; i < 1_500; i++) {
+                edges.add(store.addEdge(vertices[random.nextInt(60)], vertices[random.nextInt(60)], label, 1, Long.MAX_VALUE));
+            }
+            for (int i = 0; i < 500; i++) {
+                store.removeEdge(edges.remove(random.nextInt(edges.size())));
+            }
+            List<List<StoreTestSupport.Cell>> before = new ArrayList<>();
+            for (long v : vertices) {
+                before.add(StoreTestSupport.adjacency(store, v));
+            }
+
+            long shrunk = store.compactAllEdges();
+            assertTrue(shrunk >= 0);
+
+            long rows = 0;
+            for (int i = 0; i < vertices.length; i++) {
+                assertEquals(before.get(i), StoreTestSupport.adjacency(store, vertices[i]), "vertex " + i + " keeps its cells in order");
+                int slot = store.vertices.slotOf(vertices[i]);
+                List<Integer> chain = rowChain(store, slot);
+                int cells = before.get(i).size();
+                assertEquals(StoreTestSupport.ceilDiv(cells, CELLS), chain.size(), "vertex " + i + " is densely packed");
+                for (int r = 1; r < chain.size(); r++) {
+                    assertEquals(chain.get(r - 1) + 1, chain.get(r), "vertex " + i + " rows are consecutive: " + chain);
+                }
+                rows += chain.size();
+            }
+            assertEquals(rows, (long) store.liveSlots().get("edge-row"), "no row leaked or lost");
+            assertEquals(0, store.compactAllEdges(), "a compacted store is left where it is");
+        }
+    }
+
+    @Test
+    void aListLongerThanAChunkIsCompactedInPlace() {
+        // 4 KiB chunks of 72-byte rows hold 32 rows: 200 cells need 50, more than one chunk.
+        try (GraphStore store = GraphStore.open(StoreTestSupport.config(StoreConfig.EDGE_ROW_CELLS, CELLS,
+                StoreConfig.CHUNK_BYTES, 4096))) {
+            int label = store.labels().intern("l");
+            long hub = store.addVertex(label, 1, Long.MAX_VALUE);
+            List<Long> edges = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                edges.add(store.addEdge(hub, store.addVertex(label, 1, Long.MAX_VALUE), label, 1, Long.MAX_VALUE));
+            }
+            Random random = new Random(5);
+            for (int i = 0; i < 100; i++) {
+                store.removeEdge(edges.remove(random.nextInt(edges.size())));
+            }
+            List<StoreTestSupport.Cell> before = StoreTestSupport.adjacency(store, hub);
+            store.compactEdges(hub);
+            assertEquals(before, StoreTestSupport.adjacency(store, hub));
+            assertEquals(StoreTestSupport.ceilDiv(200, CELLS), store.edgeRowCount(hub));
+        }
+    }
+
+    private static List<Integer> rowChain(GraphStore store, int vertexSlot) {
+        List<Integer> chain = new ArrayList<>();
+        for (int row = store.vertices.headers.getInt(vertexSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET);
+             row != RowDescriptor.NO_ROW; row = store.edgeLists.next(row)) {
+            chain.add(row);
+        }
+        return chain;
+    }
+}
