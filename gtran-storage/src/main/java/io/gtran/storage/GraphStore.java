@@ -241,6 +241,22 @@ public final class GraphStore implements AutoCloseable {
         return new EdgeCursor(this, edgeLists);
     }
 
+    /**
+     * Copies the ids of a vertex's neighbours in {@code direction} along edges labelled
+     * {@code label} ({@link EdgeCursor#ANY_LABEL} for any) into {@code out}: OUT neighbours first,
+     * then IN, each in id order, one per edge (a neighbour reached by two edges appears twice).
+     * The result is one consistent snapshot of the vertex's adjacency. Returns the number of
+     * neighbours; if that exceeds {@code out.length}, only {@code out.length} were written and the
+     * call should be repeated with an array at least that long. The bulk counterpart of
+     * {@link EdgeCursor}, for traversals that need only neighbour ids.
+     *
+     * @throws UnknownElementException if the vertex is not live on this node
+     */
+    public int neighbours(long vertexId, EdgeDirection direction, int label, long[] out) {
+        return edgeLists.readNeighbours(vertices.headers, vertices.slotOf(vertexId), VertexHeaderDescriptor.EDGE_ROW_OFFSET,
+                direction.mask, label, out);
+    }
+
     /** Rows in a vertex's edge row-list; for tests and statistics. */
     public int edgeRowCount(long vertexId) {
         return edgeLists.rowCount(vertices.headers, vertices.slotOf(vertexId), VertexHeaderDescriptor.EDGE_ROW_OFFSET);

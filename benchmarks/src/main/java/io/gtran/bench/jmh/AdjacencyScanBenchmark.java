@@ -104,6 +104,7 @@ public class AdjacencyScanBenchmark {
     private long[] vertexIds;
     private int filterLabel;
     private EdgeCursor cursor;
+    private long[] neighbourBuffer = new long[64];
 
     /** Out-edges per second: each full scan adds {@code edges}. Reset every iteration. */
     @State(Scope.Thread)
@@ -157,9 +158,11 @@ public class AdjacencyScanBenchmark {
         long gtranAll = gtranScan(new EdgeCounter());
         long csrFiltered = csrScanLabelFiltered(new EdgeCounter());
         long gtranFiltered = gtranScanLabelFiltered(new EdgeCounter());
-        if (csrAll != gtranAll || csrFiltered != gtranFiltered) {
-            throw new IllegalStateException("scan checksums differ: csr=" + csrAll + " gtran=" + gtranAll
-                    + " csrFiltered=" + csrFiltered + " gtranFiltered=" + gtranFiltered);
+        long bulkAll = gtranNeighbours(new EdgeCounter());
+        long bulkFiltered = gtranNeighboursLabelFiltered(new EdgeCounter());
+        if (csrAll != gtranAll || csrFiltered != gtranFiltered || csrAll != bulkAll || csrFiltered != bulkFiltered) {
+            throw new IllegalStateException("scan checksums differ: csr=" + csrAll + " gtran=" + gtranAll + " bulk=" + bulkAll
+                    + " csrFiltered=" + csrFiltered + " gtranFiltered=" + gtranFiltered + " bulkFiltered=" + bulkFiltered);
         }
         long rows = store.liveSlots().get("edge-row");
         System.out.printf("%n[setup] %,d vertices, %,d edges loaded into gtran in %,d ms (%,.0f edges/s); "
@@ -254,6 +257,40 @@ public class AdjacencyScanBenchmark {
             c.open(v, EdgeDirection.OUT, label);
             while (c.next()) {
                 sum += (int) c.neighbour();
+            }
+        }
+        counter.edges += edges;
+        return sum;
+    }
+
+    /**
+     * Sum of out-neighbour ids through {@link GraphStore#neighbours}, the bulk read a traversal
+     * uses when it needs only neighbour ids: one validated snapshot per vertex into a reused array.
+     */
+    @Benchmark
+    public long gtranNeighbours(EdgeCounter counter) {
+        return sumNeighbours(EdgeCursor.ANY_LABEL, counter);
+    }
+
+    /** As {@link #gtranNeighbours} with the label filter. */
+    @Benchmark
+    public long gtranNeighboursLabelFiltered(EdgeCounter counter) {
+        return sumNeighbours(filterLabel, counter);
+    }
+
+    private long sumNeighbours(int label, EdgeCounter counter) {
+        GraphStore s = store;
+        long[] buffer = neighbourBuffer;
+        long sum = 0;
+        for (long v : vertexIds) {
+            int n = s.neighbours(v, EdgeDirection.OUT, label, buffer);
+            if (n > buffer.length) {
+                buffer = new long[Integer.highestOneBit(n) * 2];
+                neighbourBuffer = buffer;
+                n = s.neighbours(v, EdgeDirection.OUT, label, buffer);
+            }
+            for (int i = 0; i < n; i++) {
+                sum += (int) buffer[i];
             }
         }
         counter.edges += edges;

@@ -1,0 +1,144 @@
+package io.gtran.storage;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@link GraphStore#neighbours}: the bulk adjacency read, against the cursor and under a concurrent writer. */
+class NeighboursTest {
+    @Test
+    void matchesTheCursorForEveryDirectionAndLabel() {
+        try (GraphStore store = GraphStore.open(StoreTestSupport.config(StoreConfig.EDGE_ROW_CELLS, 3))) {
+            int[] labels = {store.labels().intern("a"), store.labels().intern("b")};
+            Random random = new Random(23);
+            long[] vertices = new long[30];
+            for (int i = 0; i < vertices.length; i++) {
+                vertices[i] = store.addVertex(labels[0], 1, Long.MAX_VALUE);
+            }
+            for (int i = 0; i < 400; i++) {
+                store.addEdge(vertices[random.nextInt(30)], vertices[random.nextInt(30)], labels[random.nextInt(2)], 1, Long.MAX_VALUE);
+            }
+            long[] out = new long[512];
+            EdgeCursor cursor = store.newEdgeCursor();
+            for (long v : vertices) {
+                for (EdgeDirection direction : EdgeDirection.values()) {
+                    for (int label : new int[] {EdgeCursor.ANY_LABEL, labels[0], labels[1]}) {
+                        List<Long> expected = new ArrayList<>();
+                        cursor.open(v, direction, label);
+                        while (cursor.next()) {
+                            expected.add(cursor.neighbour());
+                        }
+                        int n = store.neighbours(v, direction, label, out);
+                        assertEquals(expected.size(), n, direction + " label " + label);
+                        for (int i = 0; i < n; i++) {
+                            assertEquals(expected.get(i), out[i], direction + " label " + label + " at " + i);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aShortArrayGetsThePrefixAndTheCountNeeded() {
+        try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
+            int l = store.labels().intern("l");
+            long hub = store.addVertex(l, 1, Long.MAX_VALUE);
+            long[] targets = new long[20];
+            for (int i = 0; i < targets.length; i++) {
+                targets[i] = store.addVertex(l, 1, Long.MAX_VALUE);
+                store.addEdge(hub, targets[i], l, 1, Long.MAX_VALUE);
+            }
+            long[] small = new long[5];
+            assertEquals(20, store.neighbours(hub, EdgeDirection.OUT, EdgeCursor.ANY_LABEL, small));
+            assertArrayEquals(Arrays.copyOf(targets, 5), small, "targets were created in id order");
+            assertEquals(0, store.neighbours(hub, EdgeDirection.IN, EdgeCursor.ANY_LABEL, small));
+            assertThrows(UnknownElementException.class, () -> store.neighbours(12345L, EdgeDirection.OUT, EdgeCursor.ANY_LABEL, small));
+        }
+    }
+
+    /**
+     * A writer churns a hub's adjacency (inserts, removals, relocations) while a reader takes
+     * snapshots: each must be sorted and hold every neighbour that was present throughout.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void snapshotsStayConsistentUnderAConcurrentWriter() throws Exception {
+        try (GraphStore store = GraphStore.open(StoreTestSupport.config(StoreConfig.EDGE_ROW_CELLS, 4))) {
+            int l = store.labels().intern("l");
+            long hub = store.addVertex(l, 1, Long.MAX_VALUE);
+            long[] stable = new long[50];
+            for (int i = 0; i < stable.length; i++) {
+                stable[i] = store.addVertex(l, 1, Long.MAX_VALUE);
+                store.addEdge(hub, stable[i], l, 1, Long.MAX_VALUE);
+            }
+            long[] churn = new long[200];
+            for (int i = 0; i < churn.length; i++) {
+                churn[i] = store.addVertex(l, 1, Long.MAX_VALUE);
+            }
+            AtomicBoolean done = new AtomicBoolean();
+            ExecutorService executor = Executors.newFixedThreadPool(2);
+            try {
+                Future<Integer> writer = executor.submit(() -> {
+                    Random random = new Random(31);
+                    List<Long> live = new ArrayList<>();
+                    for (int op = 0; op < 40_000; op++) {
+                        if (!live.isEmpty() && random.nextInt(3) == 0) {
+                            store.removeEdge(live.remove(random.nextInt(live.size())));
+                        } else if (random.nextInt(50) == 0) {
+                            store.compactEdges(hub);
+                        } else {
+                            live.add(store.addEdge(hub, churn[random.nextInt(churn.length)], l, 1, Long.MAX_VALUE));
+                        }
+                    }
+                    done.set(true);
+                    return live.size();
+                });
+                Future<Integer> reader = executor.submit(() -> {
+                    long[] out = new long[1024];
+                    int snapshots = 0;
+                    while (!done.get() || snapshots == 0) {
+                        int n = store.neighbours(hub, EdgeDirection.OUT, EdgeCursor.ANY_LABEL, out);
+                        if (n > out.length) {
+                            out = new long[n * 2];
+                            continue;
+                        }
+                        for (int i = 1; i < n; i++) {
+                            if (out[i - 1] > out[i]) {
+                                throw new AssertionError("snapshot out of order at " + i + " of " + n + ": "
+                                        + ElementIds.toString(out[i - 1]) + " before " + ElementIds.toString(out[i]));
+                            }
+                        }
+                        long[] seen = Arrays.copyOf(out, n);
+                        for (long s : stable) {
+                            if (Arrays.binarySearch(seen, s) < 0) {
+                                throw new AssertionError("stable neighbour missing from a snapshot: " + ElementIds.toString(s));
+                            }
+                        }
+                        snapshots++;
+                    }
+                    return snapshots;
+                });
+                int left = writer.get();
+                assertTrue(reader.get() > 0);
+                long[] out = new long[1024];
+                assertEquals(stable.length + left, store.neighbours(hub, EdgeDirection.OUT, EdgeCursor.ANY_LABEL, out));
+            } finally {
+                executor.shutdownNow();
+            }
+        }
+    }
+}
