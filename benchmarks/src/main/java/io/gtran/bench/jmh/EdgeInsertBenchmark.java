@@ -7,7 +7,6 @@ import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.tinkergraph.structure.TinkerGraph;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
@@ -39,14 +38,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 5)
-@Fork(value = 1, jvmArgsAppend = {
-        JmhJvmArgs.XMX, JmhJvmArgs.MAX_DIRECT,
-        JmhJvmArgs.EXPORTS_NIO_CH, JmhJvmArgs.EXPORTS_JAVAC_FILE, JmhJvmArgs.EXPORTS_INTERNAL_REF,
-        JmhJvmArgs.EXPORTS_INTERNAL_UTIL, JmhJvmArgs.OPENS_LANG, JmhJvmArgs.OPENS_LANG_REFLECT,
-        JmhJvmArgs.OPENS_NIO, JmhJvmArgs.OPENS_NIO_CH, JmhJvmArgs.OPENS_INTERNAL_MISC,
-        JmhJvmArgs.OPENS_IO, JmhJvmArgs.OPENS_UTIL, JmhJvmArgs.NO_ANALYTICS, JmhJvmArgs.NO_ANNOUNCER,
-        JmhJvmArgs.LOGBACK})
-public class EdgeInsertBenchmark {
+public class EdgeInsertBenchmark extends GtranForkSettings {
     @Param("100000")
     public int vertices;
 

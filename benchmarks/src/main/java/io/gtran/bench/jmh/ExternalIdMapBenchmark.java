@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
@@ -41,14 +40,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 10)
 @Measurement(iterations = 30)
-@Fork(value = 1, jvmArgsAppend = {
-        JmhJvmArgs.XMX, JmhJvmArgs.MAX_DIRECT,
-        JmhJvmArgs.EXPORTS_NIO_CH, JmhJvmArgs.EXPORTS_JAVAC_FILE, JmhJvmArgs.EXPORTS_INTERNAL_REF,
-        JmhJvmArgs.EXPORTS_INTERNAL_UTIL, JmhJvmArgs.OPENS_LANG, JmhJvmArgs.OPENS_LANG_REFLECT,
-        JmhJvmArgs.OPENS_NIO, JmhJvmArgs.OPENS_NIO_CH, JmhJvmArgs.OPENS_INTERNAL_MISC,
-        JmhJvmArgs.OPENS_IO, JmhJvmArgs.OPENS_UTIL, JmhJvmArgs.NO_ANALYTICS, JmhJvmArgs.NO_ANNOUNCER,
-        JmhJvmArgs.LOGBACK})
-public class ExternalIdMapBenchmark {
+public class ExternalIdMapBenchmark extends GtranForkSettings {
     /** gtran.storage.external-ids.max: the capacity each Chronicle Map is created for. */
     @Param("10000")
     public int externalIdsMax;

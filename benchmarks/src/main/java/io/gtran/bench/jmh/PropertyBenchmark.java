@@ -10,7 +10,6 @@ import org.apache.tinkerpop.gremlin.structure.VertexProperty;
 import org.apache.tinkerpop.gremlin.tinkergraph.structure.TinkerGraph;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
@@ -48,14 +47,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {
-        JmhJvmArgs.XMX, JmhJvmArgs.MAX_DIRECT,
-        JmhJvmArgs.EXPORTS_NIO_CH, JmhJvmArgs.EXPORTS_JAVAC_FILE, JmhJvmArgs.EXPORTS_INTERNAL_REF,
-        JmhJvmArgs.EXPORTS_INTERNAL_UTIL, JmhJvmArgs.OPENS_LANG, JmhJvmArgs.OPENS_LANG_REFLECT,
-        JmhJvmArgs.OPENS_NIO, JmhJvmArgs.OPENS_NIO_CH, JmhJvmArgs.OPENS_INTERNAL_MISC,
-        JmhJvmArgs.OPENS_IO, JmhJvmArgs.OPENS_UTIL, JmhJvmArgs.NO_ANALYTICS, JmhJvmArgs.NO_ANNOUNCER,
-        JmhJvmArgs.LOGBACK})
-public class PropertyBenchmark {
+public class PropertyBenchmark extends GtranForkSettings {
     static final String AGE = "age";
     static final String NAME = "name";
     private static final int ACCESS_MASK = (1 << 20) - 1;

@@ -1,23 +1,21 @@
 package io.gtran.bench.jmh;
 
+import org.openjdk.jmh.annotations.Fork;
+
 /**
- * JVM flags for the JMH forks, one compile-time constant per flag so that every benchmark's
- * {@code @Fork(jvmArgsAppend = {...})} can name them (annotation values must be constants, so a
- * {@code String[]} cannot be shared). Chronicle Map (external ids) needs the module flags on JDK 17;
- * the heap and direct-memory limits leave room for million-edge stores and their comparison graphs.
- *
- * <p>Every benchmark class in this package lists all of them, in this order:
- * <pre>{@code
- * @Fork(value = 1, jvmArgsAppend = {
- *         JmhJvmArgs.XMX, JmhJvmArgs.MAX_DIRECT,
- *         JmhJvmArgs.EXPORTS_NIO_CH, JmhJvmArgs.EXPORTS_JAVAC_FILE, JmhJvmArgs.EXPORTS_INTERNAL_REF,
- *         JmhJvmArgs.EXPORTS_INTERNAL_UTIL, JmhJvmArgs.OPENS_LANG, JmhJvmArgs.OPENS_LANG_REFLECT,
- *         JmhJvmArgs.OPENS_NIO, JmhJvmArgs.OPENS_NIO_CH, JmhJvmArgs.OPENS_INTERNAL_MISC,
- *         JmhJvmArgs.OPENS_IO, JmhJvmArgs.OPENS_UTIL, JmhJvmArgs.NO_ANALYTICS, JmhJvmArgs.NO_ANNOUNCER,
- *         JmhJvmArgs.LOGBACK})
- * }</pre>
+ * Fork settings shared by every benchmark in this package: each benchmark class extends this one
+ * and inherits its {@link Fork} (JMH looks for run annotations on superclasses), so the JVM flags
+ * are written once. Chronicle Map (external ids) needs the module flags on JDK 17; the heap and
+ * direct-memory limits leave room for million-edge stores and their comparison graphs.
  */
-final class JmhJvmArgs {
+@Fork(value = 1, jvmArgsAppend = {
+        GtranForkSettings.XMX, GtranForkSettings.MAX_DIRECT,
+        GtranForkSettings.EXPORTS_NIO_CH, GtranForkSettings.EXPORTS_JAVAC_FILE, GtranForkSettings.EXPORTS_INTERNAL_REF,
+        GtranForkSettings.EXPORTS_INTERNAL_UTIL, GtranForkSettings.OPENS_LANG, GtranForkSettings.OPENS_LANG_REFLECT,
+        GtranForkSettings.OPENS_NIO, GtranForkSettings.OPENS_NIO_CH, GtranForkSettings.OPENS_INTERNAL_MISC,
+        GtranForkSettings.OPENS_IO, GtranForkSettings.OPENS_UTIL, GtranForkSettings.NO_ANALYTICS,
+        GtranForkSettings.NO_ANNOUNCER, GtranForkSettings.LOGBACK})
+public abstract class GtranForkSettings {
     static final String XMX = "-Xmx4g";
     static final String MAX_DIRECT = "-XX:MaxDirectMemorySize=8g";
     static final String EXPORTS_NIO_CH = "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED";
@@ -36,6 +34,4 @@ final class JmhJvmArgs {
     /** Logback at WARN on stderr (the default is DEBUG on stdout, which buries JMH's output). */
     static final String LOGBACK = "-Dlogback.configurationFile=io/gtran/bench/jmh/logback-jmh.xml";
 
-    private JmhJvmArgs() {
-    }
 }
