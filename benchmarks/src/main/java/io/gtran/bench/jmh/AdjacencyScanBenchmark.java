@@ -227,23 +227,17 @@ public class AdjacencyScanBenchmark extends GtranForkSettings {
      */
     @Benchmark
     public long gtranScan(EdgeCounter counter) {
-        EdgeCursor c = cursor;
-        long sum = 0;
-        for (long v : vertexIds) {
-            c.open(v, EdgeDirection.OUT, EdgeCursor.ANY_LABEL);
-            while (c.next()) {
-                sum += (int) c.neighbour();
-            }
-        }
-        counter.edges += edges;
-        return sum;
+        return sumWithCursor(EdgeCursor.ANY_LABEL, counter);
     }
 
     /** As {@link #gtranScan} with the label filter pushed into the cursor. */
     @Benchmark
     public long gtranScanLabelFiltered(EdgeCounter counter) {
+        return sumWithCursor(filterLabel, counter);
+    }
+
+    private long sumWithCursor(int label, EdgeCounter counter) {
         EdgeCursor c = cursor;
-        int label = filterLabel;
         long sum = 0;
         for (long v : vertexIds) {
             c.open(v, EdgeDirection.OUT, label);
