@@ -413,12 +413,15 @@ public final class GraphStore implements AutoCloseable {
      * Returns how many rows the list shrank by.
      */
     public int compactEdges(long vertexId) {
-        return edgeLists.relocate(vertices.headers, vertices.slotOf(vertexId), VertexHeaderDescriptor.EDGE_ROW_OFFSET);
+        return edgeLists.relocate(vertices.headers, vertices.slotOf(vertexId), VertexHeaderDescriptor.EDGE_ROW_OFFSET,
+                RowDescriptor.NO_ROW);
     }
 
     /**
-     * Repacks every vertex's edge row-list, in vertex-slot order, into consecutive full rows, so
-     * that scanning the adjacency of vertices in slot order reads memory front to back. Rows of
+     * Repacks every vertex's edge row-list, in vertex-slot order, into consecutive full rows, each
+     * list right after the previous one, so that scanning the adjacency of vertices in slot order
+     * reads memory front to back. Run it from one thread (the garbage collector's), not
+     * concurrently with {@link #removeVertex}. Rows of
      * lists inserted into over time end up scattered over the pool; this pass (for the garbage
      * collector's quiet moments, or after a bulk load) restores locality. Readers are never
      * blocked. Returns how many rows the lists shrank by in total. The old rows go onto the free
@@ -427,9 +430,16 @@ public final class GraphStore implements AutoCloseable {
     public long compactAllEdges() {
         long shrunk = 0;
         int limit = vertices.headers.highWater();
+        // A list stays put only if it is laid out and starts where the previous one ended, so that
+        // a second pass over a compacted store moves nothing.
+        int wantedHead = RowDescriptor.NO_ROW;
         for (int slot = 0; slot < limit; slot++) {
             if (vertices.headers.isAllocated(slot)) {
-                shrunk += edgeLists.relocate(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET);
+                shrunk += edgeLists.relocate(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET, wantedHead);
+                int after = edgeLists.rowAfterTail(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET);
+                if (after != RowDescriptor.NO_ROW) {
+                    wantedHead = after;
+                }
             }
         }
         return shrunk;

@@ -271,46 +271,43 @@ abstract class RowLists {
         int stripe = locks.stripe(headField, ownerSlot);
         long locked = locks.lock(stripe);
         try {
-            int head = owners.getInt(ownerSlot, headField);
-            if (head == NO_ROW) {
-                return 0;
-            }
-            // The write position never passes the read position, so copying in place is safe.
-            int writeRow = head;
-            int writePos = 0;
-            int readRow = head;
-            while (readRow != NO_ROW) {
-                int count = count(readRow);
-                for (int i = 0; i < count; i++) {
-                    if (writePos == cellsPerRow) {
-                        rows.putInt(writeRow, COUNT_OFFSET, cellsPerRow);
-                        writeRow = next(writeRow);
-                        writePos = 0;
-                    }
-                    if (writeRow != readRow || writePos != i) {
-                        copyCell(readRow, i, writeRow, writePos);
-                    }
-                    writePos++;
+            return compactLocked(owners, ownerSlot, headField);
+        } finally {
+            locks.unlock(stripe, locked);
+        }
+    }
+
+    /** {@link #compact} for a caller that holds the list's stripe. */
+    private int compactLocked(SlotPool owners, int ownerSlot, int headField) {
+        int head = owners.getInt(ownerSlot, headField);
+        if (head == NO_ROW) {
+            return 0;
+        }
+        // The write position never passes the read position, so copying in place is safe.
+        int writeRow = head;
+        int writePos = 0;
+        int readRow = head;
+        while (readRow != NO_ROW) {
+            int count = count(readRow);
+            for (int i = 0; i < count; i++) {
+                if (writePos == cellsPerRow) {
+                    rows.putInt(writeRow, COUNT_OFFSET, cellsPerRow);
+                    writeRow = next(writeRow);
+                    writePos = 0;
                 }
-                readRow = next(readRow);
-            }
-            int freed = 0;
-            if (writePos == 0) {
-                // Every cell was removed: the list is empty.
-                owners.putIntRelease(ownerSlot, headField, NO_ROW);
-                writeRow = head;
-                int r = writeRow;
-                while (r != NO_ROW) {
-                    int n = next(r);
-                    rows.free(r);
-                    freed++;
-                    r = n;
+                if (writeRow != readRow || writePos != i) {
+                    copyCell(readRow, i, writeRow, writePos);
                 }
-                return freed;
+                writePos++;
             }
-            rows.putInt(writeRow, COUNT_OFFSET, writePos);
-            int r = next(writeRow);
-            rows.putInt(writeRow, NEXT_OFFSET, NO_ROW);
+            readRow = next(readRow);
+        }
+        int freed = 0;
+        if (writePos == 0) {
+            // Every cell was removed: the list is empty.
+            owners.putIntRelease(ownerSlot, headField, NO_ROW);
+            writeRow = head;
+            int r = writeRow;
             while (r != NO_ROW) {
                 int n = next(r);
                 rows.free(r);
@@ -318,22 +315,30 @@ abstract class RowLists {
                 r = n;
             }
             return freed;
-        } finally {
-            locks.unlock(stripe, locked);
         }
+        rows.putInt(writeRow, COUNT_OFFSET, writePos);
+        int r = next(writeRow);
+        rows.putInt(writeRow, NEXT_OFFSET, NO_ROW);
+        while (r != NO_ROW) {
+            int n = next(r);
+            rows.free(r);
+            freed++;
+            r = n;
+        }
+        return freed;
     }
 
     /**
-     * Moves the list into a run of consecutive fresh rows, every one full but the last, and frees
-     * the old rows: a scan of the list then reads one stretch of memory. Returns the number of
-     * rows the list shrank by (possibly 0). Falls back to {@link #compact} in place when no run
-     * can be had (the list is longer than a chunk, or the pool is out of fresh slots). A list
-     * already in consecutive full rows is left where it is.
+     * Moves the list into consecutive fresh rows, every one full but the last, and frees the old
+     * rows: a scan of the list then reads memory front to back. A list longer than a chunk gets
+     * one run per chunk, chained. Returns the number of rows the list shrank by (possibly 0).
+     * Falls back to {@link #compact} in place when the pool has no fresh slots for the runs. A
+     * list already laid out this way is left where it is, provided it starts at {@code wantedHead}
+     * ({@link RowDescriptor#NO_ROW}: anywhere).
      */
-    final int relocate(SlotPool owners, int ownerSlot, int headField) {
+    final int relocate(SlotPool owners, int ownerSlot, int headField, int wantedHead) {
         int stripe = locks.stripe(headField, ownerSlot);
         long locked = locks.lock(stripe);
-        int needed;
         try {
             int head = owners.getInt(ownerSlot, headField);
             if (head == NO_ROW) {
@@ -341,48 +346,86 @@ abstract class RowLists {
             }
             int cells = 0;
             int oldRows = 0;
-            boolean inPlace = true;
+            int jumps = 0;
+            boolean packed = true;
             for (int row = head; row != NO_ROW; row = next(row)) {
                 int count = count(row);
                 int next = next(row);
-                inPlace &= (next == NO_ROW || (next == row + 1 && count == cellsPerRow));
+                if (next != NO_ROW) {
+                    packed &= count == cellsPerRow;
+                    jumps += next == row + 1 ? 0 : 1;
+                }
                 cells += count;
                 oldRows++;
             }
-            if (inPlace) {
+            int needed = (cells + cellsPerRow - 1) / cellsPerRow;
+            int perRun = rows.slotsPerChunk();
+            if (packed && jumps <= (needed - 1) / perRun && (wantedHead == NO_ROW || head == wantedHead)) {
                 return 0;
             }
-            needed = (cells + cellsPerRow - 1) / cellsPerRow;
-            int run = rows.allocateRun(needed);
-            if (run != SlotPool.NO_SLOT) {
-                int writeRow = run;
-                int writePos = 0;
-                for (int row = head; row != NO_ROW; row = next(row)) {
-                    int count = count(row);
-                    for (int i = 0; i < count; i++) {
-                        if (writePos == cellsPerRow) {
-                            rows.putInt(writeRow, COUNT_OFFSET, cellsPerRow);
-                            rows.putInt(writeRow, NEXT_OFFSET, writeRow + 1);
-                            writeRow++;
-                            writePos = 0;
-                        }
-                        copyCell(row, i, writeRow, writePos++);
+            int[] runs = new int[(needed + perRun - 1) / perRun];
+            for (int r = 0; r < runs.length; r++) {
+                runs[r] = rows.allocateRun(Math.min(perRun, needed - r * perRun));
+                if (runs[r] == SlotPool.NO_SLOT) {
+                    for (int taken = 0; taken < r; taken++) {
+                        freeRun(runs[taken], Math.min(perRun, needed - taken * perRun));
                     }
+                    return compactLocked(owners, ownerSlot, headField);
                 }
-                rows.putInt(writeRow, COUNT_OFFSET, writePos);
-                rows.putInt(writeRow, NEXT_OFFSET, NO_ROW);
-                owners.putIntRelease(ownerSlot, headField, run);
-                for (int row = head; row != NO_ROW; ) {
-                    int next = next(row);
-                    rows.free(row);
-                    row = next;
-                }
-                return oldRows - needed;
             }
+            int written = 0; // rows filled so far, across runs
+            int writeRow = runs[0];
+            int writePos = 0;
+            for (int row = head; row != NO_ROW; row = next(row)) {
+                int count = count(row);
+                for (int i = 0; i < count; i++) {
+                    if (writePos == cellsPerRow) {
+                        written++;
+                        int following = written % perRun == 0 ? runs[written / perRun] : writeRow + 1;
+                        rows.putInt(writeRow, COUNT_OFFSET, cellsPerRow);
+                        rows.putInt(writeRow, NEXT_OFFSET, following);
+                        writeRow = following;
+                        writePos = 0;
+                    }
+                    copyCell(row, i, writeRow, writePos++);
+                }
+            }
+            rows.putInt(writeRow, COUNT_OFFSET, writePos);
+            rows.putInt(writeRow, NEXT_OFFSET, NO_ROW);
+            owners.putIntRelease(ownerSlot, headField, runs[0]);
+            for (int row = head; row != NO_ROW; ) {
+                int next = next(row);
+                rows.free(row);
+                row = next;
+            }
+            return oldRows - needed;
         } finally {
             locks.unlock(stripe, locked);
         }
-        return compact(owners, ownerSlot, headField);
+    }
+
+    /** The row slot just past the list's last row, or {@link RowDescriptor#NO_ROW} for an empty list. */
+    final int rowAfterTail(SlotPool owners, int ownerSlot, int headField) {
+        int stripe = locks.stripe(headField, ownerSlot);
+        long locked = locks.lock(stripe);
+        try {
+            int row = owners.getInt(ownerSlot, headField);
+            if (row == NO_ROW) {
+                return NO_ROW;
+            }
+            while (next(row) != NO_ROW) {
+                row = next(row);
+            }
+            return row + 1;
+        } finally {
+            locks.unlock(stripe, locked);
+        }
+    }
+
+    private void freeRun(int first, int length) {
+        for (int row = first; row < first + length; row++) {
+            rows.free(row);
+        }
     }
 
     /** Frees every row of the list and empties it. Returns the number of rows freed. */

@@ -28,9 +28,13 @@ final class SeqLocks {
         this.mask = stripes - 1;
     }
 
+    /**
+     * The stripe of a list: consecutive owner slots get consecutive stripes, so a scan over owners
+     * in slot order walks the stripe table front to back, and owners created one after another
+     * never share one; each kind of list starts at its own offset.
+     */
     int stripe(int ownerKind, int ownerSlot) {
-        int h = ownerSlot * 0x9E3779B1 + ownerKind * 0x85EBCA6B;
-        return ((h ^ (h >>> 16)) & mask) * STRIDE;
+        return ((ownerSlot + ownerKind * 0x9E37) & mask) * STRIDE;
     }
 
     /** Spins until the stripe is free, makes it odd, and returns the odd value to pass to {@link #unlock}. */

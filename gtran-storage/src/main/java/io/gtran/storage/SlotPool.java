@@ -211,6 +211,11 @@ public final class SlotPool implements AutoCloseable {
         return bits != null && (bits.get(local >>> 6) & (1L << local)) != 0;
     }
 
+    /** Slots per chunk: the longest run {@link #allocateRun} can give. */
+    public int slotsPerChunk() {
+        return chunkMask + 1;
+    }
+
     /** One past the highest slot ever handed out; every allocated slot is below it. */
     public int highWater() {
         return highWater.get();

@@ -87,25 +87,58 @@ class RelocationTest {
     }
 
     @Test
-    void aListLongerThanAChunkIsCompactedInPlace() {
-        // 4 KiB chunks of 72-byte rows hold 32 rows: 200 cells need 50, more than one chunk.
+    void aListLongerThanAChunkMovesIntoOneRunPerChunk() {
+        // 4 KiB chunks of 72-byte rows hold 32 rows: 200 cells need 50 rows, so two runs.
         try (GraphStore store = GraphStore.open(StoreTestSupport.config(StoreConfig.EDGE_ROW_CELLS, CELLS,
                 StoreConfig.CHUNK_BYTES, 4096))) {
-            int label = store.labels().intern("l");
-            long hub = store.addVertex(label, 1, Long.MAX_VALUE);
-            List<Long> edges = new ArrayList<>();
-            for (int i = 0; i < 300; i++) {
-                edges.add(store.addEdge(hub, store.addVertex(label, 1, Long.MAX_VALUE), label, 1, Long.MAX_VALUE));
-            }
-            Random random = new Random(5);
-            for (int i = 0; i < 100; i++) {
-                store.removeEdge(edges.remove(random.nextInt(edges.size())));
-            }
+            long hub = hubWithRemovals(store, 300, 100);
             List<StoreTestSupport.Cell> before = StoreTestSupport.adjacency(store, hub);
             store.compactEdges(hub);
             assertEquals(before, StoreTestSupport.adjacency(store, hub));
-            assertEquals(StoreTestSupport.ceilDiv(200, CELLS), store.edgeRowCount(hub));
+            List<Integer> chain = rowChain(store, store.vertices.slotOf(hub));
+            assertEquals(StoreTestSupport.ceilDiv(200, CELLS), chain.size());
+            int jumps = 0;
+            for (int r = 1; r < chain.size(); r++) {
+                jumps += chain.get(r) == chain.get(r - 1) + 1 ? 0 : 1;
+            }
+            assertTrue(jumps <= 1, "at most one jump, between the two runs: " + chain);
+            assertEquals(0, store.compactEdges(hub), "already laid out: nothing moves");
+            assertEquals(chain, rowChain(store, store.vertices.slotOf(hub)));
         }
+    }
+
+    @Test
+    void withoutFreshRowsCompactionPacksInPlaceAndLeaksNothing() {
+        // 40 rows in all, every one taken by 160 appends: no fresh slot is left for a run.
+        try (GraphStore store = GraphStore.open(StoreTestSupport.config(StoreConfig.EDGE_ROW_CELLS, CELLS,
+                StoreConfig.EDGE_ROWS_MAX, 40))) {
+            long hub = hubWithRemovals(store, 160, 140);
+            long liveBefore = store.liveSlots().get("edge-row");
+            List<StoreTestSupport.Cell> before = StoreTestSupport.adjacency(store, hub);
+            int shrunk = store.compactEdges(hub);
+            assertEquals(before, StoreTestSupport.adjacency(store, hub));
+            assertEquals(StoreTestSupport.ceilDiv(20, CELLS), store.edgeRowCount(hub));
+            assertEquals(liveBefore - shrunk, (long) store.liveSlots().get("edge-row"), "no row leaked");
+            assertEquals(StoreTestSupport.ceilDiv(20, CELLS), (long) store.liveSlots().get("edge-row"));
+        }
+    }
+
+    /**
+     * A hub with {@code edges} out-edges to vertices of another node (so only the hub's list holds
+     * cells), {@code removed} of them then removed at random.
+     */
+    private static long hubWithRemovals(GraphStore store, int edges, int removed) {
+        int label = store.labels().intern("l");
+        long hub = store.addVertex(label, 1, Long.MAX_VALUE);
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < edges; i++) {
+            ids.add(store.addEdge(hub, ElementIds.compose(1, 1, i), label, 1, Long.MAX_VALUE));
+        }
+        Random random = new Random(5);
+        for (int i = 0; i < removed; i++) {
+            store.removeEdge(ids.remove(random.nextInt(ids.size())));
+        }
+        return hub;
     }
 
     private static List<Integer> rowChain(GraphStore store, int vertexSlot) {
