@@ -244,8 +244,15 @@ public final class SlotPool implements AutoCloseable {
         buffer(slot).putLong(offset(slot) + field, value);
     }
 
+    /**
+     * A load with acquire semantics: a plain read followed by an acquire fence, which orders it
+     * before every later load and store exactly as {@code getAcquire} would, without the byte-buffer
+     * VarHandle's per-call alignment and access checks.
+     */
     public long getLongAcquire(int slot, int field) {
-        return (long) LONGS.getAcquire(buffer(slot), offset(slot) + field);
+        long value = buffer(slot).getLong(offset(slot) + field);
+        VarHandle.acquireFence();
+        return value;
     }
 
     public long getLongVolatile(int slot, int field) {
@@ -272,8 +279,11 @@ public final class SlotPool implements AutoCloseable {
         buffer(slot).putInt(offset(slot) + field, value);
     }
 
+    /** As {@link #getLongAcquire}, for an int. */
     public int getIntAcquire(int slot, int field) {
-        return (int) INTS.getAcquire(buffer(slot), offset(slot) + field);
+        int value = buffer(slot).getInt(offset(slot) + field);
+        VarHandle.acquireFence();
+        return value;
     }
 
     public void putIntRelease(int slot, int field, int value) {
