@@ -547,9 +547,11 @@ public final class GraphStore implements AutoCloseable {
     }
 
     private boolean removeProperty(PropertyRowLists lists, HeaderTable owners, int headField, long ownerId, int keyId) {
-        int ownerSlot = owners.slotOf(ownerId);
-        long cell = lists.find(owners.headers, ownerSlot, headField, keyId);
-        if (cell == PropertyRowLists.NOT_FOUND || !lists.remove(owners.headers, ownerSlot, headField, cell, 0L)) {
+        checkKey(keyId);
+        // Cell and version chain come out under one lock: a version linked concurrently is
+        // either in the chain freed here or was linked after the removal, into a new cell.
+        long cell = lists.removeCell(owners.headers, owners.slotOf(ownerId), headField, PropertyCellDescriptor.word(keyId, 0), 0L);
+        if (cell == RowLists.NOT_REMOVED) {
             return false;
         }
         mvStore.freeChain(PropertyCellDescriptor.tupleSlot(cell));

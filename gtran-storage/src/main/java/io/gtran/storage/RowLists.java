@@ -213,10 +213,25 @@ abstract class RowLists {
     }
 
     /**
+     * Returned by {@link #removeCell} when no cell has the key. No cell's first word can equal it:
+     * property cells have a non-negative key id in their top bits, and an edge cell with this
+     * word would be an IN cell from neighbour 0, which is never an id.
+     */
+    static final long NOT_REMOVED = Long.MIN_VALUE;
+
+    /**
      * Removes the cell whose key equals (w0, w1), merging its row with a neighbour when the two
      * then fit in one row and freeing a row that becomes empty. Returns false if no such cell.
      */
     final boolean remove(SlotPool owners, int ownerSlot, int headField, long w0, long w1) {
+        return removeCell(owners, ownerSlot, headField, w0, w1) != NOT_REMOVED;
+    }
+
+    /**
+     * As {@link #remove}, returning the removed cell's first word as it was stored (for a property
+     * cell, with its version link), or {@link #NOT_REMOVED}.
+     */
+    final long removeCell(SlotPool owners, int ownerSlot, int headField, long w0, long w1) {
         int stripe = locks.stripe(headField, ownerSlot);
         long locked = locks.lock(stripe);
         try {
@@ -227,17 +242,18 @@ abstract class RowLists {
                 if (compareToCell(w0, w1, row, count - 1) <= 0) {
                     int pos = searchPosition(row, count, w0, w1);
                     if (pos == count || compareToCell(w0, w1, row, pos) != 0) {
-                        return false;
+                        return NOT_REMOVED;
                     }
+                    long removed = word0(row, pos);
                     shiftLeft(row, pos + 1, count);
                     rows.putInt(row, COUNT_OFFSET, count - 1);
                     mergeAround(owners, ownerSlot, headField, prev, row);
-                    return true;
+                    return removed;
                 }
                 prev = row;
                 row = next(row);
             }
-            return false;
+            return NOT_REMOVED;
         } finally {
             locks.unlock(stripe, locked);
         }

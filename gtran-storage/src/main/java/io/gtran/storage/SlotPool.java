@@ -206,7 +206,13 @@ public final class SlotPool implements AutoCloseable {
         if (slot < 0 || slot >= highWater.get()) {
             return false;
         }
-        AtomicLongArray bits = allocatedBits[slot >>> chunkShift];
+        AtomicLongArray[] table = allocatedBits;
+        int chunk = slot >>> chunkShift;
+        if (chunk >= table.length) {
+            ensureOpen(); // only a closed pool has dropped the table below its high-water mark
+            return false;
+        }
+        AtomicLongArray bits = table[chunk];
         int local = slot & chunkMask;
         return bits != null && (bits.get(local >>> 6) & (1L << local)) != 0;
     }
@@ -228,7 +234,12 @@ public final class SlotPool implements AutoCloseable {
 
     /** The chunk holding {@code slot}; pair it with {@link #offset(int)} to wrap a flyweight. */
     public ByteBuffer buffer(int slot) {
-        return chunks[slot >>> chunkShift];
+        ByteBuffer[] table = chunks;
+        int chunk = slot >>> chunkShift;
+        if (chunk >= table.length) {
+            throw outside(slot);
+        }
+        return table[chunk];
     }
 
     /** Byte offset of {@code slot} within {@link #buffer(int)}. */
@@ -434,6 +445,12 @@ public final class SlotPool implements AutoCloseable {
         if (slot < 0 || slot >= highWater.get()) {
             throw new IllegalArgumentException("slot out of range: pool=" + name + " slot=" + slot + " highWater=" + highWater.get());
         }
+    }
+
+    /** The error for a slot with no memory behind it: the pool is closed, or the slot was never handed out. */
+    private RuntimeException outside(int slot) {
+        ensureOpen();
+        return new IllegalArgumentException("slot out of range: pool=" + name + " slot=" + slot + " highWater=" + highWater.get());
     }
 
     private void ensureOpen() {
