@@ -420,12 +420,14 @@ public final class GraphStore implements AutoCloseable {
     /**
      * Repacks every vertex's edge row-list, in vertex-slot order, into consecutive full rows, each
      * list right after the previous one, so that scanning the adjacency of vertices in slot order
-     * reads memory front to back. Run it from one thread (the garbage collector's), not
-     * concurrently with {@link #removeVertex}. Rows of
-     * lists inserted into over time end up scattered over the pool; this pass (for the garbage
-     * collector's quiet moments, or after a bulk load) restores locality. Readers are never
-     * blocked. Returns how many rows the lists shrank by in total. The old rows go onto the free
-     * list, so the pool's reserved memory does not shrink.
+     * reads memory front to back. Rows of lists inserted into over time end up scattered over the
+     * pool; this pass (after a bulk load, or in the garbage collector's quiet moments) restores
+     * locality. Readers are never blocked. Returns how many rows the lists shrank by in total.
+     *
+     * <p>Run it from one thread (the garbage collector's), not concurrently with
+     * {@link #removeVertex}. Runs come only from fresh memory, and the rows a list leaves go onto
+     * the free list for later inserts, so a pass that moves lists grows the edge-row pool's
+     * reserved memory by what it moved; see docs/storage.md before running it periodically.
      */
     public long compactAllEdges() {
         long shrunk = 0;
