@@ -128,7 +128,7 @@ public final class GraphStore implements AutoCloseable {
 
     /** The id in header slot {@code slot} if that slot holds a live vertex, else {@link ElementIds#NONE}; for full scans. */
     public long vertexIdAtSlot(int slot) {
-        return vertices.headers.isAllocated(slot) ? vertices.idOfSlot(slot) : ElementIds.NONE;
+        return liveIdAtSlot(vertices, slot);
     }
 
     /** One past the highest vertex slot ever used; full scans run slots [0, this). */
@@ -171,10 +171,14 @@ public final class GraphStore implements AutoCloseable {
                         EdgeCellDescriptor.edgeWord(label, edgeSlot), edgeId);
             }
         } catch (RuntimeException e) {
-            // Undo the half-made edge so a failed call leaves nothing behind.
+            // Undo the half-made edge so a failed call leaves nothing behind. The OUT cell may have
+            // spread two full rows over three; removing it does not merge them back (no two of the
+            // three fit in one), so repack the list, or the failed call would keep the row it took,
+            // often the pool's last one.
             if (outInserted) {
                 edgeLists.remove(vertices.headers, outSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET,
                         EdgeCellDescriptor.neighbourWord(EdgeCellDescriptor.OUT, inVertex), EdgeCellDescriptor.edgeWord(label, edgeSlot));
+                edgeLists.compact(vertices.headers, outSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET);
             }
             edges.free(edgeSlot);
             throw e;
@@ -229,7 +233,20 @@ public final class GraphStore implements AutoCloseable {
 
     /** The id in edge slot {@code slot} if it holds a live edge, else {@link ElementIds#NONE}; for full scans. */
     public long edgeIdAtSlot(int slot) {
-        return edges.headers.isAllocated(slot) ? edges.idOfSlot(slot) : ElementIds.NONE;
+        return liveIdAtSlot(edges, slot);
+    }
+
+    /**
+     * The id in a header slot, or {@link ElementIds#NONE}. An allocated slot is not yet (or no
+     * longer) live while its id word holds the previous element's dead marker: between allocation
+     * and publication of the new id, and between the marker and the free on removal.
+     */
+    private static long liveIdAtSlot(HeaderTable table, int slot) {
+        if (!table.headers.isAllocated(slot)) {
+            return ElementIds.NONE;
+        }
+        long id = table.idOfSlot(slot);
+        return ElementIds.isWellFormed(id) ? id : ElementIds.NONE;
     }
 
     public int edgeSlotLimit() {

@@ -19,7 +19,15 @@ final class PropertyRowLists extends RowLists {
         return Integer.compare(PropertyCellDescriptor.keyId(a0), PropertyCellDescriptor.keyId(b0));
     }
 
-    /** The cell word for {@code keyId}, or {@link #NOT_FOUND}; an optimistic, validated read. */
+    /**
+     * The cell word for {@code keyId}, or {@link #NOT_FOUND}; an optimistic, validated read.
+     *
+     * <p>The walk may follow a link into a row a writer has just freed, whose link word then holds
+     * the free-list link: a row freed right after the slot below it links to itself. So the walk is
+     * bounded by the pool's high-water mark, like {@link EdgeRowLists#readNeighbours}, and a
+     * position read from cells that changed under it is refused, rather than looping or reading
+     * past the row before validation.
+     */
     long find(SlotPool owners, int ownerSlot, int headField, int keyId) {
         int stripe = locks.stripe(headField, ownerSlot);
         long probe = PropertyCellDescriptor.word(keyId, 0);
@@ -27,10 +35,12 @@ final class PropertyRowLists extends RowLists {
             long seq = locks.beginRead(stripe);
             long found = NOT_FOUND;
             boolean sane = true;
+            int rowsSeen = 0;
+            int maxRows = rows.highWater();
             int row = owners.getIntAcquire(ownerSlot, headField);
             while (row != NO_ROW) {
-                if (!rows.inRange(row) || rows.buffer(row) == null) {
-                    sane = false;
+                if (!rows.inRange(row) || rows.buffer(row) == null || ++rowsSeen > maxRows) {
+                    sane = false; // a recycled link, or a cycle through recycled rows
                     break;
                 }
                 int count = count(row);
@@ -40,6 +50,10 @@ final class PropertyRowLists extends RowLists {
                 }
                 if (compareToCell(probe, 0, row, count - 1) <= 0) {
                     int pos = searchPosition(row, count, probe, 0);
+                    if (pos == count) {
+                        sane = false; // the last cell changed between two reads
+                        break;
+                    }
                     long word = word0(row, pos);
                     if (PropertyCellDescriptor.keyId(word) == keyId) {
                         found = word;

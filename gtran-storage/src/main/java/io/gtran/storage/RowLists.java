@@ -349,8 +349,9 @@ abstract class RowLists {
      * rows: a scan of the list then reads memory front to back. A list longer than a chunk gets
      * one run per chunk, chained. Returns the number of rows the list shrank by (possibly 0).
      * Falls back to {@link #compact} in place when the pool has no fresh slots for the runs. A
-     * list already laid out this way is left where it is, provided it starts at {@code wantedHead}
-     * ({@link RowDescriptor#NO_ROW}: anywhere).
+     * list already laid out this way is left where it is, provided it starts where a run asked for
+     * at {@code wantedHead} would (see {@link SlotPool#runStart}; {@link RowDescriptor#NO_ROW}:
+     * anywhere): a run that would straddle a chunk starts on the next one.
      */
     final int relocate(SlotPool owners, int ownerSlot, int headField, int wantedHead) {
         int stripe = locks.stripe(headField, ownerSlot);
@@ -376,7 +377,8 @@ abstract class RowLists {
             }
             int needed = (cells + cellsPerRow - 1) / cellsPerRow;
             int perRun = rows.slotsPerChunk();
-            if (packed && jumps <= (needed - 1) / perRun && (wantedHead == NO_ROW || head == wantedHead)) {
+            if (packed && jumps <= (needed - 1) / perRun
+                    && (wantedHead == NO_ROW || head == rows.runStart(wantedHead, Math.min(perRun, needed)))) {
                 return 0;
             }
             int[] runs = new int[(needed + perRun - 1) / perRun];

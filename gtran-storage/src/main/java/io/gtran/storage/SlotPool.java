@@ -157,8 +157,7 @@ public final class SlotPool implements AutoCloseable {
         int start;
         while (true) {
             current = highWater.get();
-            int chunkEnd = (current | chunkMask) + 1;
-            start = current + count <= chunkEnd ? current : chunkEnd;
+            start = runStart(current, count);
             if ((long) start + count > maxSlots) {
                 return NO_SLOT;
             }
@@ -183,6 +182,15 @@ public final class SlotPool implements AutoCloseable {
         }
         liveSlots.addAndGet(count);
         return start;
+    }
+
+    /**
+     * Where {@link #allocateRun} places a run of {@code count} slots when its high-water mark is
+     * {@code from}: there, or at the start of the next chunk if the run would straddle a chunk.
+     */
+    int runStart(int from, int count) {
+        int chunkEnd = (from | chunkMask) + 1;
+        return from + count <= chunkEnd ? from : chunkEnd;
     }
 
     /**
