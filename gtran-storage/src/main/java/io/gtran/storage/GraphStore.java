@@ -1,7 +1,5 @@
 package io.gtran.storage;
 
-import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -36,6 +34,8 @@ public final class GraphStore implements AutoCloseable {
     private final Dictionary propertyKeys;
     private final ExternalIdMap externalVertexIds;
     private final ExternalIdMap externalEdgeIds;
+    private final ElementProperties vertexProperties;
+    private final ElementProperties edgeProperties;
 
     private GraphStore(StoreConfig config) {
         this.config = config;
@@ -56,6 +56,10 @@ public final class GraphStore implements AutoCloseable {
         this.propertyKeys = new Dictionary("property key", StoreConfig.PROPERTY_KEYS_MAX, config.propertyKeysMax);
         this.externalVertexIds = new ExternalIdMap("gtran-node" + config.nodeId + "-vertex-ids", config.externalIdsMax);
         this.externalEdgeIds = new ExternalIdMap("gtran-node" + config.nodeId + "-edge-ids", config.externalIdsMax);
+        this.vertexProperties = new ElementProperties(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET,
+                mvStore, propertyKeys);
+        this.edgeProperties = new ElementProperties(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET,
+                mvStore, propertyKeys);
     }
 
     public static GraphStore open(StoreConfig config) {
@@ -286,24 +290,20 @@ public final class GraphStore implements AutoCloseable {
      * previous newest. Returns the new version's handle.
      */
     public int addVertexPropertyVersion(long vertexId, int keyId, Object value, long beginTime, long endTime) {
-        return addVersion(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, vertexId, keyId,
-                older -> mvStore.createVersion(value, beginTime, endTime, older));
+        return vertexProperties.addVersion(vertexId, keyId, older -> mvStore.createVersion(value, beginTime, endTime, older));
     }
 
     /** As {@link #addVertexPropertyVersion} for bytes a layer above serialized. */
     public int addSerializedVertexPropertyVersion(long vertexId, int keyId, byte[] serialized, long beginTime, long endTime) {
-        return addVersion(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, vertexId, keyId,
-                older -> mvStore.createSerializedVersion(serialized, beginTime, endTime, older));
+        return vertexProperties.addVersion(vertexId, keyId, older -> mvStore.createSerializedVersion(serialized, beginTime, endTime, older));
     }
 
     public int addEdgePropertyVersion(long edgeId, int keyId, Object value, long beginTime, long endTime) {
-        return addVersion(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, edgeId, keyId,
-                older -> mvStore.createVersion(value, beginTime, endTime, older));
+        return edgeProperties.addVersion(edgeId, keyId, older -> mvStore.createVersion(value, beginTime, endTime, older));
     }
 
     public int addSerializedEdgePropertyVersion(long edgeId, int keyId, byte[] serialized, long beginTime, long endTime) {
-        return addVersion(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, edgeId, keyId,
-                older -> mvStore.createSerializedVersion(serialized, beginTime, endTime, older));
+        return edgeProperties.addVersion(edgeId, keyId, older -> mvStore.createSerializedVersion(serialized, beginTime, endTime, older));
     }
 
     /**
@@ -314,24 +314,20 @@ public final class GraphStore implements AutoCloseable {
      * @throws IllegalStateException if the property already has a version
      */
     public int addVertexPropertyBase(long vertexId, int keyId, Object value) {
-        return addBase(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, vertexId, keyId,
-                () -> mvStore.createBaseVersion(value));
+        return vertexProperties.addBase(vertexId, keyId, () -> mvStore.createBaseVersion(value));
     }
 
     public int addSerializedVertexPropertyBase(long vertexId, int keyId, byte[] serialized) {
-        return addBase(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, vertexId, keyId,
-                () -> mvStore.createSerializedBaseVersion(serialized));
+        return vertexProperties.addBase(vertexId, keyId, () -> mvStore.createSerializedBaseVersion(serialized));
     }
 
     /** As {@link #addVertexPropertyBase} for an edge property; validity is the edge's. */
     public int addEdgePropertyBase(long edgeId, int keyId, Object value) {
-        return addBase(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, edgeId, keyId,
-                () -> mvStore.createBaseVersion(value));
+        return edgeProperties.addBase(edgeId, keyId, () -> mvStore.createBaseVersion(value));
     }
 
     public int addSerializedEdgePropertyBase(long edgeId, int keyId, byte[] serialized) {
-        return addBase(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, edgeId, keyId,
-                () -> mvStore.createSerializedBaseVersion(serialized));
+        return edgeProperties.addBase(edgeId, keyId, () -> mvStore.createSerializedBaseVersion(serialized));
     }
 
     /**
@@ -340,30 +336,28 @@ public final class GraphStore implements AutoCloseable {
      * false, changing nothing, if the newest version is no longer {@code expected}.
      */
     public boolean replaceVertexPropertyVersion(long vertexId, int keyId, int expected, int replacement) {
-        return vertexPropertyLists.replaceTuple(vertices.headers, vertices.slotOf(vertexId),
-                VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, keyId, expected, replacement);
+        return vertexProperties.replaceVersion(vertexId, keyId, expected, replacement);
     }
 
     public boolean replaceEdgePropertyVersion(long edgeId, int keyId, int expected, int replacement) {
-        return edgePropertyLists.replaceTuple(edges.headers, edges.slotOf(edgeId),
-                EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, keyId, expected, replacement);
+        return edgeProperties.replaceVersion(edgeId, keyId, expected, replacement);
     }
 
     /** The newest version of a vertex property, or {@link MvTupleDescriptor#NO_TUPLE}. */
     public int vertexPropertyVersion(long vertexId, int keyId) {
-        return newestVersion(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, vertexId, keyId);
+        return vertexProperties.newestVersion(vertexId, keyId);
     }
 
     public int edgePropertyVersion(long edgeId, int keyId) {
-        return newestVersion(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, edgeId, keyId);
+        return edgeProperties.newestVersion(edgeId, keyId);
     }
 
     public PropertyCursor newVertexPropertyCursor() {
-        return new PropertyCursor(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET);
+        return vertexProperties.newCursor();
     }
 
     public PropertyCursor newEdgePropertyCursor() {
-        return new PropertyCursor(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET);
+        return edgeProperties.newCursor();
     }
 
     // ---------------------------------------------------------------- recycling (driven by GC)
@@ -379,11 +373,11 @@ public final class GraphStore implements AutoCloseable {
 
     /** Removes a vertex property's cell and frees all its versions. Returns false if it had none. */
     public boolean removeVertexProperty(long vertexId, int keyId) {
-        return removeProperty(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, vertexId, keyId);
+        return vertexProperties.remove(vertexId, keyId);
     }
 
     public boolean removeEdgeProperty(long edgeId, int keyId) {
-        return removeProperty(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, edgeId, keyId);
+        return edgeProperties.remove(edgeId, keyId);
     }
 
     /**
@@ -405,7 +399,7 @@ public final class GraphStore implements AutoCloseable {
             edgeLists.remove(vertices.headers, inSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET,
                     EdgeCellDescriptor.neighbourWord(EdgeCellDescriptor.IN, out), EdgeCellDescriptor.edgeWord(label, slot));
         }
-        freeProperties(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET, slot);
+        edgeProperties.freeAll(slot);
         externalEdgeIds.remove(edgeId);
         edges.free(slot);
     }
@@ -420,7 +414,7 @@ public final class GraphStore implements AutoCloseable {
         if (vertices.headers.getIntAcquire(slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET) != RowDescriptor.NO_ROW) {
             throw new IllegalStateException("vertex still has edges; remove them first: " + ElementIds.toString(vertexId));
         }
-        freeProperties(vertexPropertyLists, vertices, VertexHeaderDescriptor.PROPERTY_ROW_OFFSET, slot);
+        vertexProperties.freeAll(slot);
         externalVertexIds.remove(vertexId);
         vertices.free(slot);
     }
@@ -511,90 +505,9 @@ public final class GraphStore implements AutoCloseable {
 
     // ---------------------------------------------------------------- internals
 
-    @FunctionalInterface
-    private interface VersionFactory {
-        int create(int older);
-    }
-
-    private int addVersion(PropertyRowLists lists, HeaderTable owners, int headField, long ownerId, int keyId, VersionFactory factory) {
-        checkKey(keyId);
-        int ownerSlot = owners.slotOf(ownerId);
-        while (true) {
-            long cell = lists.find(owners.headers, ownerSlot, headField, keyId);
-            int older = cell == PropertyRowLists.NOT_FOUND ? NO_TUPLE : PropertyCellDescriptor.tupleSlot(cell);
-            int tuple = factory.create(older);
-            boolean linked;
-            try {
-                linked = older == NO_TUPLE
-                        ? lists.insert(owners.headers, ownerSlot, headField, PropertyCellDescriptor.word(keyId, tuple), 0L)
-                        : lists.replaceTuple(owners.headers, ownerSlot, headField, keyId, older, tuple);
-            } catch (RuntimeException e) {
-                mvStore.freeVersion(tuple);
-                throw e;
-            }
-            if (linked) {
-                return tuple;
-            }
-            // Another writer linked a version first; build ours on top of theirs.
-            mvStore.freeVersion(tuple);
-        }
-    }
-
-    private int addBase(PropertyRowLists lists, HeaderTable owners, int headField, long ownerId, int keyId,
-                        java.util.function.IntSupplier factory) {
-        checkKey(keyId);
-        int ownerSlot = owners.slotOf(ownerId);
-        int version = factory.getAsInt();
-        boolean linked;
-        try {
-            linked = lists.insert(owners.headers, ownerSlot, headField, PropertyCellDescriptor.word(keyId, version), 0L);
-        } catch (RuntimeException e) {
-            mvStore.freeVersion(version);
-            throw e;
-        }
-        if (!linked) {
-            mvStore.freeVersion(version);
-            throw new IllegalStateException("property already has a version; a base version must be the first: key="
-                    + propertyKeys.name(keyId) + " element=" + ElementIds.toString(ownerId));
-        }
-        return version;
-    }
-
-    private int newestVersion(PropertyRowLists lists, HeaderTable owners, int headField, long ownerId, int keyId) {
-        long cell = lists.find(owners.headers, owners.slotOf(ownerId), headField, keyId);
-        return cell == PropertyRowLists.NOT_FOUND ? NO_TUPLE : PropertyCellDescriptor.tupleSlot(cell);
-    }
-
-    private boolean removeProperty(PropertyRowLists lists, HeaderTable owners, int headField, long ownerId, int keyId) {
-        checkKey(keyId);
-        // Cell and version chain come out under one lock: a version linked concurrently is
-        // either in the chain freed here or was linked after the removal, into a new cell.
-        long cell = lists.removeCell(owners.headers, owners.slotOf(ownerId), headField, PropertyCellDescriptor.word(keyId, 0), 0L);
-        if (cell == RowLists.NOT_REMOVED) {
-            return false;
-        }
-        mvStore.freeChain(PropertyCellDescriptor.tupleSlot(cell));
-        return true;
-    }
-
-    private void freeProperties(PropertyRowLists lists, HeaderTable owners, int headField, int ownerSlot) {
-        RowCursor cursor = new RowCursor(lists);
-        cursor.open(owners.headers, ownerSlot, headField);
-        while (cursor.advance()) {
-            mvStore.freeChain(PropertyCellDescriptor.tupleSlot(cursor.word0));
-        }
-        lists.clear(owners.headers, ownerSlot, headField);
-    }
-
     private void checkLabel(int label) {
         if (label < 0 || label >= labels.size()) {
             throw new IllegalArgumentException("unknown label id: " + label + "; intern labels through labels()");
-        }
-    }
-
-    private void checkKey(int keyId) {
-        if (keyId < 0 || keyId >= propertyKeys.size()) {
-            throw new IllegalArgumentException("unknown property key id: " + keyId + "; intern keys through propertyKeys()");
         }
     }
 }

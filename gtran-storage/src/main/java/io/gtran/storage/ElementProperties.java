@@ -1,0 +1,121 @@
+package io.gtran.storage;
+
+import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
+
+import java.util.function.IntSupplier;
+
+/**
+ * The properties of one kind of element (vertices or edges): each element's VP/EP row-list, whose
+ * cells link to version chains in the MV-KVS. {@link GraphStore} holds one instance per kind, so
+ * the vertex and edge paths share this code rather than repeat it.
+ */
+final class ElementProperties {
+    private final PropertyRowLists lists;
+    private final HeaderTable owners;
+    private final int headField;
+    private final MvStore mvStore;
+    private final Dictionary keys;
+
+    ElementProperties(PropertyRowLists lists, HeaderTable owners, int headField, MvStore mvStore, Dictionary keys) {
+        this.lists = lists;
+        this.owners = owners;
+        this.headField = headField;
+        this.mvStore = mvStore;
+        this.keys = keys;
+    }
+
+    @FunctionalInterface
+    interface VersionFactory {
+        /** Creates a version linking to {@code older} and returns its handle. */
+        int create(int older);
+    }
+
+    /** Links a new full version as the newest of the property; see {@link GraphStore#addVertexPropertyVersion}. */
+    int addVersion(long ownerId, int keyId, VersionFactory factory) {
+        checkKey(keyId);
+        int ownerSlot = owners.slotOf(ownerId);
+        while (true) {
+            long cell = lists.find(owners.headers, ownerSlot, headField, keyId);
+            int older = cell == PropertyRowLists.NOT_FOUND ? NO_TUPLE : PropertyCellDescriptor.tupleSlot(cell);
+            int tuple = factory.create(older);
+            boolean linked;
+            try {
+                linked = older == NO_TUPLE
+                        ? lists.insert(owners.headers, ownerSlot, headField, PropertyCellDescriptor.word(keyId, tuple), 0L)
+                        : lists.replaceTuple(owners.headers, ownerSlot, headField, keyId, older, tuple);
+            } catch (RuntimeException e) {
+                mvStore.freeVersion(tuple);
+                throw e;
+            }
+            if (linked) {
+                return tuple;
+            }
+            // Another writer linked a version first; build ours on top of theirs.
+            mvStore.freeVersion(tuple);
+        }
+    }
+
+    /** Gives the property its first version as a base version; see {@link GraphStore#addVertexPropertyBase}. */
+    int addBase(long ownerId, int keyId, IntSupplier factory) {
+        checkKey(keyId);
+        int ownerSlot = owners.slotOf(ownerId);
+        int version = factory.getAsInt();
+        boolean linked;
+        try {
+            linked = lists.insert(owners.headers, ownerSlot, headField, PropertyCellDescriptor.word(keyId, version), 0L);
+        } catch (RuntimeException e) {
+            mvStore.freeVersion(version);
+            throw e;
+        }
+        if (!linked) {
+            mvStore.freeVersion(version);
+            throw new IllegalStateException("property already has a version; a base version must be the first: key="
+                    + keys.name(keyId) + " element=" + ElementIds.toString(ownerId));
+        }
+        return version;
+    }
+
+    /** Swings the property's newest-version link; see {@link GraphStore#replaceVertexPropertyVersion}. */
+    boolean replaceVersion(long ownerId, int keyId, int expected, int replacement) {
+        return lists.replaceTuple(owners.headers, owners.slotOf(ownerId), headField, keyId, expected, replacement);
+    }
+
+    /** The newest version, or {@link MvTupleDescriptor#NO_TUPLE}. */
+    int newestVersion(long ownerId, int keyId) {
+        long cell = lists.find(owners.headers, owners.slotOf(ownerId), headField, keyId);
+        return cell == PropertyRowLists.NOT_FOUND ? NO_TUPLE : PropertyCellDescriptor.tupleSlot(cell);
+    }
+
+    /** Removes the property's cell and frees its whole chain; false if it had none. */
+    boolean remove(long ownerId, int keyId) {
+        checkKey(keyId);
+        // Cell and version chain come out under one lock: a version linked concurrently is
+        // either in the chain freed here or was linked after the removal, into a new cell.
+        long cell = lists.removeCell(owners.headers, owners.slotOf(ownerId), headField, PropertyCellDescriptor.word(keyId, 0), 0L);
+        if (cell == RowLists.NOT_REMOVED) {
+            return false;
+        }
+        mvStore.freeChain(PropertyCellDescriptor.tupleSlot(cell));
+        return true;
+    }
+
+    /** Frees every property of the element in header slot {@code ownerSlot} and empties its list. */
+    void freeAll(int ownerSlot) {
+        RowCursor cursor = new RowCursor(lists);
+        cursor.open(owners.headers, ownerSlot, headField);
+        while (cursor.advance()) {
+            mvStore.freeChain(PropertyCellDescriptor.tupleSlot(cursor.word0));
+        }
+        lists.clear(owners.headers, ownerSlot, headField);
+    }
+
+    PropertyCursor newCursor() {
+        return new PropertyCursor(lists, owners, headField);
+    }
+
+    private void checkKey(int keyId) {
+        if (keyId < 0 || keyId >= keys.size()) {
+            throw new IllegalArgumentException("unknown property key id: " + keyId + "; intern keys through propertyKeys()");
+        }
+    }
+}
