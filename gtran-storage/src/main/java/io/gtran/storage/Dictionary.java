@@ -36,6 +36,9 @@ public final class Dictionary {
 
     /** The id of {@code name}, or {@link #ABSENT}. */
     public int find(String name) {
+        if (name == null) {
+            throw new IllegalArgumentException(what + " must not be null");
+        }
         Integer id = ids.get(name);
         return id == null ? ABSENT : id;
     }

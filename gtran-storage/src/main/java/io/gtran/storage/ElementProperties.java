@@ -37,7 +37,17 @@ final class ElementProperties {
         while (true) {
             long cell = lists.find(owners.headers, ownerSlot, headField, keyId);
             int older = cell == PropertyRowLists.NOT_FOUND ? NO_TUPLE : PropertyCellDescriptor.tupleSlot(cell);
-            int tuple = factory.create(older);
+            int tuple;
+            try {
+                tuple = factory.create(older);
+            } catch (IllegalArgumentException e) {
+                // The GC may have removed the property, freeing `older`, since the cell was read
+                // ("older version is not live"); the version then belongs in a new cell: read again.
+                if (older != NO_TUPLE && lists.find(owners.headers, ownerSlot, headField, keyId) != cell) {
+                    continue;
+                }
+                throw e;
+            }
             boolean linked;
             try {
                 linked = older == NO_TUPLE
@@ -75,8 +85,20 @@ final class ElementProperties {
         return version;
     }
 
-    /** Swings the property's newest-version link; see {@link GraphStore#replaceVertexPropertyVersion}. */
+    /**
+     * Swings the property's newest-version link; see {@link GraphStore#replaceVertexPropertyVersion}.
+     * The replacement must be a live version: a cell linking to {@link MvTupleDescriptor#NO_TUPLE}
+     * would look absent to {@link #newestVersion} yet refuse a new cell, so {@link #addVersion}
+     * would retry forever.
+     *
+     * @throws IllegalArgumentException if {@code replacement} is not a live version
+     */
     boolean replaceVersion(long ownerId, int keyId, int expected, int replacement) {
+        checkKey(keyId);
+        if (!mvStore.isLive(replacement)) {
+            throw new IllegalArgumentException("replacement version is not live: replacement=" + replacement
+                    + " key=" + keys.name(keyId) + " element=" + ElementIds.toString(ownerId));
+        }
         return lists.replaceTuple(owners.headers, owners.slotOf(ownerId), headField, keyId, expected, replacement);
     }
 

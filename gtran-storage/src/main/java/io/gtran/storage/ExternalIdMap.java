@@ -30,6 +30,8 @@ public final class ExternalIdMap implements AutoCloseable {
     private final int maxEntries;
     private volatile ChronicleMap<byte[], Long> toInternal;
     private volatile ChronicleMap<Long, byte[]> toExternal;
+    /** Set by {@link #close}; refuses later use, and in particular the creation of maps no one will close. */
+    private volatile boolean closed;
 
     ExternalIdMap(String name, int maxEntries) {
         this.name = name;
@@ -40,15 +42,23 @@ public final class ExternalIdMap implements AutoCloseable {
      * Records that {@code external} names {@code internalId}. Returns false, changing nothing, if
      * {@code external} is already mapped.
      *
-     * @throws IllegalArgumentException for an id type other than Long/Integer/Short/Byte, String or UUID, or an over-long string
-     * @throws IllegalStateException    if {@code internalId} already has an external id
+     * @throws IllegalArgumentException for an id type other than Long/Integer/Short/Byte, String or UUID, or an
+     *                                  over-long string, or one with an unpaired surrogate
+     * @throws UnknownElementException  if {@code internalId} is not an element id at all (zero, which is
+     *                                  {@link #ABSENT}, or negative)
+     * @throws IllegalStateException    if {@code internalId} already has an external id, or the map is closed
      * @throws StoreCapacityException   if {@code gtran.storage.external-ids.max} entries are mapped, or
      *                                  long ids have filled the space sized for that many; nothing is kept
      */
     public boolean put(Object external, long internalId) {
+        if (!ElementIds.isWellFormed(internalId)) {
+            throw new UnknownElementException("cannot map external id " + external + " to internal id=" + internalId
+                    + ": not a gtran element id");
+        }
         byte[] key = encode(external);
         ensureMaps();
         synchronized (this) {
+            ensureOpen();
             if (toInternal.containsKey(key)) {
                 return false;
             }
@@ -84,6 +94,7 @@ public final class ExternalIdMap implements AutoCloseable {
 
     /** The internal id mapped to {@code external}, or {@link #ABSENT}. */
     public long internalId(Object external) {
+        ensureOpen();
         ChronicleMap<byte[], Long> map = toInternal;
         if (map == null) {
             return ABSENT;
@@ -94,6 +105,7 @@ public final class ExternalIdMap implements AutoCloseable {
 
     /** The external id of {@code internalId}, or null if it has none. */
     public Object externalId(long internalId) {
+        ensureOpen();
         ChronicleMap<Long, byte[]> map = toExternal;
         if (map == null) {
             return null;
@@ -104,6 +116,7 @@ public final class ExternalIdMap implements AutoCloseable {
 
     /** Forgets the mapping of {@code internalId}, if any. */
     public synchronized void remove(long internalId) {
+        ensureOpen();
         if (toExternal == null) {
             return;
         }
@@ -114,6 +127,7 @@ public final class ExternalIdMap implements AutoCloseable {
     }
 
     public long size() {
+        ensureOpen();
         ChronicleMap<byte[], Long> map = toInternal;
         return map == null ? 0 : map.longSize();
     }
@@ -132,6 +146,7 @@ public final class ExternalIdMap implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        closed = true;
         if (toInternal != null) {
             toInternal.close();
             toExternal.close();
@@ -143,7 +158,7 @@ public final class ExternalIdMap implements AutoCloseable {
             return ByteBuffer.allocate(9).put(LONG_TAG).putLong(((Number) external).longValue()).array();
         }
         if (external instanceof String s) {
-            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+            byte[] utf8 = ValueType.utf8(s, "string id");
             if (utf8.length > MAX_STRING_BYTES) {
                 throw new IllegalArgumentException("string id too long: bytes=" + utf8.length + " max=" + MAX_STRING_BYTES);
             }
@@ -167,11 +182,18 @@ public final class ExternalIdMap implements AutoCloseable {
         }
     }
 
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("external id map is closed: map=" + name);
+        }
+    }
+
     private void ensureMaps() {
         if (toInternal != null) {
             return;
         }
         synchronized (this) {
+            ensureOpen();
             if (toInternal == null) {
                 // Chronicle sizes segments for `entries`; the bloat factor lets it overflow them
                 // gracefully, and put() enforces maxEntries itself.

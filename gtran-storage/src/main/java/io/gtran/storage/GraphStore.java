@@ -334,6 +334,8 @@ public final class GraphStore implements AutoCloseable {
      * Swings a vertex property's newest-version link from {@code expected} to {@code replacement}
      * (for instance a base version to its {@link MvStore#materialize materialized} tuple). Returns
      * false, changing nothing, if the newest version is no longer {@code expected}.
+     *
+     * @throws IllegalArgumentException if {@code replacement} is not a live version, or the key id is unknown
      */
     public boolean replaceVertexPropertyVersion(long vertexId, int keyId, int expected, int replacement) {
         return vertexProperties.replaceVersion(vertexId, keyId, expected, replacement);

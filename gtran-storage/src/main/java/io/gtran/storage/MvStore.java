@@ -48,9 +48,13 @@ public final class MvStore implements AutoCloseable {
         return createTuple(type, valueWord(type, value), beginTime, endTime, older);
     }
 
-    /** Creates a full version holding bytes a layer above serialized, tagged {@link ValueType#SERIALIZED}. */
+    /**
+     * Creates a full version holding bytes a layer above serialized, tagged {@link ValueType#SERIALIZED}.
+     *
+     * @throws IllegalArgumentException if {@code serialized} is null
+     */
     public int createSerializedVersion(byte[] serialized, long beginTime, long endTime, int older) {
-        return createTuple(ValueType.SERIALIZED, values.store(serialized), beginTime, endTime, older);
+        return createTuple(ValueType.SERIALIZED, values.store(requireSerialized(serialized)), beginTime, endTime, older);
     }
 
     /**
@@ -63,16 +67,22 @@ public final class MvStore implements AutoCloseable {
     }
 
     public int createSerializedBaseVersion(byte[] serialized) {
-        return createBase(ValueType.SERIALIZED, values.store(serialized));
+        return createBase(ValueType.SERIALIZED, values.store(requireSerialized(serialized)));
     }
 
     /**
      * Creates a full version with the same value as {@code base}, the given times and no older
      * version: what the MV-OCC layer puts in a base version's place before updating the property.
      * The base version itself stays valid until GC frees it, so readers holding it are unaffected.
+     *
+     * @throws IllegalArgumentException if {@code base} is not a live base version: a freed one's
+     *                                  slot holds a free-list link, not its value
      */
     public int materialize(int base, long beginTime, long endTime) {
         requireBase(base);
+        if (!isLive(base)) {
+            throw new IllegalArgumentException("base version is not live: version=" + base);
+        }
         int slot = MvTupleDescriptor.slot(base);
         ValueType type = ValueType.ofTag(bases.getByte(slot, BaseVersionDescriptor.TYPE_OFFSET));
         long word = bases.getLong(slot, BaseVersionDescriptor.VALUE_OFFSET);
@@ -196,10 +206,17 @@ public final class MvStore implements AutoCloseable {
     /**
      * Cuts the chain after {@code version}: its older link becomes {@link MvTupleDescriptor#NO_TUPLE}.
      * Returns the first version cut off, for the caller to free.
+     *
+     * @throws IllegalArgumentException if {@code version} is a full tuple that is not live: a freed
+     *                                  tuple still holds its old older link, which may name versions
+     *                                  now reused by other properties
      */
     public int truncateAfter(int version) {
         if (isBase(version)) {
             return NO_TUPLE; // a base version is always the oldest
+        }
+        if (!isLive(version)) {
+            throw new IllegalArgumentException("version is not live: version=" + version);
         }
         int older = older(version);
         tuples.putInt(version, OLDER_OFFSET, NO_TUPLE);
@@ -251,7 +268,14 @@ public final class MvStore implements AutoCloseable {
         if (type.inline()) {
             return ValueType.encodeInline(type, value);
         }
-        return values.store(type == ValueType.STRING ? ((String) value).getBytes(StandardCharsets.UTF_8) : (byte[]) value);
+        return values.store(type == ValueType.STRING ? ValueType.utf8((String) value, "string value") : (byte[]) value);
+    }
+
+    private static byte[] requireSerialized(byte[] serialized) {
+        if (serialized == null) {
+            throw new IllegalArgumentException("serialized value must not be null: serialized=null");
+        }
+        return serialized;
     }
 
     private void releaseWord(ValueType type, long word) {

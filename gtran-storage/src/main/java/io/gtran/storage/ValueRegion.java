@@ -156,15 +156,26 @@ final class ValueRegion implements AutoCloseable {
         return classes[sizeClass];
     }
 
+    /**
+     * Reserves the value's bytes against {@code gtran.storage.values.max-bytes} before allocating, in
+     * one atomic step, so concurrent stores cannot each pass the check and together exceed the cap.
+     */
     private int storeLarge(byte[] bytes) {
-        if (largeBytes.get() + bytes.length > maxTotalBytes) {
-            throw new StoreCapacityException("value region full: bytes=" + largeBytes.get() + " max=" + maxTotalBytes
-                    + "; raise " + StoreConfig.VALUES_MAX_BYTES);
+        long reserved = largeBytes.addAndGet(bytes.length);
+        if (reserved > maxTotalBytes) {
+            largeBytes.addAndGet(-bytes.length);
+            throw new StoreCapacityException("value region full: bytes=" + (reserved - bytes.length) + " value=" + bytes.length
+                    + " max=" + maxTotalBytes + "; raise " + StoreConfig.VALUES_MAX_BYTES);
         }
-        ByteBuffer buffer = ByteBuffer.allocateDirect(bytes.length).order(ByteOrder.nativeOrder());
+        ByteBuffer buffer;
+        try {
+            buffer = ByteBuffer.allocateDirect(bytes.length).order(ByteOrder.nativeOrder());
+        } catch (RuntimeException | OutOfMemoryError e) {
+            largeBytes.addAndGet(-bytes.length);
+            throw e;
+        }
         buffer.put(0, bytes);
         synchronized (large) {
-            largeBytes.addAndGet(bytes.length);
             if (!largeFree.isEmpty()) {
                 int slot = largeFree.remove(largeFree.size() - 1);
                 large.set(slot, buffer);

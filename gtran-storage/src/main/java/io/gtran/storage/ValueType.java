@@ -1,5 +1,7 @@
 package io.gtran.storage;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * Type tags of property values in an MV-tuple. Scalars are stored inline in the tuple's value word;
  * {@link #STRING}, {@link #BYTES} and {@link #SERIALIZED} store a value-region link there.
@@ -64,6 +66,30 @@ public enum ValueType {
             return BYTES;
         }
         return null;
+    }
+
+    /**
+     * The UTF-8 bytes of {@code s}, which decode back to exactly {@code s}.
+     * {@link String#getBytes} would silently replace an unpaired surrogate with {@code '?'}, so the
+     * string read back (or the id looked up) would be a different one.
+     *
+     * @param what names the string in the error, e.g. {@code "string value"}
+     * @throws IllegalArgumentException naming the index of an unpaired surrogate
+     */
+    static byte[] utf8(String s, String what) {
+        int n = s.length();
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    i++;
+                } else {
+                    throw new IllegalArgumentException(what + " has an unpaired surrogate, which UTF-8 cannot hold: index=" + i
+                            + " char=\\u" + Integer.toHexString(c) + "; serialize it as bytes");
+                }
+            }
+        }
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     /** The inline value word of a scalar. */
