@@ -318,30 +318,15 @@ abstract class RowLists {
             }
             readRow = next(readRow);
         }
-        int freed = 0;
         if (writePos == 0) {
             // Every cell was removed: the list is empty.
             owners.putIntRelease(ownerSlot, headField, NO_ROW);
-            writeRow = head;
-            int r = writeRow;
-            while (r != NO_ROW) {
-                int n = next(r);
-                rows.free(r);
-                freed++;
-                r = n;
-            }
-            return freed;
+            return freeChain(head);
         }
         rows.putInt(writeRow, COUNT_OFFSET, writePos);
-        int r = next(writeRow);
+        int rest = next(writeRow);
         rows.putInt(writeRow, NEXT_OFFSET, NO_ROW);
-        while (r != NO_ROW) {
-            int n = next(r);
-            rows.free(r);
-            freed++;
-            r = n;
-        }
-        return freed;
+        return freeChain(rest);
     }
 
     /**
@@ -411,11 +396,7 @@ abstract class RowLists {
             rows.putInt(writeRow, COUNT_OFFSET, writePos);
             rows.putInt(writeRow, NEXT_OFFSET, NO_ROW);
             owners.putIntRelease(ownerSlot, headField, runs[0]);
-            for (int row = head; row != NO_ROW; ) {
-                int next = next(row);
-                rows.free(row);
-                row = next;
-            }
+            freeChain(head);
             return oldRows - needed;
         } finally {
             locks.unlock(stripe, locked);
@@ -440,6 +421,18 @@ abstract class RowLists {
         }
     }
 
+    /** Frees {@code row} and every row after it; the caller has unlinked them. Returns how many. */
+    private int freeChain(int row) {
+        int freed = 0;
+        while (row != NO_ROW) {
+            int next = next(row);
+            rows.free(row);
+            freed++;
+            row = next;
+        }
+        return freed;
+    }
+
     private void freeRun(int first, int length) {
         for (int row = first; row < first + length; row++) {
             rows.free(row);
@@ -451,16 +444,9 @@ abstract class RowLists {
         int stripe = locks.stripe(headField, ownerSlot);
         long locked = locks.lock(stripe);
         try {
-            int row = owners.getInt(ownerSlot, headField);
+            int head = owners.getInt(ownerSlot, headField);
             owners.putIntRelease(ownerSlot, headField, NO_ROW);
-            int freed = 0;
-            while (row != NO_ROW) {
-                int next = next(row);
-                rows.free(row);
-                freed++;
-                row = next;
-            }
-            return freed;
+            return freeChain(head);
         } finally {
             locks.unlock(stripe, locked);
         }
