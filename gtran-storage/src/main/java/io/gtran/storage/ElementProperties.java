@@ -102,6 +102,38 @@ final class ElementProperties {
         return lists.replaceTuple(owners.headers, owners.slotOf(ownerId), headField, keyId, expected, replacement);
     }
 
+    /**
+     * Links {@code version} as the property's newest version if the newest is still
+     * {@code expectedNewest} ({@link MvTupleDescriptor#NO_TUPLE}: the property has no cell). A
+     * compare-and-link: false, changing nothing, if another writer got there first.
+     *
+     * @throws IllegalArgumentException if {@code version} is not a live version, or the key id is unknown
+     */
+    boolean linkVersion(long ownerId, int keyId, int expectedNewest, int version) {
+        checkKey(keyId);
+        if (!mvStore.isLive(version)) {
+            throw new IllegalArgumentException("version to link is not live: version=" + version
+                    + " key=" + keys.name(keyId) + " element=" + ElementIds.toString(ownerId));
+        }
+        int ownerSlot = owners.slotOf(ownerId);
+        if (expectedNewest == NO_TUPLE) {
+            return lists.insert(owners.headers, ownerSlot, headField, PropertyCellDescriptor.word(keyId, version), 0L);
+        }
+        return lists.replaceTuple(owners.headers, ownerSlot, headField, keyId, expectedNewest, version);
+    }
+
+    /**
+     * Removes the property's cell if it still links {@code expectedNewest}, freeing nothing: the
+     * caller (GC, or a transaction undoing its own write) frees the unlinked chain once no reader
+     * can hold it. False if the cell is gone or links another version.
+     */
+    boolean unlink(long ownerId, int keyId, int expectedNewest) {
+        checkKey(keyId);
+        long cell = lists.removeCellIf(owners.headers, owners.slotOf(ownerId), headField,
+                PropertyCellDescriptor.word(keyId, 0), 0L, PropertyCellDescriptor.word(keyId, expectedNewest));
+        return cell != RowLists.NOT_REMOVED;
+    }
+
     /** The newest version, or {@link MvTupleDescriptor#NO_TUPLE}. */
     int newestVersion(long ownerId, int keyId) {
         long cell = lists.find(owners.headers, owners.slotOf(ownerId), headField, keyId);

@@ -345,6 +345,35 @@ public final class GraphStore implements AutoCloseable {
         return edgeProperties.replaceVersion(edgeId, keyId, expected, replacement);
     }
 
+    /**
+     * Links a version made with {@link MvStore#createVersion} (or a base version) as the newest
+     * of a vertex property, if the newest is still {@code expectedNewest}
+     * ({@link MvTupleDescriptor#NO_TUPLE}: no version yet). Unlike {@link #addVertexPropertyVersion},
+     * which always links on top of whatever is newest, this is a compare-and-link: false, changing
+     * nothing, if another writer linked first. The caller chose the version's older link.
+     *
+     * @throws IllegalArgumentException if {@code version} is not live or the key id is unknown
+     */
+    public boolean linkVertexPropertyVersion(long vertexId, int keyId, int expectedNewest, int version) {
+        return vertexProperties.linkVersion(vertexId, keyId, expectedNewest, version);
+    }
+
+    public boolean linkEdgePropertyVersion(long edgeId, int keyId, int expectedNewest, int version) {
+        return edgeProperties.linkVersion(edgeId, keyId, expectedNewest, version);
+    }
+
+    /**
+     * Removes a vertex property's cell if it still links {@code expectedNewest}, freeing no
+     * version: the caller frees the unlinked chain when no reader can still be walking it.
+     */
+    public boolean unlinkVertexProperty(long vertexId, int keyId, int expectedNewest) {
+        return vertexProperties.unlink(vertexId, keyId, expectedNewest);
+    }
+
+    public boolean unlinkEdgeProperty(long edgeId, int keyId, int expectedNewest) {
+        return edgeProperties.unlink(edgeId, keyId, expectedNewest);
+    }
+
     /** The newest version of a vertex property, or {@link MvTupleDescriptor#NO_TUPLE}. */
     public int vertexPropertyVersion(long vertexId, int keyId) {
         return vertexProperties.newestVersion(vertexId, keyId);

@@ -232,6 +232,17 @@ abstract class RowLists {
      * cell, with its version link), or {@link #NOT_REMOVED}.
      */
     final long removeCell(SlotPool owners, int ownerSlot, int headField, long w0, long w1) {
+        return removeCellIf(owners, ownerSlot, headField, w0, w1, ANY_WORD);
+    }
+
+    /** Matches any stored first word in {@link #removeCellIf}. */
+    static final long ANY_WORD = Long.MIN_VALUE;
+
+    /**
+     * As {@link #removeCell}, but removes the cell only if its stored first word equals
+     * {@code expectedWord0} (or that is {@link #ANY_WORD}): a compare-and-remove.
+     */
+    final long removeCellIf(SlotPool owners, int ownerSlot, int headField, long w0, long w1, long expectedWord0) {
         int stripe = locks.stripe(headField, ownerSlot);
         long locked = locks.lock(stripe);
         try {
@@ -245,6 +256,9 @@ abstract class RowLists {
                         return NOT_REMOVED;
                     }
                     long removed = word0(row, pos);
+                    if (expectedWord0 != ANY_WORD && removed != expectedWord0) {
+                        return NOT_REMOVED;
+                    }
                     shiftLeft(row, pos + 1, count);
                     rows.putInt(row, COUNT_OFFSET, count - 1);
                     mergeAround(owners, ownerSlot, headField, prev, row);

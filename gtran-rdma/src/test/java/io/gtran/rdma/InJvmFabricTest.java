@@ -1,0 +1,108 @@
+package io.gtran.rdma;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** The contract on {@link InJvmCluster}, plus what only the in-JVM fabric promises. */
+class InJvmFabricTest extends FabricContractTest {
+    private InJvmCluster inJvm;
+
+    @Override
+    protected TestCluster startCluster(int nodes) {
+        inJvm = new InJvmCluster();
+        List<Fabric> fabrics = new ArrayList<>();
+        for (int node = 0; node < nodes; node++) {
+            fabrics.add(inJvm.join(node));
+        }
+        InJvmCluster started = inJvm;
+        return new TestCluster() {
+            @Override
+            public Fabric node(int id) {
+                return fabrics.get(id);
+            }
+
+            @Override
+            public void close() {
+                started.close();
+            }
+
+            @Override
+            public String toString() {
+                return started.toString();
+            }
+        };
+    }
+
+    @Test
+    void joiningATakenOrInvalidIdIsRefused() {
+        assertMessageHas(assertThrows(IllegalStateException.class, () -> inJvm.join(0)), "node=0");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> inJvm.join(-1)), "node=-1", "max=1023");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> inJvm.join(1024)), "node=1024");
+        assertEquals(1023, inJvm.join(1023).localNode());
+    }
+
+    @Test
+    void rejoiningAClosedIdIsARestartWithNothingRegistered() {
+        n1.register("r", 8).writeLong(0, 5);
+        Region old = n0.connect(1, "r");
+        n1.close();
+        Fabric restarted = inJvm.join(1);
+        assertThrows(RegionAccessException.class, () -> old.readLong(0), "handles to the old incarnation stay dead");
+        assertMessageHas(assertThrows(UnknownRegionException.class, () -> n0.connect(1, "r")), "node=1", "name=r");
+        restarted.register("r", 8);
+        assertEquals(0, n0.connect(1, "r").readLong(0));
+    }
+
+    @Test
+    void closingTheClusterClosesEveryNodeAndStopsJoins() {
+        inJvm.close();
+        for (Fabric node : List.of(n0, n1, n2)) {
+            assertThrows(IllegalStateException.class, () -> node.register("x", 8));
+        }
+        assertMessageHas(assertThrows(IllegalStateException.class, () -> inJvm.join(5)), "cluster is closed");
+    }
+
+    @Test
+    void regionsLargerThanABufferAreRefusedBeforeAllocating() {
+        long max = Integer.MAX_VALUE & ~7L;
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> n0.register("big", max + 8)),
+                "name=big", "bytes=" + (max + 8), "max=" + max);
+        assertThrows(IllegalArgumentException.class, () -> n0.register("huge", 1L << 40));
+    }
+
+    @Test
+    void handlersRunOnTheNodesNamedDaemonDeliveryThread() throws Exception {
+        AtomicReference<Thread> ran = new AtomicReference<>();
+        n2.onMessage(1, (from, payload) -> ran.set(Thread.currentThread()));
+        n0.send(2, 1, new byte[1]).get(10, SECONDS);
+        assertEquals("gtran-fabric-node-2", ran.get().getName());
+        assertTrue(ran.get().isDaemon());
+        n2.close();
+        ran.get().join(SECONDS.toMillis(10));
+        assertTrue(!ran.get().isAlive(), "close stops the delivery thread");
+    }
+
+    @Test
+    void aHandlerMayCloseItsOwnNode() throws Exception {
+        n1.onMessage(1, (from, payload) -> n1.close());
+        CompletableFuture<Void> ack = n0.send(1, 1, new byte[1]);
+        ack.get(10, SECONDS);
+        assertMessageHas(assertThrows(IllegalStateException.class, () -> n1.register("x", 8)), "fabric is closed: node=1");
+    }
+
+    @Test
+    void toStringShowsNodeState() {
+        n0.register("b", 8);
+        n0.register("a", 8);
+        n0.onMessage(4, (from, payload) -> { });
+        assertEquals("InJvmFabric[node=0, closed=false, regions=[a, b], channels=[4]]", n0.toString());
+    }
+}
