@@ -1,0 +1,19 @@
+package io.gtran.txn;
+
+import io.gtran.storage.ElementIds;
+
+/** An element id that names no vertex or edge visible to the transaction. */
+public final class ElementNotFoundException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final long elementId;
+
+    ElementNotFoundException(String what, long elementId) {
+        super(what + " not found (or not visible to this transaction): id=" + ElementIds.toString(elementId));
+        this.elementId = elementId;
+    }
+
+    public long elementId() {
+        return elementId;
+    }
+}

@@ -1,0 +1,341 @@
+package io.gtran.txn;
+
+import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
+
+import io.gtran.storage.GraphStore;
+import io.gtran.storage.MvStore;
+import io.gtran.storage.UnknownElementException;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Garbage collection of the transaction layer (G-Tran §5): commits and aborts report what they
+ * left behind; a scanner takes the GC watermark (the earliest begin time of any running
+ * transaction, {@link TransactionEngine#watermark}), collects what no running or future
+ * transaction can see into batches by type, and GC workers recycle each batch into the store's
+ * pools. Batch types, in the order a pass runs them:
+ * <ol>
+ *   <li>{@link Batch#ABORTED_VERSIONS}: versions of aborted writes still at the head of their
+ *       chain are unlinked (and retired, below).
+ *   <li>{@link Batch#OBSOLETE_VERSIONS}: a property superseded at a commit time below the
+ *       watermark keeps the versions from the one visible at the watermark upwards; older ones are
+ *       freed. A property removed before the watermark loses its whole chain.
+ *   <li>{@link Batch#DEAD_EDGES}, then {@link Batch#DEAD_VERTICES}: elements deleted before the
+ *       watermark, or created by aborted transactions, are removed with their cells and
+ *       properties; their emptied edge rows go back to the row pool as the row-lists merge.
+ *   <li>{@link Batch#RETIRED_VERSIONS}: versions unlinked while readers might still hold them are
+ *       freed once every such reader has finished.
+ *   <li>{@link Batch#EXPIRED_RCT_ENTRIES}: recent-committed-table entries below the watermark.
+ * </ol>
+ * One pass handles each chain in one worker, and passes do not overlap.
+ */
+public final class GarbageCollector implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
+    private static final int BATCH_SIZE = 512;
+
+    /** The kinds of garbage, each recycled by its own batches. */
+    public enum Batch {
+        ABORTED_VERSIONS, OBSOLETE_VERSIONS, DEAD_EDGES, DEAD_VERTICES, RETIRED_VERSIONS, RETIRED_CHAINS, EXPIRED_RCT_ENTRIES
+    }
+
+    /** One piece of garbage: what and since when (it may go once the watermark passes {@code time}). */
+    record Item(ElementKind kind, long element, int key, int version, long time) {
+    }
+
+    private record ChainRef(ElementKind kind, long element, int key) {
+    }
+
+    private final TransactionEngine engine;
+    private final GraphStore store;
+    private final MvStore versions;
+    private final TxnConfig config;
+    private final Map<Batch, ConcurrentLinkedQueue<Item>> queues = new EnumMap<>(Batch.class);
+    private final Map<Batch, LongAdder> recycled = new EnumMap<>(Batch.class);
+    private final LongAdder passes = new LongAdder();
+    private final LongAdder versionsFreed = new LongAdder();
+    private ExecutorService workers;
+    private Thread scanner;
+    private volatile boolean running;
+
+    GarbageCollector(TransactionEngine engine, TxnConfig config) {
+        this.engine = engine;
+        this.store = engine.store();
+        this.versions = store.mvStore();
+        this.config = config;
+        for (Batch batch : Batch.values()) {
+            queues.put(batch, new ConcurrentLinkedQueue<>());
+            recycled.put(batch, new LongAdder());
+        }
+    }
+
+    // ---------------------------------------------------------------- reports from commit and abort
+
+    void obsoleteVersions(ElementKind kind, long element, int key, long supersededAt) {
+        queues.get(Batch.OBSOLETE_VERSIONS).add(new Item(kind, element, key, NO_TUPLE, supersededAt));
+    }
+
+    void abortedVersion(ElementKind kind, long element, int key, int version) {
+        queues.get(Batch.ABORTED_VERSIONS).add(new Item(kind, element, key, version, 0));
+    }
+
+    void retiredVersion(int version, long unlinkedAt) {
+        queues.get(Batch.RETIRED_VERSIONS).add(new Item(null, 0, 0, version, unlinkedAt));
+    }
+
+    void deadElement(ElementKind kind, long element, long diedAt) {
+        queues.get(kind == ElementKind.EDGE ? Batch.DEAD_EDGES : Batch.DEAD_VERTICES).add(new Item(kind, element, 0, NO_TUPLE, diedAt));
+    }
+
+    // ---------------------------------------------------------------- scanning
+
+    void start() {
+        workers = Executors.newFixedThreadPool(config.gcWorkers, named("gtran-gc-worker-" + store.nodeId() + "-"));
+        running = true;
+        scanner = new Thread(this::scanLoop, "gtran-gc-scanner-" + store.nodeId());
+        scanner.setDaemon(true);
+        scanner.start();
+    }
+
+    private void scanLoop() {
+        while (running) {
+            try {
+                runOnce();
+                Thread.sleep(config.gcIntervalMs);
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.error("GC pass failed; the next pass retries", e);
+            }
+        }
+    }
+
+    /**
+     * Runs one pass now, in the calling thread if GC is not running (tests, the GC benchmark's
+     * off mode can call it to compare). Returns how many items it recycled.
+     */
+    public synchronized int runOnce() throws InterruptedException {
+        long watermark = engine.watermark();
+        int done = 0;
+        done += run(Batch.ABORTED_VERSIONS, watermark, this::unlinkAborted);
+        done += runChains(watermark);
+        done += run(Batch.DEAD_EDGES, watermark, this::removeElement);
+        done += run(Batch.DEAD_VERTICES, watermark, this::removeElement);
+        done += run(Batch.RETIRED_VERSIONS, watermark, item -> {
+            versions.freeVersion(item.version());
+            versionsFreed.increment();
+        });
+        done += run(Batch.RETIRED_CHAINS, watermark, item -> versionsFreed.add(versions.freeChain(item.version())));
+        int pruned = engine.recentCommitted().pruneBelow(watermark);
+        recycled.get(Batch.EXPIRED_RCT_ENTRIES).add(pruned);
+        passes.increment();
+        return done + pruned;
+    }
+
+    /** Takes the ready items of one type, recycles them in batches on the workers, requeues the rest. */
+    private int run(Batch type, long watermark, Consumer<Item> recycle) throws InterruptedException {
+        List<Item> ready = drainReady(type, watermark);
+        return inBatches(type, ready, recycle);
+    }
+
+    private int runChains(long watermark) throws InterruptedException {
+        // One item per chain, so that no two workers trim the same chain.
+        Map<ChainRef, Item> chains = new LinkedHashMap<>();
+        for (Item item : drainReady(Batch.OBSOLETE_VERSIONS, watermark)) {
+            chains.merge(new ChainRef(item.kind(), item.element(), item.key()), item,
+                    (a, b) -> a.time() >= b.time() ? a : b);
+        }
+        return inBatches(Batch.OBSOLETE_VERSIONS, new ArrayList<>(chains.values()), item -> trim(item, watermark));
+    }
+
+    private List<Item> drainReady(Batch type, long watermark) {
+        ConcurrentLinkedQueue<Item> queue = queues.get(type);
+        List<Item> ready = new ArrayList<>();
+        List<Item> later = new ArrayList<>();
+        Item item;
+        int budget = queue.size();
+        while (budget-- > 0 && (item = queue.poll()) != null) {
+            (item.time() < watermark ? ready : later).add(item);
+        }
+        queue.addAll(later);
+        return ready;
+    }
+
+    private int inBatches(Batch type, List<Item> items, Consumer<Item> recycle) throws InterruptedException {
+        if (items.isEmpty()) {
+            return 0;
+        }
+        AtomicInteger done = new AtomicInteger();
+        Consumer<List<Item>> work = batch -> {
+            for (Item item : batch) {
+                try {
+                    recycle.accept(item);
+                    done.incrementAndGet();
+                } catch (Requeue requeue) {
+                    queues.get(type).add(item);
+                } catch (UnknownElementException gone) {
+                    done.incrementAndGet(); // its element was removed, and its versions with it
+                }
+            }
+        };
+        if (workers == null) {
+            work.accept(items);
+        } else {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int from = 0; from < items.size(); from += BATCH_SIZE) {
+                List<Item> batch = items.subList(from, Math.min(items.size(), from + BATCH_SIZE));
+                futures.add(workers.submit(() -> work.accept(batch)));
+            }
+            for (Future<?> f : futures) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    LOG.error("GC batch of {} failed", type, e.getCause());
+                }
+            }
+        }
+        recycled.get(type).add(done.get());
+        return done.get();
+    }
+
+    /** Thrown by a recycler for an item that cannot go yet; it goes back in its queue. */
+    private static final class Requeue extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Requeue() {
+            super(null, null, false, false);
+        }
+    }
+
+    // ---------------------------------------------------------------- recyclers
+
+    private void unlinkAborted(Item item) {
+        ElementKind kind = item.kind();
+        int aborted = item.version();
+        if (kind.newestVersion(store, item.element(), item.key()) != aborted) {
+            return; // a writer linked over it and retired it
+        }
+        int older = versions.older(aborted);
+        boolean unlinked = older == NO_TUPLE
+                ? kind.unlink(store, item.element(), item.key(), aborted)
+                : kind.link(store, item.element(), item.key(), aborted, older);
+        if (unlinked) {
+            retiredVersion(aborted, engine.clock().next()); // a reader may be looking at it right now
+        }
+    }
+
+    /**
+     * Frees the versions of a chain older than the one a reader at the watermark sees. Readers
+     * stop at the first version that began before their begin time (see Transaction), so none
+     * goes past it.
+     */
+    private void trim(Item item, long watermark) {
+        ElementKind kind = item.kind();
+        int head = kind.newestVersion(store, item.element(), item.key());
+        int version = head;
+        while (version != NO_TUPLE) {
+            if (MvStore.isBase(version)) {
+                return; // a lone base version: nothing older
+            }
+            long begin = versions.beginTime(version);
+            if (TxnWords.isTimestamp(begin) && begin < watermark) {
+                break;
+            }
+            version = versions.older(version);
+        }
+        if (version == NO_TUPLE) {
+            throw new Requeue(); // the committing writer has not stamped its version yet
+        }
+        int freed = store.freeVersionsOlderThan(version);
+        versionsFreed.add(freed);
+        long end = versions.endTime(version);
+        if (version == head && TxnWords.isTimestamp(end) && end != TxnWords.INFINITY && end <= watermark
+                && kind.unlink(store, item.element(), item.key(), head)) {
+            // Removed before every running transaction began: the property is gone for good.
+            queues.get(Batch.RETIRED_CHAINS).add(new Item(null, 0, 0, head, engine.clock().next()));
+        }
+    }
+
+    private void removeElement(Item item) {
+        ElementKind kind = item.kind();
+        long begin = kind.beginTime(store, item.element());
+        long end = kind.endTime(store, item.element());
+        boolean aborted = begin == TxnWords.NEVER;
+        boolean deleted = TxnWords.isTimestamp(end) && end != TxnWords.INFINITY;
+        if (!aborted && !deleted) {
+            throw new Requeue(); // the deleting transaction has not stamped it yet
+        }
+        if (kind == ElementKind.EDGE) {
+            store.removeEdge(item.element());
+        } else {
+            try {
+                store.removeVertex(item.element());
+            } catch (IllegalStateException stillHasEdges) {
+                throw new Requeue(); // its edges go first, in a later pass
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- lifecycle and statistics
+
+    /** Items recycled so far by batch type, passes run, and items waiting. */
+    public Map<String, Long> stats() {
+        Map<String, Long> stats = new LinkedHashMap<>();
+        for (Batch batch : Batch.values()) {
+            stats.put("recycled." + batch, recycled.get(batch).sum());
+        }
+        for (Batch batch : Batch.values()) {
+            stats.put("waiting." + batch, (long) queues.get(batch).size());
+        }
+        stats.put("versions.freed", versionsFreed.sum());
+        stats.put("passes", passes.sum());
+        return stats;
+    }
+
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        if (scanner != null) {
+            scanner.interrupt();
+            try {
+                scanner.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (workers != null) {
+            workers.shutdown();
+            try {
+                workers.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory named(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

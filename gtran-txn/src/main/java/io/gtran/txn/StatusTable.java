@@ -1,0 +1,160 @@
+package io.gtran.txn;
+
+import static io.gtran.txn.StatusTableDescriptor.BEGIN_TIME_OFFSET;
+import static io.gtran.txn.StatusTableDescriptor.STATUS_OFFSET;
+import static io.gtran.txn.StatusTableDescriptor.TXN_ID_OFFSET;
+
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.Region;
+
+/**
+ * The node's Transaction Status Table (TST): one {@link StatusTableDescriptor entry} per running
+ * transaction in a region registered with the fabric, so that any node can read a transaction's
+ * status one-sidedly from the node its id names. Only the owner writes an entry, and a status
+ * changes by one CAS over the legal transitions of {@link TxnStatus}.
+ *
+ * <p>Entries also carry the running transactions' begin times: the node's timestamp buffer, from
+ * which the GC watermark is taken.
+ */
+final class StatusTable {
+    static final String REGION_NAME = "gtran.txn.status";
+    /** Returned by {@link #read} when the entry no longer belongs to the transaction asked about. */
+    static final long GONE = -1L;
+
+    private final Fabric fabric;
+    private final int node;
+    private final int slots;
+    private final Region local;
+    private final Region[] peers = new Region[TxnWords.NODE_MASK + 1];
+    private final long[] sequences;
+    private final int[] freeSlots;
+    private int freeCount;
+
+    StatusTable(Fabric fabric, int slots) {
+        this.fabric = fabric;
+        this.node = fabric.localNode();
+        this.slots = slots;
+        this.local = fabric.register(REGION_NAME, (long) slots * StatusTableDescriptor.LENGTH);
+        this.sequences = new long[slots];
+        this.freeSlots = new int[slots];
+        for (int slot = 0; slot < slots; slot++) {
+            local.writeLong(StatusTableDescriptor.offset(slot) + BEGIN_TIME_OFFSET, StatusTableDescriptor.INACTIVE);
+            freeSlots[slot] = slots - 1 - slot;
+        }
+        freeCount = slots;
+        peers[node] = local;
+    }
+
+    /**
+     * Takes a free entry for a new transaction: status EXECUTING, begin time {@link
+     * StatusTableDescriptor#ANNOUNCING} (holding the GC watermark down until the real one is
+     * published). Returns the transaction's id.
+     *
+     * @throws IllegalStateException if every entry is in use
+     */
+    long allocate() {
+        int slot;
+        long sequence;
+        synchronized (this) {
+            if (freeCount == 0) {
+                throw new IllegalStateException("too many concurrent transactions on node " + node + ": all "
+                        + slots + " status-table entries are in use (" + TxnConfig.STATUS_SLOTS + "); finish some first");
+            }
+            slot = freeSlots[--freeCount];
+            sequence = ++sequences[slot] & TxnWords.SEQUENCE_MASK;
+        }
+        long txnId = TxnWords.txnId(node, slot, sequence);
+        long base = StatusTableDescriptor.offset(slot);
+        local.writeLong(base + STATUS_OFFSET, StatusTableDescriptor.statusWord(TxnStatus.EXECUTING, 0));
+        local.writeLong(base + BEGIN_TIME_OFFSET, StatusTableDescriptor.ANNOUNCING);
+        local.writeLong(base + TXN_ID_OFFSET, txnId);
+        return txnId;
+    }
+
+    /** Publishes the begin time of a transaction this node owns. */
+    void publishBeginTime(long txnId, long beginTime) {
+        local.writeLong(StatusTableDescriptor.offset(ownSlot(txnId)) + BEGIN_TIME_OFFSET, beginTime);
+    }
+
+    /**
+     * Moves an owned transaction's status from {@code from} to {@code to}, with its commit time.
+     * Returns false if the entry was not in {@code from}.
+     *
+     * @throws IllegalStateException if the transition is not a legal one
+     */
+    boolean move(long txnId, TxnStatus from, long fromCommitTime, TxnStatus to, long commitTime) {
+        if (!from.canMoveTo(to)) {
+            throw new IllegalStateException("illegal status change " + from + " -> " + to + " for " + TxnWords.toString(txnId));
+        }
+        long offset = StatusTableDescriptor.offset(ownSlot(txnId)) + STATUS_OFFSET;
+        return local.compareAndSwap(offset, StatusTableDescriptor.statusWord(from, fromCommitTime),
+                StatusTableDescriptor.statusWord(to, commitTime));
+    }
+
+    /** Frees an owned transaction's entry; its words in the store must all be rewritten first. */
+    void release(long txnId) {
+        int slot = ownSlot(txnId);
+        long base = StatusTableDescriptor.offset(slot);
+        local.writeLong(base + TXN_ID_OFFSET, 0L);
+        local.writeLong(base + BEGIN_TIME_OFFSET, StatusTableDescriptor.INACTIVE);
+        synchronized (this) {
+            freeSlots[freeCount++] = slot;
+        }
+    }
+
+    /**
+     * The status word of any node's transaction, read one-sidedly from the node its id names; or
+     * {@link #GONE} if that entry has moved on to another transaction (this one finished and
+     * rewrote its words in the store, so the caller should read the word that named it again).
+     */
+    long read(long txnId) {
+        Region region = regionOf(TxnWords.node(txnId));
+        long base = StatusTableDescriptor.offset(TxnWords.slot(txnId));
+        if (base + StatusTableDescriptor.LENGTH > region.size() || region.readLong(base + TXN_ID_OFFSET) != txnId) {
+            return GONE;
+        }
+        long status = region.readLong(base + STATUS_OFFSET);
+        return region.readLong(base + TXN_ID_OFFSET) == txnId ? status : GONE;
+    }
+
+    /**
+     * The smallest begin time published in {@code node}'s table, or {@code upperBound} if it is
+     * smaller (or no transaction runs there). An entry still taking its begin time counts as 0.
+     */
+    long minActiveBeginTime(int node, long upperBound) {
+        Region region = regionOf(node);
+        long min = upperBound;
+        long entries = region.size() / StatusTableDescriptor.LENGTH;
+        for (int slot = 0; slot < entries; slot++) {
+            long beginTime = region.readLong(StatusTableDescriptor.offset(slot) + BEGIN_TIME_OFFSET);
+            if (beginTime < min) {
+                min = beginTime;
+            }
+        }
+        return min;
+    }
+
+    int node() {
+        return node;
+    }
+
+    synchronized int inUse() {
+        return slots - freeCount;
+    }
+
+    private int ownSlot(long txnId) {
+        if (TxnWords.node(txnId) != node || !TxnWords.isTxnId(txnId)) {
+            throw new IllegalArgumentException("not a transaction of node " + node + ": " + TxnWords.toString(txnId));
+        }
+        return TxnWords.slot(txnId);
+    }
+
+    private Region regionOf(int peer) {
+        Region region = peers[peer];
+        if (region == null) {
+            region = fabric.connect(peer, REGION_NAME);
+            peers[peer] = region;
+        }
+        return region;
+    }
+}

@@ -1,0 +1,58 @@
+package io.gtran.txn;
+
+/**
+ * Layout of one Transaction Status Table entry in the node's registered status region. Other
+ * nodes read entries one-sidedly; only the owning node writes them.
+ *
+ * <pre>
+ *   0                   8                   16                  24                  32
+ *   +-------------------+-------------------+-------------------+-------------------+
+ *   | transaction id    | status word       | begin time        | (reserved)        |
+ *   +-------------------+-------------------+-------------------+-------------------+
+ *
+ *   status word:  0 | 0 | status (2) | commit time (60 bits)
+ *                63  62  61       60  59                    0
+ * </pre>
+ *
+ * The transaction id word is 0 while the entry is free; a reader checks it before and after
+ * reading the status word, so an entry reused by a newer transaction is never mistaken for the
+ * one the reader asked about. The begin-time word publishes the begin time of the running
+ * transaction for the GC watermark: {@link #ANNOUNCING} while it is being taken, {@link
+ * #INACTIVE} when the entry is free.
+ */
+final class StatusTableDescriptor {
+    static final int TXN_ID_OFFSET = 0;
+    static final int STATUS_OFFSET = TXN_ID_OFFSET + Long.BYTES;
+    static final int BEGIN_TIME_OFFSET = STATUS_OFFSET + Long.BYTES;
+    static final int RESERVED_OFFSET = BEGIN_TIME_OFFSET + Long.BYTES;
+    static final int LENGTH = RESERVED_OFFSET + Long.BYTES;
+
+    static final int STATUS_SHIFT = 60;
+    static final long COMMIT_TIME_MASK = (1L << STATUS_SHIFT) - 1;
+    /** Begin-time word of an entry whose transaction is taking its begin time: holds the watermark at 0. */
+    static final long ANNOUNCING = 0L;
+    /** Begin-time word of a free entry: ignored by the watermark. */
+    static final long INACTIVE = TxnWords.INFINITY;
+
+    private StatusTableDescriptor() {
+    }
+
+    static long statusWord(TxnStatus status, long commitTime) {
+        if (commitTime < 0 || commitTime > COMMIT_TIME_MASK) {
+            throw new IllegalArgumentException("commit time out of range: commitTime=" + commitTime);
+        }
+        return (long) status.code << STATUS_SHIFT | commitTime;
+    }
+
+    static TxnStatus status(long statusWord) {
+        return TxnStatus.ofCode((int) (statusWord >>> STATUS_SHIFT) & 3);
+    }
+
+    static long commitTime(long statusWord) {
+        return statusWord & COMMIT_TIME_MASK;
+    }
+
+    static long offset(int slot) {
+        return (long) slot * LENGTH;
+    }
+}

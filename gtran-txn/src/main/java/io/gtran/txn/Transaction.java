@@ -1,0 +1,863 @@
+package io.gtran.txn;
+
+import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
+import static io.gtran.txn.TxnWords.INFINITY;
+import static io.gtran.txn.TxnWords.NEVER;
+
+import io.gtran.storage.EdgeCursor;
+import io.gtran.storage.EdgeDirection;
+import io.gtran.storage.ElementIds;
+import io.gtran.storage.GraphStore;
+import io.gtran.storage.MvStore;
+import io.gtran.storage.PropertyCursor;
+import io.gtran.storage.UnknownElementException;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One MV-OCC transaction (G-Tran §4.3) on the graph store: reads see the snapshot at the begin
+ * time, writes install versions stamped with this transaction's id, and {@link #commit} validates
+ * (at SR) and stamps them with the commit time. Use it from one thread at a time.
+ *
+ * <p>Every operation after the transaction has ended throws {@link IllegalStateException}. An
+ * operation that meets a conflict aborts the transaction (undoing everything it wrote) and throws
+ * {@link TransactionConflictException} naming the conflict and the other transaction.
+ *
+ * <p>Element ids are the store's; label and property-key ids are the store's dictionaries'. Reads
+ * of an element that is not visible throw {@link ElementNotFoundException}.
+ */
+public final class Transaction implements AutoCloseable {
+    /** {@link #inspect} results besides timestamps. */
+    private static final long OWN = -2;
+    private static final long RETRY = -3;
+    private static final long LIVE_OTHER = -4;
+    private static final long ABORTED_OTHER = -5;
+
+    private enum State { ACTIVE, COMMITTED, ABORTED }
+
+    final TransactionEngine engine;
+    final GraphStore store;
+    private final MvStore versions;
+    private final long id;
+    private final long beginTime;
+    private final Isolation isolation;
+    private final TxnConfig config;
+    private State state = State.ACTIVE;
+    private long commitTime;
+    /** This transaction's row in the recent committed table, once it took a commit time. */
+    RecentCommittedTable.Entry registered;
+
+    final KeySets reads;
+    final KeySets writes;
+    final WriteLog log = new WriteLog();
+    /** Validating transactions whose versions this one read (optimistic pre-read): they must commit. */
+    final List<RecentCommittedTable.Entry> preReadDependencies = new ArrayList<>();
+    /** Executing transactions whose versions this one read around: re-checked at validation. */
+    final java.util.Set<Long> skippedWriters = new java.util.HashSet<>();
+
+    /** Status of the other transaction the last {@link #inspect} met. */
+    private TxnStatus otherStatus;
+    private long otherCommitTime;
+    private EdgeCursor edgeCursor;
+
+    Transaction(TransactionEngine engine, long id, long beginTime, Isolation isolation) {
+        this.engine = engine;
+        this.store = engine.store();
+        this.versions = store.mvStore();
+        this.id = id;
+        this.beginTime = beginTime;
+        this.isolation = isolation;
+        this.config = engine.config();
+        this.reads = new KeySets(store.nodeId());
+        this.writes = new KeySets(store.nodeId());
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public long beginTime() {
+        return beginTime;
+    }
+
+    /** The commit time, once committed; 0 before. */
+    public long commitTime() {
+        return commitTime;
+    }
+
+    public Isolation isolation() {
+        return isolation;
+    }
+
+    public boolean isActive() {
+        return state == State.ACTIVE;
+    }
+
+    public boolean isCommitted() {
+        return state == State.COMMITTED;
+    }
+
+    /** Whether this transaction has written nothing so far. */
+    public boolean isReadOnly() {
+        return log.isEmpty() && writes.isEmpty();
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    public boolean vertexExists(long vertexId) {
+        return exists(ElementKind.VERTEX, vertexId);
+    }
+
+    public boolean edgeExists(long edgeId) {
+        return exists(ElementKind.EDGE, edgeId);
+    }
+
+    public int vertexLabel(long vertexId) {
+        requireVisible(ElementKind.VERTEX, vertexId);
+        return store.vertexLabel(vertexId);
+    }
+
+    public int edgeLabel(long edgeId) {
+        requireVisible(ElementKind.EDGE, edgeId);
+        return store.edgeLabel(edgeId);
+    }
+
+    public long edgeOutVertex(long edgeId) {
+        requireVisible(ElementKind.EDGE, edgeId);
+        return store.edgeOutVertex(edgeId);
+    }
+
+    public long edgeInVertex(long edgeId) {
+        requireVisible(ElementKind.EDGE, edgeId);
+        return store.edgeInVertex(edgeId);
+    }
+
+    /** The value of a vertex property this transaction sees, or null if it has none. */
+    public Object vertexProperty(long vertexId, int keyId) {
+        return property(ElementKind.VERTEX, vertexId, keyId);
+    }
+
+    public Object edgeProperty(long edgeId, int keyId) {
+        return property(ElementKind.EDGE, edgeId, keyId);
+    }
+
+    /** Every property of a vertex this transaction sees, by key id in key order. */
+    public Map<Integer, Object> vertexProperties(long vertexId) {
+        return properties(ElementKind.VERTEX, vertexId);
+    }
+
+    public Map<Integer, Object> edgeProperties(long edgeId) {
+        return properties(ElementKind.EDGE, edgeId);
+    }
+
+    /**
+     * The ids of the vertex's edges this transaction sees, in {@code direction}, with label
+     * {@code label} ({@link EdgeCursor#ANY_LABEL} for any): OUT edges first, then IN, each in
+     * neighbour order. A self-loop appears once per direction. The scan is validated at SR, so an
+     * edge added or removed concurrently aborts this transaction rather than go unnoticed.
+     */
+    public long[] edges(long vertexId, EdgeDirection direction, int label) {
+        requireVisible(ElementKind.VERTEX, vertexId);
+        if (direction != EdgeDirection.IN) {
+            recordRead(ConflictKey.adjacencyOut(vertexId));
+        }
+        if (direction != EdgeDirection.OUT) {
+            recordRead(ConflictKey.adjacencyIn(vertexId));
+        }
+        LongList result = new LongList();
+        EdgeCursor cursor = edgeCursor();
+        cursor.open(vertexId, direction, label);
+        while (cursor.next()) {
+            long edgeId = cursor.edgeId();
+            if (ElementIds.isWellFormed(edgeId) && visible(ElementKind.EDGE, edgeId)) {
+                result.add(edgeId);
+            }
+        }
+        return result.toArray();
+    }
+
+    /** Every vertex this transaction sees with label {@code label} (or any: {@link EdgeCursor#ANY_LABEL}), in slot order. */
+    public long[] vertices(int label) {
+        ensureActive();
+        recordRead(ConflictKey.vertexScan(label));
+        LongList result = new LongList();
+        int limit = store.vertexSlotLimit();
+        for (int slot = 0; slot < limit; slot++) {
+            long vertexId = store.vertexIdAtSlot(slot);
+            if (vertexId == ElementIds.NONE) {
+                continue;
+            }
+            try {
+                if ((label == EdgeCursor.ANY_LABEL || store.vertexLabel(vertexId) == label) && visible(ElementKind.VERTEX, vertexId)) {
+                    result.add(vertexId);
+                }
+            } catch (UnknownElementException freed) {
+                // removed by GC since the slot was read: dead to every running transaction
+            }
+        }
+        return result.toArray();
+    }
+
+    /** Every edge this transaction sees with label {@code label} (or any), in slot order. */
+    public long[] allEdges(int label) {
+        ensureActive();
+        recordRead(ConflictKey.edgeScan(label));
+        LongList result = new LongList();
+        int limit = store.edgeSlotLimit();
+        for (int slot = 0; slot < limit; slot++) {
+            long edgeId = store.edgeIdAtSlot(slot);
+            if (edgeId == ElementIds.NONE) {
+                continue;
+            }
+            try {
+                if ((label == EdgeCursor.ANY_LABEL || store.edgeLabel(edgeId) == label) && visible(ElementKind.EDGE, edgeId)) {
+                    result.add(edgeId);
+                }
+            } catch (UnknownElementException freed) {
+                // removed by GC since the slot was read
+            }
+        }
+        return result.toArray();
+    }
+
+    /**
+     * Records a read of a key defined by a layer above (an index entry, an external id), so that
+     * validation catches a concurrent write of the same key.
+     */
+    public void recordRead(ConflictKey key) {
+        ensureActive();
+        if (isolation == Isolation.SERIALIZABLE) {
+            reads.add(key); // SI validates nothing, so it need not remember what it read
+        }
+    }
+
+    /** Records a write of a key defined by a layer above; see {@link #recordRead}. */
+    public void recordWrite(ConflictKey key) {
+        ensureActive();
+        writes.add(key);
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    /** Creates a vertex (with no properties yet); returns its id. */
+    public long addVertex(int label) {
+        ensureActive();
+        long vertexId = store.addVertex(label, id, INFINITY);
+        log.created(ElementKind.VERTEX, vertexId);
+        writes.add(ConflictKey.element(vertexId));
+        writes.add(ConflictKey.vertexScan(label));
+        writes.add(ConflictKey.vertexScan(ConflictKey.ANY_LABEL));
+        return vertexId;
+    }
+
+    /**
+     * Creates an edge between two vertices this transaction sees; returns its id.
+     *
+     * @throws TransactionConflictException if an endpoint is being deleted, or was deleted after this transaction began
+     */
+    public long addEdge(long outVertex, long inVertex, int label) {
+        requireVisible(ElementKind.VERTEX, outVertex);
+        requireVisible(ElementKind.VERTEX, inVertex);
+        long edgeId = store.addEdge(outVertex, inVertex, label, id, INFINITY);
+        log.created(ElementKind.EDGE, edgeId);
+        writeEdgeKeys(edgeId, outVertex, inVertex, label);
+        // Pairs with removeVertex: it ends the vertex, then scans its edges. One of the two sees
+        // the other, so an edge never outlives its endpoint.
+        VarHandle.fullFence();
+        requireNotBeingDeleted(outVertex);
+        requireNotBeingDeleted(inVertex);
+        return edgeId;
+    }
+
+    /** Deletes an edge this transaction sees. */
+    public void removeEdge(long edgeId) {
+        requireVisible(ElementKind.EDGE, edgeId);
+        endElement(ElementKind.EDGE, edgeId);
+        writeEdgeKeys(edgeId, store.edgeOutVertex(edgeId), store.edgeInVertex(edgeId), store.edgeLabel(edgeId));
+    }
+
+    /** Deletes a vertex this transaction sees, with all its edges. */
+    public void removeVertex(long vertexId) {
+        requireVisible(ElementKind.VERTEX, vertexId);
+        int label = store.vertexLabel(vertexId);
+        endElement(ElementKind.VERTEX, vertexId);
+        writes.add(ConflictKey.element(vertexId));
+        writes.add(ConflictKey.vertexScan(label));
+        writes.add(ConflictKey.vertexScan(ConflictKey.ANY_LABEL));
+        recordRead(ConflictKey.adjacencyOut(vertexId));
+        recordRead(ConflictKey.adjacencyIn(vertexId));
+        VarHandle.fullFence(); // see addEdge
+        LongList incident = new LongList();
+        EdgeCursor cursor = edgeCursor();
+        cursor.open(vertexId, EdgeDirection.BOTH, EdgeCursor.ANY_LABEL);
+        while (cursor.next()) {
+            long edgeId = cursor.edgeId();
+            if (ElementIds.isWellFormed(edgeId)) {
+                incident.add(edgeId);
+            }
+        }
+        for (int i = 0; i < incident.size(); i++) {
+            long edgeId = incident.get(i);
+            if (endEdgeOfDeletedVertex(edgeId)) {
+                writeEdgeKeys(edgeId, store.edgeOutVertex(edgeId), store.edgeInVertex(edgeId), store.edgeLabel(edgeId));
+            }
+        }
+    }
+
+    /** Sets a vertex property; null removes it (as {@link #removeVertexProperty}). */
+    public void setVertexProperty(long vertexId, int keyId, Object value) {
+        writeProperty(ElementKind.VERTEX, vertexId, keyId, value);
+    }
+
+    public void setEdgeProperty(long edgeId, int keyId, Object value) {
+        writeProperty(ElementKind.EDGE, edgeId, keyId, value);
+    }
+
+    /** Removes a vertex property; returns false if the vertex had none under that key. */
+    public boolean removeVertexProperty(long vertexId, int keyId) {
+        return writeProperty(ElementKind.VERTEX, vertexId, keyId, null);
+    }
+
+    public boolean removeEdgeProperty(long edgeId, int keyId) {
+        return writeProperty(ElementKind.EDGE, edgeId, keyId, null);
+    }
+
+    // ---------------------------------------------------------------- commit and abort
+
+    /**
+     * Commits, or aborts with a {@link TransactionConflictException}. Steps:
+     * <ol>
+     *   <li>A transaction that wrote nothing read one snapshot: it only waits for the validating
+     *       transactions it pre-read to commit.
+     *   <li>Take the commit time and enter the recent committed table in one step; status
+     *       VALIDATING with that commit time.
+     *   <li>At SR (validation on): once every smaller commit time has registered, every
+     *       transaction that committed or is validating between begin and commit time and wrote
+     *       something this one read or scanned, or read around, is a conflict. A committed one
+     *       aborts this transaction; a validating one becomes a dependency (optimistic validation)
+     *       or aborts it.
+     *   <li>Wait, bounded, for the dependencies: pre-read ones must commit, validation ones abort.
+     *   <li>Status COMMITTED: the decision point.
+     *   <li>Stamp the commit time over this transaction's id in every word it wrote; hand the
+     *       versions it superseded to GC.
+     *   <li>Free the status-table entry.
+     * </ol>
+     */
+    public void commit() {
+        ensureActive();
+        new CommitProtocol(this).commit();
+    }
+
+    /** Aborts, undoing every write. Does nothing if the transaction already ended. */
+    public void rollback() {
+        if (state != State.ACTIVE) {
+            return;
+        }
+        engine.countRollback();
+        new CommitProtocol(this).abort();
+    }
+
+    /** Rolls back if still active. */
+    @Override
+    public void close() {
+        rollback();
+    }
+
+    void markCommitted(long time) {
+        state = State.COMMITTED;
+        commitTime = time;
+    }
+
+    void markAborted() {
+        state = State.ABORTED;
+    }
+
+    TransactionConflictException conflict(ConflictKind kind, long other, ConflictKey key, String detail) {
+        TransactionConflictException e = new TransactionConflictException(kind, id, other, key, detail);
+        engine.countAbort(kind);
+        if (state == State.ACTIVE) {
+            new CommitProtocol(this).abort();
+        }
+        return e;
+    }
+
+    // ---------------------------------------------------------------- visibility
+
+    /**
+     * What a begin/end time word means to this transaction: a timestamp (as is), {@link #OWN},
+     * {@link #LIVE_OTHER} (another transaction still executing or validating; {@link #otherStatus}
+     * and {@link #otherCommitTime} say which), {@link #ABORTED_OTHER}, or {@link #RETRY} (the word
+     * named a transaction that has finished since: read the word again).
+     */
+    private long inspect(long word) {
+        if (!TxnWords.isTxnId(word)) {
+            return word; // a timestamp, INFINITY or NEVER
+        }
+        if (word == id) {
+            return OWN;
+        }
+        long status = engine.statusTable().read(word);
+        if (status == StatusTable.GONE) {
+            return RETRY; // it finished and rewrote its words: the word now holds a time
+        }
+        TxnStatus other = StatusTableDescriptor.status(status);
+        switch (other) {
+            case COMMITTED:
+                return StatusTableDescriptor.commitTime(status); // decided; words not yet rewritten
+            case ABORTED:
+                return ABORTED_OTHER;
+            default:
+                otherStatus = other;
+                otherCommitTime = StatusTableDescriptor.commitTime(status);
+                return LIVE_OTHER;
+        }
+    }
+
+    /**
+     * The time a reader compares with its begin time for a begin ({@code beginWord}) or end time
+     * word, applying optimistic pre-read to words of live transactions. Never returns RETRY.
+     */
+    private long readTime(long word, boolean beginWord, ElementKind kind, long element) {
+        long time = inspect(word);
+        if (time == ABORTED_OTHER) {
+            return beginWord ? NEVER : INFINITY; // its version never existed; the old one lives on
+        }
+        if (time != LIVE_OTHER) {
+            return time;
+        }
+        if (otherStatus == TxnStatus.EXECUTING) {
+            // Its commit time will exceed our begin time: read around it, re-check at validation.
+            skippedWriters.add(word);
+            return beginWord ? NEVER : INFINITY;
+        }
+        if (otherCommitTime > beginTime) {
+            return otherCommitTime; // validating with a later commit time: invisible to us either way
+        }
+        // Validating with an earlier commit time: its writes belong in our snapshot if it commits.
+        RecentCommittedTable.Entry entry = engine.recentCommitted().find(word);
+        if (entry == null) {
+            return RETRY; // it decided and was pruned meanwhile; the caller reads the word again
+        }
+        if (config.preRead) {
+            preReadDependencies.add(entry); // optimistic pre-read: read its version, commit only if it commits
+            return otherCommitTime;
+        }
+        TxnStatus outcome = awaitOutcome(entry, ConflictKey.element(element));
+        return outcome == TxnStatus.COMMITTED ? entry.commitTime : beginWord ? NEVER : INFINITY;
+    }
+
+    TxnStatus awaitOutcome(RecentCommittedTable.Entry entry, ConflictKey key) {
+        long deadline = System.nanoTime() + config.dependencyWaitMs * 1_000_000L;
+        TxnStatus outcome;
+        try {
+            outcome = RecentCommittedTable.awaitOutcome(entry, deadline);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw conflict(ConflictKind.DEPENDENCY_TIMEOUT, entry.txnId, key, "interrupted while waiting for it to decide");
+        }
+        if (outcome == TxnStatus.VALIDATING) {
+            throw conflict(ConflictKind.DEPENDENCY_TIMEOUT, entry.txnId, key,
+                    "it did not decide within " + TxnConfig.DEPENDENCY_WAIT_MS + "=" + config.dependencyWaitMs);
+        }
+        return outcome;
+    }
+
+    private long readBegin(ElementKind kind, long element) {
+        while (true) {
+            long t = readTime(kind.beginTime(store, element), true, kind, element);
+            if (t != RETRY) {
+                return t;
+            }
+        }
+    }
+
+    private long readEnd(ElementKind kind, long element) {
+        while (true) {
+            long t = readTime(kind.endTime(store, element), false, kind, element);
+            if (t != RETRY) {
+                return t;
+            }
+        }
+    }
+
+    /** Whether the element exists in this transaction's snapshot (its own writes included). */
+    boolean visible(ElementKind kind, long element) {
+        try {
+            long begin = readBegin(kind, element);
+            if (begin == OWN) {
+                return readEnd(kind, element) != OWN; // created here, unless deleted here too
+            }
+            if (begin == NEVER || begin > beginTime) {
+                return false; // aborted, still executing, or created after our snapshot
+            }
+            long end = readEnd(kind, element);
+            return end != OWN && end > beginTime; // not deleted by us, nor before our snapshot
+        } catch (UnknownElementException gone) {
+            return false; // freed by GC: dead to every running transaction
+        }
+    }
+
+    private boolean exists(ElementKind kind, long element) {
+        ensureActive();
+        recordRead(ConflictKey.element(element));
+        return ElementIds.isWellFormed(element) && visible(kind, element);
+    }
+
+    private void requireVisible(ElementKind kind, long element) {
+        if (!exists(kind, element)) {
+            throw new ElementNotFoundException(kind.display(), element);
+        }
+    }
+
+    /** The version of a property this transaction sees, or NO_TUPLE. The element must be visible. */
+    private int visibleVersion(ElementKind kind, long element, int key) {
+        int version = kind.newestVersion(store, element, key);
+        while (version != NO_TUPLE) {
+            if (MvStore.isBase(version)) {
+                return version; // a base version lives exactly as long as its (visible) element
+            }
+            long begin = readVersionTime(version, true, kind, element);
+            if (begin == OWN) {
+                return readVersionTime(version, false, kind, element) == OWN ? NO_TUPLE : version; // our own write
+            }
+            if (begin != NEVER && begin < beginTime) {
+                // The newest version that began before our snapshot: older ones ended by its begin
+                // time, so it is visible or nothing is. (GC relies on readers stopping here.)
+                long end = readVersionTime(version, false, kind, element);
+                return end != OWN && end > beginTime ? version : NO_TUPLE;
+            }
+            version = versions.older(version); // aborted, uncommitted, or newer than our snapshot
+        }
+        return NO_TUPLE;
+    }
+
+    private long readVersionTime(int version, boolean beginWord, ElementKind kind, long element) {
+        while (true) {
+            long word = beginWord ? versions.beginTime(version) : versions.endTime(version);
+            long t = readTime(word, beginWord, kind, element);
+            if (t != RETRY) {
+                return t;
+            }
+        }
+    }
+
+    private Object property(ElementKind kind, long element, int key) {
+        requireVisible(kind, element);
+        recordRead(ConflictKey.property(element, key));
+        int version = visibleVersion(kind, element, key);
+        return version == NO_TUPLE ? null : versions.value(version);
+    }
+
+    private Map<Integer, Object> properties(ElementKind kind, long element) {
+        requireVisible(kind, element);
+        recordRead(ConflictKey.propertyKeys(element));
+        Map<Integer, Object> result = new LinkedHashMap<>();
+        PropertyCursor cursor = kind.propertyCursor(store).open(element);
+        List<Integer> keys = new ArrayList<>();
+        while (cursor.next()) {
+            keys.add(cursor.keyId());
+        }
+        for (int key : keys) {
+            recordRead(ConflictKey.property(element, key));
+            int version = visibleVersion(kind, element, key);
+            if (version != NO_TUPLE) {
+                result.put(key, versions.value(version));
+            }
+        }
+        return result;
+    }
+
+    // ---------------------------------------------------------------- write rules
+
+    /**
+     * Ends an element's life at this transaction: its end time word goes from INFINITY to our id.
+     */
+    private void endElement(ElementKind kind, long element) {
+        while (true) {
+            long word = kind.endTime(store, element);
+            long end = inspect(word);
+            if (end == INFINITY || end == ABORTED_OTHER) {
+                // Alive (an aborted deleter's id is as good as INFINITY): lock it with our id.
+                if (kind.casEndTime(store, element, word, id)) {
+                    log.ended(kind, element);
+                    return;
+                }
+            } else if (end == LIVE_OTHER) {
+                throw conflict(ConflictKind.WRITE_WRITE, word, ConflictKey.element(element), "it is deleting this " + kind.display());
+            } else if (end == OWN) {
+                return; // deleted by us already
+            } else if (end != RETRY) {
+                // Deleted by a transaction that committed after our snapshot (requireVisible passed).
+                throw conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(element),
+                        kind.display() + " deleted by a transaction that committed at " + end);
+            }
+        }
+    }
+
+    /** For removeVertex: ends an incident edge unless it is already dead to us. Returns whether it did. */
+    private boolean endEdgeOfDeletedVertex(long edgeId) {
+        long begin;
+        try {
+            while ((begin = inspect(store.edgeBeginTime(edgeId))) == RETRY) {
+                Thread.onSpinWait();
+            }
+        } catch (UnknownElementException gone) {
+            return false;
+        }
+        if (begin == LIVE_OTHER) {
+            throw conflict(ConflictKind.WRITE_WRITE, store.edgeBeginTime(edgeId), ConflictKey.element(edgeId),
+                    "it is adding an edge to a vertex this transaction deletes");
+        }
+        if (begin == NEVER || begin == ABORTED_OTHER) {
+            return false; // an aborted edge: GC removes it
+        }
+        if (begin != OWN && begin > beginTime) {
+            throw conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(edgeId),
+                    "an edge was added to the vertex after this transaction began");
+        }
+        long end = inspect(store.edgeEndTime(edgeId));
+        if (end == OWN || (end != LIVE_OTHER && end != RETRY && end != ABORTED_OTHER && end != INFINITY && end <= beginTime)) {
+            return false; // deleted by us, or before our snapshot
+        }
+        endElement(ElementKind.EDGE, edgeId);
+        return true;
+    }
+
+    /** After adding an edge: its endpoint must not be deleted, now or by a commit after our snapshot. */
+    private void requireNotBeingDeleted(long vertexId) {
+        while (true) {
+            long word = store.vertexEndTime(vertexId);
+            long end = inspect(word);
+            if (end == INFINITY || end == ABORTED_OTHER) {
+                return;
+            }
+            if (end == LIVE_OTHER) {
+                throw conflict(ConflictKind.DELETED_ELEMENT, word, ConflictKey.element(vertexId), "it is deleting an endpoint of the new edge");
+            }
+            if (end == OWN) {
+                throw new ElementNotFoundException("vertex", vertexId);
+            }
+            if (end != RETRY) {
+                throw conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(vertexId),
+                        "an endpoint of the new edge was deleted at " + end);
+            }
+        }
+    }
+
+    private void writeEdgeKeys(long edgeId, long out, long in, int label) {
+        writes.add(ConflictKey.element(edgeId));
+        writes.add(ConflictKey.adjacencyOut(out));
+        writes.add(ConflictKey.adjacencyIn(in));
+        writes.add(ConflictKey.edgeScan(label));
+        writes.add(ConflictKey.edgeScan(ConflictKey.ANY_LABEL));
+    }
+
+    /**
+     * Writes (value non-null) or removes (null) a property. Returns false only for removing a
+     * property the element does not have.
+     */
+    private boolean writeProperty(ElementKind kind, long element, int key, Object value) {
+        requireVisible(kind, element);
+        if (log.createdHere(kind, element)) {
+            return writeBaseProperty(kind, element, key, value);
+        }
+        while (true) {
+            int head = kind.newestVersion(store, element, key);
+            if (head != NO_TUPLE && MvStore.isBase(head)) {
+                materialize(kind, element, key, head);
+                continue;
+            }
+            // current: the newest version that is not aborted, which our write supersedes.
+            int current = head;
+            if (head != NO_TUPLE) {
+                long begin = inspect(versions.beginTime(head));
+                if (begin == RETRY) {
+                    continue;
+                }
+                if (begin == OWN) {
+                    boolean had = replaceOwnVersion(kind, element, key, head, value);
+                    writes.add(ConflictKey.property(element, key));
+                    if (value == null || versions.older(head) == NO_TUPLE) {
+                        writes.add(ConflictKey.propertyKeys(element));
+                    }
+                    return had;
+                }
+                if (begin == LIVE_OTHER) {
+                    throw conflict(ConflictKind.WRITE_WRITE, versions.beginTime(head), ConflictKey.property(element, key),
+                            "it wrote this property and has not committed");
+                }
+                if (begin == NEVER || begin == ABORTED_OTHER) {
+                    current = versions.older(head); // aborted: ours goes on top of what it tried to supersede
+                } else if (isolation == Isolation.SNAPSHOT && begin > beginTime) {
+                    throw conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, ConflictKey.property(element, key),
+                            "the property was committed at " + begin + ", after this transaction began at " + beginTime);
+                }
+            }
+            // Lock the current version by putting our id in its end time, if it is alive.
+            boolean ended = false;
+            if (current != NO_TUPLE) {
+                long word = versions.endTime(current);
+                long end = inspect(word);
+                if (end == RETRY) {
+                    continue;
+                }
+                if (end == LIVE_OTHER) {
+                    throw conflict(ConflictKind.WRITE_WRITE, word, ConflictKey.property(element, key),
+                            "it is removing this property and has not committed");
+                }
+                if (end == INFINITY || end == ABORTED_OTHER) {
+                    if (!versions.compareAndSetEndTime(current, word, id)) {
+                        continue;
+                    }
+                    ended = true;
+                } else if (end != OWN && end > beginTime && (isolation == Isolation.SNAPSHOT || value == null)) {
+                    // Removed by a commit after our snapshot: SI's first committer wins; and a
+                    // removal of what our snapshot still shows must not silently do nothing.
+                    throw conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, ConflictKey.property(element, key),
+                            "the property was removed at " + end + ", after this transaction began at " + beginTime);
+                }
+                // else: removed already (by a commit, or by us): nothing to lock
+            }
+            if (value == null) {
+                if (!ended) {
+                    return false; // nothing alive to remove
+                }
+                log.propertyWrite(kind, element, key, NO_TUPLE, current);
+                writes.add(ConflictKey.property(element, key));
+                writes.add(ConflictKey.propertyKeys(element));
+                return true;
+            }
+            int fresh = versions.createVersion(value, id, INFINITY, current);
+            if (!kind.link(store, element, key, head, fresh)) {
+                // Someone linked first (GC unlinking an aborted head, a racing creator): undo, retry.
+                versions.freeVersion(fresh);
+                if (ended) {
+                    versions.compareAndSetEndTime(current, id, INFINITY);
+                }
+                continue;
+            }
+            if (head != current) {
+                log.retire(head); // the aborted version we linked over
+            }
+            log.propertyWrite(kind, element, key, fresh, ended ? current : NO_TUPLE);
+            writes.add(ConflictKey.property(element, key));
+            if (!ended) {
+                writes.add(ConflictKey.propertyKeys(element)); // the key is new to the element
+            }
+            return true;
+        }
+    }
+
+    /** Puts a full version with the base's value in its place, so the property can be updated. */
+    private void materialize(ElementKind kind, long element, int key, int base) {
+        long elementBegin = readBegin(kind, element);
+        if (!TxnWords.isTimestamp(elementBegin)) {
+            throw new IllegalStateException("base version of an element not committed: " + ElementIds.toString(element));
+        }
+        int full = versions.materialize(base, elementBegin, INFINITY);
+        if (kind.link(store, element, key, base, full)) {
+            log.retire(base);
+        } else {
+            versions.freeVersion(full);
+        }
+    }
+
+    /** A second write of a property this transaction already wrote: swap our version. */
+    private boolean replaceOwnVersion(ElementKind kind, long element, int key, int own, Object value) {
+        int older = versions.older(own);
+        WriteLog.PropertyWrite write = log.propertyWriteOf(kind, element, key);
+        int replacement;
+        if (value != null) {
+            replacement = versions.createVersion(value, id, INFINITY, older);
+        } else if (older != NO_TUPLE) {
+            replacement = older; // removal: the superseded version (ended by us) is newest again
+        } else {
+            replacement = NO_TUPLE; // we created the property: remove the cell
+        }
+        boolean linked = replacement == NO_TUPLE ? kind.unlink(store, element, key, own) : kind.link(store, element, key, own, replacement);
+        if (!linked) {
+            throw new IllegalStateException("own version changed under us: " + ElementIds.toString(element) + " key=" + key);
+        }
+        log.retire(own);
+        write.newVersion = value == null ? NO_TUPLE : replacement;
+        return true;
+    }
+
+    /** Properties of an element created by this transaction are base versions living with it. */
+    private boolean writeBaseProperty(ElementKind kind, long element, int key, Object value) {
+        int head = kind.newestVersion(store, element, key);
+        writes.add(ConflictKey.property(element, key));
+        writes.add(ConflictKey.propertyKeys(element));
+        if (value == null) {
+            if (head == NO_TUPLE) {
+                return false;
+            }
+            kind.unlink(store, element, key, head);
+            log.retire(head);
+            return true;
+        }
+        int base = versions.createBaseVersion(value);
+        if (!kind.link(store, element, key, head, base)) {
+            versions.freeVersion(base);
+            throw new IllegalStateException("property of an uncommitted element changed by someone else: "
+                    + ElementIds.toString(element) + " key=" + key);
+        }
+        if (head != NO_TUPLE) {
+            log.retire(head);
+        }
+        return true;
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    void ensureActive() {
+        if (state != State.ACTIVE) {
+            throw new IllegalStateException("transaction " + TxnWords.toString(id) + " is " + state.name().toLowerCase()
+                    + "; begin a new one");
+        }
+        if (engine.isClosed()) {
+            throw new IllegalStateException("transaction engine is closed: node=" + store.nodeId());
+        }
+    }
+
+    private EdgeCursor edgeCursor() {
+        if (edgeCursor == null) {
+            edgeCursor = store.newEdgeCursor();
+        }
+        return edgeCursor;
+    }
+
+    @Override
+    public String toString() {
+        return "Transaction[" + TxnWords.toString(id) + " " + isolation + " begin=" + beginTime + " " + state + "]";
+    }
+
+    /** A growable long array. */
+    static final class LongList {
+        private long[] values = new long[16];
+        private int size;
+
+        void add(long value) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = value;
+        }
+
+        long get(int index) {
+            return values[index];
+        }
+
+        int size() {
+            return size;
+        }
+
+        long[] toArray() {
+            return Arrays.copyOf(values, size);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.gtran.txn;
+
+/**
+ * A transaction was aborted by concurrency control. Nothing it wrote is visible to anyone; it may
+ * be retried. The message names the conflict kind, this transaction, the other transaction where
+ * there is one, and the item concerned.
+ */
+public final class TransactionConflictException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final ConflictKind kind;
+    private final long transaction;
+    private final long otherTransaction;
+    private final transient ConflictKey key;
+
+    TransactionConflictException(ConflictKind kind, long transaction, long otherTransaction, ConflictKey key, String detail) {
+        super(message(kind, transaction, otherTransaction, key, detail));
+        this.kind = kind;
+        this.transaction = transaction;
+        this.otherTransaction = otherTransaction;
+        this.key = key;
+    }
+
+    private static String message(ConflictKind kind, long transaction, long other, ConflictKey key, String detail) {
+        StringBuilder b = new StringBuilder("transaction aborted: conflict=").append(kind)
+                .append(" txn=").append(TxnWords.toString(transaction));
+        if (other != 0) {
+            b.append(" other=").append(TxnWords.toString(other));
+        }
+        if (key != null) {
+            b.append(" on=").append(key);
+        }
+        if (detail != null) {
+            b.append(" (").append(detail).append(')');
+        }
+        return b.append("; retry the transaction").toString();
+    }
+
+    public ConflictKind kind() {
+        return kind;
+    }
+
+    public long transaction() {
+        return transaction;
+    }
+
+    /** The transaction it conflicted with, or 0 if none is known. */
+    public long otherTransaction() {
+        return otherTransaction;
+    }
+
+    /** The item the conflict was on, or null. */
+    public ConflictKey key() {
+        return key;
+    }
+}

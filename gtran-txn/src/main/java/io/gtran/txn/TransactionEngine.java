@@ -1,0 +1,152 @@
+package io.gtran.txn;
+
+import io.gtran.rdma.Fabric;
+import io.gtran.storage.GraphStore;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One node's transaction layer: the clock, the {@link StatusTable status table} registered with
+ * the fabric, the {@link RecentCommittedTable recent committed table} and the {@link
+ * GarbageCollector GC}, over the node's {@link GraphStore}. {@link #begin} starts transactions.
+ *
+ * <p>This issue runs one node; everything that another node will need (statuses, begin times) is
+ * already read through the fabric, and read/write sets are kept per owning node.
+ */
+public final class TransactionEngine implements AutoCloseable {
+    private final GraphStore store;
+    private final TxnConfig config;
+    private final Clock clock;
+    private final StatusTable statusTable;
+    private final RecentCommittedTable recentCommitted = new RecentCommittedTable();
+    private final GarbageCollector gc;
+    private final LongAdder commits = new LongAdder();
+    private final Map<ConflictKind, LongAdder> aborts = new EnumMap<>(ConflictKind.class);
+    private final LongAdder rollbacks = new LongAdder();
+    private final AtomicLong lastWatermark = new AtomicLong();
+    private volatile boolean closed;
+
+    private TransactionEngine(GraphStore store, Fabric fabric, TxnConfig config, Clock clock) {
+        if (fabric.localNode() != store.nodeId()) {
+            throw new IllegalArgumentException("fabric node and store node differ: fabric node=" + fabric.localNode()
+                    + " store node=" + store.nodeId());
+        }
+        this.store = store;
+        this.config = config;
+        this.clock = clock;
+        this.statusTable = new StatusTable(fabric, config.statusSlots);
+        for (ConflictKind kind : ConflictKind.values()) {
+            aborts.put(kind, new LongAdder());
+        }
+        this.gc = new GarbageCollector(this, config);
+    }
+
+    /**
+     * Opens the transaction layer of the node {@code fabric} belongs to, over its store. The
+     * caller keeps ownership of store and fabric and closes them after this engine.
+     */
+    public static TransactionEngine open(GraphStore store, Fabric fabric, TxnConfig config) {
+        return open(store, fabric, config, new LocalClock());
+    }
+
+    public static TransactionEngine open(GraphStore store, Fabric fabric, TxnConfig config, Clock clock) {
+        TransactionEngine engine = new TransactionEngine(store, fabric, config, clock);
+        if (config.gc) {
+            engine.gc.start();
+        }
+        return engine;
+    }
+
+    /**
+     * Starts a transaction. Its begin time is published (for the GC watermark) before it is taken,
+     * so GC can never free a version the new transaction may read.
+     *
+     * @throws IllegalStateException if the engine is closed or too many transactions run
+     */
+    public Transaction begin(Isolation isolation) {
+        if (closed) {
+            throw new IllegalStateException("transaction engine is closed: node=" + store.nodeId());
+        }
+        long txnId = statusTable.allocate();
+        long beginTime = clock.next();
+        statusTable.publishBeginTime(txnId, beginTime);
+        return new Transaction(this, txnId, beginTime, isolation);
+    }
+
+    /**
+     * The GC watermark: the smallest begin time of any running transaction, or the clock if none
+     * runs. No running or future transaction can see a version that ended at or before it.
+     */
+    public long watermark() {
+        // Taken first: every begin time taken after it is larger, and a transaction whose entry
+        // the scan below misses took (or will take) its begin time after this.
+        long upper = clock.next();
+        long watermark = statusTable.minActiveBeginTime(statusTable.node(), upper);
+        lastWatermark.set(watermark);
+        return watermark;
+    }
+
+    public GarbageCollector gc() {
+        return gc;
+    }
+
+    public TxnConfig config() {
+        return config;
+    }
+
+    public GraphStore store() {
+        return store;
+    }
+
+    /** Counts: commits, rollbacks, aborts by kind, running transactions, RCT entries. */
+    public Map<String, Long> stats() {
+        Map<String, Long> stats = new java.util.LinkedHashMap<>();
+        stats.put("commits", commits.sum());
+        stats.put("rollbacks", rollbacks.sum());
+        for (Map.Entry<ConflictKind, LongAdder> e : aborts.entrySet()) {
+            stats.put("aborts." + e.getKey(), e.getValue().sum());
+        }
+        stats.put("running", (long) statusTable.inUse());
+        stats.put("rct.entries", (long) recentCommitted.size());
+        return stats;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        gc.close();
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    StatusTable statusTable() {
+        return statusTable;
+    }
+
+    RecentCommittedTable recentCommitted() {
+        return recentCommitted;
+    }
+
+    void countCommit() {
+        commits.increment();
+    }
+
+    void countAbort(ConflictKind kind) {
+        aborts.get(kind).increment();
+    }
+
+    void countRollback() {
+        rollbacks.increment();
+    }
+}

@@ -1,0 +1,135 @@
+package io.gtran.txn;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The transaction layer's settings, {@code gtran.txn.*}. The switches mirror G-Tran's own, so the
+ * effect of each mechanism can be measured by turning it off. Unknown {@code gtran.txn.*} keys and
+ * malformed values are refused with the key and value named.
+ */
+public final class TxnConfig {
+    /** Optimistic pre-read: read a validating writer's version (with a dependency) instead of waiting for it. */
+    public static final String PRE_READ = "gtran.txn.pre-read";
+    public static final boolean PRE_READ_DEFAULT = true;
+    /**
+     * Read-set validation at SR. Turning it off weakens SR to snapshot reads without write
+     * validation: it exists to show that the history checker catches the anomalies that follow.
+     */
+    public static final String VALIDATION = "gtran.txn.validation";
+    public static final boolean VALIDATION_DEFAULT = true;
+    /** Optimistic validation: a conflict with a still-validating transaction becomes a dependency, not an abort. */
+    public static final String OPTIMISTIC_VALIDATION = "gtran.txn.optimistic-validation";
+    public static final boolean OPTIMISTIC_VALIDATION_DEFAULT = true;
+    /** Garbage collection of old versions, aborted versions, dead elements and expired RCT entries. */
+    public static final String GC = "gtran.txn.gc";
+    public static final boolean GC_DEFAULT = true;
+    public static final String GC_INTERVAL_MS = "gtran.txn.gc.interval-ms";
+    public static final int GC_INTERVAL_MS_DEFAULT = 20;
+    public static final String GC_WORKERS = "gtran.txn.gc.workers";
+    public static final int GC_WORKERS_DEFAULT = 2;
+    /** How long commit waits for the outcome of a transaction it depends on before giving up. */
+    public static final String DEPENDENCY_WAIT_MS = "gtran.txn.dependency-wait-ms";
+    public static final int DEPENDENCY_WAIT_MS_DEFAULT = 5_000;
+    /** Status-table entries per node: the most transactions a node can run at once. */
+    public static final String STATUS_SLOTS = "gtran.txn.status-slots";
+    public static final int STATUS_SLOTS_DEFAULT = 4096;
+
+    private static final Set<String> KNOWN = Set.of(PRE_READ, VALIDATION, OPTIMISTIC_VALIDATION, GC, GC_INTERVAL_MS,
+            GC_WORKERS, DEPENDENCY_WAIT_MS, STATUS_SLOTS);
+
+    final boolean preRead;
+    final boolean validation;
+    final boolean optimisticValidation;
+    final boolean gc;
+    final int gcIntervalMs;
+    final int gcWorkers;
+    final int dependencyWaitMs;
+    final int statusSlots;
+    private final Map<String, Object> effective;
+
+    private TxnConfig(Map<String, ?> settings) {
+        for (String key : settings.keySet()) {
+            if (key.startsWith("gtran.txn.") && !KNOWN.contains(key)) {
+                throw new IllegalArgumentException("unknown configuration key: " + key + "; known keys: " + new java.util.TreeSet<>(KNOWN));
+            }
+        }
+        Map<String, Object> values = new LinkedHashMap<>();
+        preRead = bool(settings, PRE_READ, PRE_READ_DEFAULT, values);
+        validation = bool(settings, VALIDATION, VALIDATION_DEFAULT, values);
+        optimisticValidation = bool(settings, OPTIMISTIC_VALIDATION, OPTIMISTIC_VALIDATION_DEFAULT, values);
+        gc = bool(settings, GC, GC_DEFAULT, values);
+        gcIntervalMs = integer(settings, GC_INTERVAL_MS, GC_INTERVAL_MS_DEFAULT, 1, 60_000, values);
+        gcWorkers = integer(settings, GC_WORKERS, GC_WORKERS_DEFAULT, 1, 64, values);
+        dependencyWaitMs = integer(settings, DEPENDENCY_WAIT_MS, DEPENDENCY_WAIT_MS_DEFAULT, 1, 600_000, values);
+        statusSlots = integer(settings, STATUS_SLOTS, STATUS_SLOTS_DEFAULT, 1, TxnWords.MAX_SLOTS, values);
+        effective = Collections.unmodifiableMap(values);
+    }
+
+    public static TxnConfig defaults() {
+        return new TxnConfig(Map.of());
+    }
+
+    /**
+     * Reads {@code gtran.txn.*} keys; other keys are ignored, so a whole node configuration can be
+     * passed. Values may be typed or strings.
+     *
+     * @throws IllegalArgumentException naming the key and value that is unknown, malformed or out of range
+     */
+    public static TxnConfig from(Map<String, ?> settings) {
+        return new TxnConfig(settings);
+    }
+
+    /** Every key with the value in force, defaults included. */
+    public Map<String, Object> effective() {
+        return effective;
+    }
+
+    public boolean gcEnabled() {
+        return gc;
+    }
+
+    private static boolean bool(Map<String, ?> settings, String key, boolean fallback, Map<String, Object> values) {
+        Object raw = settings.get(key);
+        boolean value;
+        if (raw == null) {
+            value = fallback;
+        } else if (raw instanceof Boolean) {
+            value = (Boolean) raw;
+        } else if ("true".equalsIgnoreCase(raw.toString().trim()) || "false".equalsIgnoreCase(raw.toString().trim())) {
+            value = Boolean.parseBoolean(raw.toString().trim());
+        } else {
+            throw new IllegalArgumentException("configuration " + key + " must be true or false: " + raw);
+        }
+        values.put(key, value);
+        return value;
+    }
+
+    private static int integer(Map<String, ?> settings, String key, int fallback, int min, int max, Map<String, Object> values) {
+        Object raw = settings.get(key);
+        long value;
+        if (raw == null) {
+            value = fallback;
+        } else if (raw instanceof Number && !(raw instanceof Double) && !(raw instanceof Float)) {
+            value = ((Number) raw).longValue();
+        } else {
+            try {
+                value = Long.parseLong(raw.toString().trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("configuration " + key + " must be an integer: " + raw);
+            }
+        }
+        if (value < min || value > max) {
+            throw new IllegalArgumentException("configuration " + key + " must be in [" + min + ", " + max + "]: " + value);
+        }
+        values.put(key, (int) value);
+        return (int) value;
+    }
+
+    @Override
+    public String toString() {
+        return "TxnConfig" + effective;
+    }
+}

@@ -1,0 +1,92 @@
+package io.gtran.txn;
+
+import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Every word a transaction put its id into, so that commit can stamp the commit time over it and
+ * abort can undo it, plus the versions it unlinked (retired: freed by GC once no reader can hold
+ * them).
+ */
+final class WriteLog {
+    /** An element this transaction created or deleted. */
+    record ElementWrite(ElementKind kind, long element) {
+    }
+
+    /** A property this transaction wrote: the version it linked and the version whose end it locked. */
+    static final class PropertyWrite {
+        final ElementKind kind;
+        final long element;
+        final int key;
+        /** Our version (begin time = our id), or NO_TUPLE for a removal. */
+        int newVersion;
+        /** The version we superseded (end time = our id), or NO_TUPLE if none was alive. */
+        int oldVersion;
+
+        PropertyWrite(ElementKind kind, long element, int key, int newVersion, int oldVersion) {
+            this.kind = kind;
+            this.element = element;
+            this.key = key;
+            this.newVersion = newVersion;
+            this.oldVersion = oldVersion;
+        }
+    }
+
+    private record PropertyRef(ElementKind kind, long element, int key) {
+    }
+
+    final List<ElementWrite> created = new ArrayList<>();
+    final List<ElementWrite> ended = new ArrayList<>();
+    private final Set<ElementWrite> createdSet = new HashSet<>();
+    private final Map<PropertyRef, PropertyWrite> properties = new LinkedHashMap<>();
+    final List<Integer> retired = new ArrayList<>();
+
+    void created(ElementKind kind, long element) {
+        ElementWrite write = new ElementWrite(kind, element);
+        created.add(write);
+        createdSet.add(write);
+    }
+
+    boolean createdHere(ElementKind kind, long element) {
+        return createdSet.contains(new ElementWrite(kind, element));
+    }
+
+    void ended(ElementKind kind, long element) {
+        ended.add(new ElementWrite(kind, element));
+    }
+
+    /** Records a property write, merging with an earlier write of the same property. */
+    void propertyWrite(ElementKind kind, long element, int key, int newVersion, int oldVersion) {
+        PropertyWrite earlier = properties.get(new PropertyRef(kind, element, key));
+        if (earlier == null) {
+            properties.put(new PropertyRef(kind, element, key), new PropertyWrite(kind, element, key, newVersion, oldVersion));
+            return;
+        }
+        earlier.newVersion = newVersion;
+        if (earlier.oldVersion == NO_TUPLE) {
+            earlier.oldVersion = oldVersion;
+        }
+    }
+
+    PropertyWrite propertyWriteOf(ElementKind kind, long element, int key) {
+        return properties.get(new PropertyRef(kind, element, key));
+    }
+
+    Iterable<PropertyWrite> propertyWrites() {
+        return properties.values();
+    }
+
+    void retire(int version) {
+        retired.add(version);
+    }
+
+    boolean isEmpty() {
+        return created.isEmpty() && ended.isEmpty() && properties.isEmpty();
+    }
+}
