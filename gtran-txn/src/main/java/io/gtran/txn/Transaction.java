@@ -584,6 +584,11 @@ public final class Transaction implements AutoCloseable {
                 // Alive (an aborted deleter's id is as good as INFINITY): lock it with our id.
                 if (kind.casEndTime(store, element, word, id)) {
                     log.ended(kind, element);
+                    if (!log.createdHere(kind, element)) {
+                        // Pairs with writeProperty: it links its version, then checks our end word.
+                        VarHandle.fullFence();
+                        requireNoConcurrentPropertyWrites(kind, element);
+                    }
                     return;
                 }
             } else if (end == LIVE_OTHER) {
@@ -594,6 +599,53 @@ public final class Transaction implements AutoCloseable {
                 // Deleted by a transaction that committed after our snapshot (requireVisible passed).
                 throw conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(element),
                         kind.display() + " deleted by a transaction that committed at " + end);
+            }
+        }
+    }
+
+    /**
+     * A deletion is a write of the whole element: it conflicts with a live transaction's write of
+     * any of its properties, and at SI with one committed after our snapshot (first committer wins).
+     */
+    private void requireNoConcurrentPropertyWrites(ElementKind kind, long element) {
+        PropertyCursor cursor = kind.propertyCursor(store).open(element);
+        while (cursor.next()) {
+            int head = cursor.newestVersion();
+            if (MvStore.isBase(head)) {
+                continue; // written with the element, which we could see: committed before our snapshot
+            }
+            long beginWord = versions.beginTime(head);
+            long begin = inspect(beginWord);
+            long endWord = versions.endTime(head);
+            long end = inspect(endWord);
+            ConflictKey key = ConflictKey.property(element, cursor.keyId());
+            if (begin == LIVE_OTHER || end == LIVE_OTHER) {
+                throw conflict(ConflictKind.WRITE_WRITE, begin == LIVE_OTHER ? beginWord : endWord, key,
+                        "it is writing a property of the " + kind.display() + " this transaction deletes");
+            }
+            if (isolation == Isolation.SNAPSHOT && ((TxnWords.isTimestamp(begin) && begin > beginTime)
+                    || (TxnWords.isTimestamp(end) && end != INFINITY && end > beginTime))) {
+                throw conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, key,
+                        "a property of the " + kind.display() + " was written after this transaction began");
+            }
+        }
+    }
+
+    /** After writing a property: the element must not be being deleted, nor deleted after our snapshot. */
+    private void requireElementNotDeleted(ElementKind kind, long element, int key) {
+        while (true) {
+            long word = kind.endTime(store, element);
+            long end = inspect(word);
+            if (end == INFINITY || end == ABORTED_OTHER || end == OWN) {
+                return;
+            }
+            if (end == LIVE_OTHER) {
+                throw conflict(ConflictKind.DELETED_ELEMENT, word, ConflictKey.property(element, key),
+                        "it is deleting the " + kind.display() + " this transaction writes to");
+            }
+            if (end != RETRY) {
+                throw conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.property(element, key),
+                        "the " + kind.display() + " was deleted at " + end + ", after this transaction began");
             }
         }
     }
@@ -729,6 +781,8 @@ public final class Transaction implements AutoCloseable {
                 log.propertyWrite(kind, element, key, NO_TUPLE, current);
                 writes.add(ConflictKey.property(element, key));
                 writes.add(ConflictKey.propertyKeys(element));
+                VarHandle.fullFence(); // see endElement
+                requireElementNotDeleted(kind, element, key);
                 return true;
             }
             int fresh = versions.createVersion(value, id, INFINITY, current);
@@ -748,6 +802,8 @@ public final class Transaction implements AutoCloseable {
             if (!ended) {
                 writes.add(ConflictKey.propertyKeys(element)); // the key is new to the element
             }
+            VarHandle.fullFence(); // see endElement
+            requireElementNotDeleted(kind, element, key);
             return true;
         }
     }
