@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -64,6 +65,8 @@ public final class GarbageCollector implements AutoCloseable {
     private final MvStore versions;
     private final TxnConfig config;
     private final Map<Batch, ConcurrentLinkedQueue<Item>> queues = new EnumMap<>(Batch.class);
+    /** Items waiting per queue (ConcurrentLinkedQueue.size() walks the queue). */
+    private final Map<Batch, AtomicLong> waiting = new EnumMap<>(Batch.class);
     private final Map<Batch, LongAdder> recycled = new EnumMap<>(Batch.class);
     private final LongAdder passes = new LongAdder();
     private final LongAdder versionsFreed = new LongAdder();
@@ -79,25 +82,26 @@ public final class GarbageCollector implements AutoCloseable {
         for (Batch batch : Batch.values()) {
             queues.put(batch, new ConcurrentLinkedQueue<>());
             recycled.put(batch, new LongAdder());
+            waiting.put(batch, new AtomicLong());
         }
     }
 
     // ---------------------------------------------------------------- reports from commit and abort
 
     void obsoleteVersions(ElementKind kind, long element, int key, long supersededAt) {
-        queues.get(Batch.OBSOLETE_VERSIONS).add(new Item(kind, element, key, NO_TUPLE, supersededAt));
+        enqueue(Batch.OBSOLETE_VERSIONS, new Item(kind, element, key, NO_TUPLE, supersededAt));
     }
 
     void abortedVersion(ElementKind kind, long element, int key, int version) {
-        queues.get(Batch.ABORTED_VERSIONS).add(new Item(kind, element, key, version, 0));
+        enqueue(Batch.ABORTED_VERSIONS, new Item(kind, element, key, version, 0));
     }
 
     void retiredVersion(int version, long unlinkedAt) {
-        queues.get(Batch.RETIRED_VERSIONS).add(new Item(null, 0, 0, version, unlinkedAt));
+        enqueue(Batch.RETIRED_VERSIONS, new Item(null, 0, 0, version, unlinkedAt));
     }
 
     void deadElement(ElementKind kind, long element, long diedAt) {
-        queues.get(kind == ElementKind.EDGE ? Batch.DEAD_EDGES : Batch.DEAD_VERTICES).add(new Item(kind, element, 0, NO_TUPLE, diedAt));
+        enqueue(kind == ElementKind.EDGE ? Batch.DEAD_EDGES : Batch.DEAD_VERTICES, new Item(kind, element, 0, NO_TUPLE, diedAt));
     }
 
     // ---------------------------------------------------------------- scanning
@@ -161,16 +165,24 @@ public final class GarbageCollector implements AutoCloseable {
         return inBatches(Batch.OBSOLETE_VERSIONS, new ArrayList<>(chains.values()), item -> trim(item, watermark));
     }
 
+    private void enqueue(Batch type, Item item) {
+        queues.get(type).add(item);
+        waiting.get(type).incrementAndGet();
+    }
+
     private List<Item> drainReady(Batch type, long watermark) {
         ConcurrentLinkedQueue<Item> queue = queues.get(type);
         List<Item> ready = new ArrayList<>();
         List<Item> later = new ArrayList<>();
         Item item;
-        int budget = queue.size();
+        long budget = waiting.get(type).get(); // what was there when the pass began
         while (budget-- > 0 && (item = queue.poll()) != null) {
+            waiting.get(type).decrementAndGet();
             (item.time() < watermark ? ready : later).add(item);
         }
-        queue.addAll(later);
+        for (Item wait : later) {
+            enqueue(type, wait);
+        }
         return ready;
     }
 
@@ -185,7 +197,7 @@ public final class GarbageCollector implements AutoCloseable {
                     recycle.accept(item);
                     done.incrementAndGet();
                 } catch (Requeue requeue) {
-                    queues.get(type).add(item);
+                    enqueue(type, item);
                 } catch (UnknownElementException gone) {
                     done.incrementAndGet(); // its element was removed, and its versions with it
                 }
@@ -265,7 +277,7 @@ public final class GarbageCollector implements AutoCloseable {
         if (version == head && TxnWords.isTimestamp(end) && end != TxnWords.INFINITY && end <= watermark
                 && kind.unlink(store, item.element(), item.key(), head)) {
             // Removed before every running transaction began: the property is gone for good.
-            queues.get(Batch.RETIRED_CHAINS).add(new Item(null, 0, 0, head, engine.clock().next()));
+            enqueue(Batch.RETIRED_CHAINS, new Item(null, 0, 0, head, engine.clock().next()));
         }
     }
 
@@ -298,7 +310,7 @@ public final class GarbageCollector implements AutoCloseable {
             stats.put("recycled." + batch, recycled.get(batch).sum());
         }
         for (Batch batch : Batch.values()) {
-            stats.put("waiting." + batch, (long) queues.get(batch).size());
+            stats.put("waiting." + batch, waiting.get(batch).get());
         }
         stats.put("versions.freed", versionsFreed.sum());
         stats.put("passes", passes.sum());

@@ -126,7 +126,14 @@ final class StatusTable {
         long min = upperBound;
         long entries = region.size() / StatusTableDescriptor.LENGTH;
         for (int slot = 0; slot < entries; slot++) {
-            long beginTime = region.readLong(StatusTableDescriptor.offset(slot) + BEGIN_TIME_OFFSET);
+            long offset = StatusTableDescriptor.offset(slot) + BEGIN_TIME_OFFSET;
+            long beginTime = region.readLong(offset);
+            // A transaction between taking its entry and publishing its begin time: a matter of
+            // nanoseconds, so wait a little rather than let it hold the watermark at 0.
+            for (int spin = 0; beginTime == StatusTableDescriptor.ANNOUNCING && spin < 1_000; spin++) {
+                Thread.onSpinWait();
+                beginTime = region.readLong(offset);
+            }
             if (beginTime < min) {
                 min = beginTime;
             }
