@@ -26,6 +26,8 @@ final class CommitProtocol {
     private final StatusTable statusTable;
     private final RecentCommittedTable recentCommitted;
     private final GarbageCollector gc;
+    /** Validating transactions this one conflicted with (optimistic validation): they must abort. */
+    private final List<RecentCommittedTable.Entry> mustAbort = new ArrayList<>();
 
     CommitProtocol(Transaction txn) {
         this.txn = txn;
@@ -37,14 +39,27 @@ final class CommitProtocol {
         this.gc = engine.gc();
     }
 
+    /** Steps 1 to 7 of {@link Transaction#commit}. */
     void commit() {
+        if (prepare()) {
+            decide();
+        }
+    }
+
+    /**
+     * Steps 1 to 3: a read-only transaction finishes here (returns false); any other takes its
+     * commit time, becomes VALIDATING and validates (returns true, ready for {@link #decide}).
+     * Between the two, other transactions see it validating, which is what optimistic pre-read and
+     * optimistic validation are about (tests hold a transaction here to exercise them).
+     */
+    boolean prepare() {
         // 1. Read-only: one snapshot, serializable at its begin time once what it pre-read commits.
         if (txn.isReadOnly()) {
             awaitPreReadDependencies();
             statusTable.release(txn.id());
             txn.markCommitted(txn.beginTime());
             engine.countCommit();
-            return;
+            return false;
         }
         int node = store.nodeId();
         for (int owner : txn.writes.nodes()) {
@@ -56,15 +71,20 @@ final class CommitProtocol {
         // 2. Commit time and RCT entry in one step; then the status says VALIDATING.
         RecentCommittedTable.Entry entry = recentCommitted.register(txn.id(), txn.writes.of(node), engine.clock());
         txn.registered = entry;
-        long commitTime = entry.commitTime;
-        if (!statusTable.move(txn.id(), TxnStatus.EXECUTING, 0, TxnStatus.VALIDATING, commitTime)) {
+        if (!statusTable.move(txn.id(), TxnStatus.EXECUTING, 0, TxnStatus.VALIDATING, entry.commitTime)) {
             throw new IllegalStateException("status of " + txn + " changed under its owner");
         }
         // 3. Validation of reads and scans (SR).
-        List<RecentCommittedTable.Entry> mustAbort = new ArrayList<>();
         if (txn.isolation() == Isolation.SERIALIZABLE && engine.config().validation) {
             validate(entry, mustAbort);
         }
+        return true;
+    }
+
+    /** Steps 4 to 7, after {@link #prepare}: dependencies, the decision, the commit phase. */
+    void decide() {
+        RecentCommittedTable.Entry entry = txn.registered;
+        long commitTime = entry.commitTime;
         // 4. Dependencies.
         awaitPreReadDependencies();
         for (RecentCommittedTable.Entry other : mustAbort) {
