@@ -107,15 +107,24 @@ public final class GraphStore implements AutoCloseable {
     }
 
     public int vertexLabel(long vertexId) {
-        return vertices.label(vertices.slotOf(vertexId));
+        int slot = vertices.slotOf(vertexId);
+        int value = vertices.label(slot);
+        vertices.recheck(slot, vertexId);
+        return value;
     }
 
     public long vertexBeginTime(long vertexId) {
-        return vertices.beginTime(vertices.slotOf(vertexId));
+        int slot = vertices.slotOf(vertexId);
+        long value = vertices.beginTime(slot);
+        vertices.recheck(slot, vertexId);
+        return value;
     }
 
     public long vertexEndTime(long vertexId) {
-        return vertices.endTime(vertices.slotOf(vertexId));
+        int slot = vertices.slotOf(vertexId);
+        long value = vertices.endTime(slot);
+        vertices.recheck(slot, vertexId);
+        return value;
     }
 
     public boolean compareAndSetVertexBeginTime(long vertexId, long expected, long value) {
@@ -204,23 +213,38 @@ public final class GraphStore implements AutoCloseable {
     }
 
     public long edgeOutVertex(long edgeId) {
-        return edges.outVertex(edges.slotOf(edgeId));
+        int slot = edges.slotOf(edgeId);
+        long value = edges.outVertex(slot);
+        edges.recheck(slot, edgeId);
+        return value;
     }
 
     public long edgeInVertex(long edgeId) {
-        return edges.inVertex(edges.slotOf(edgeId));
+        int slot = edges.slotOf(edgeId);
+        long value = edges.inVertex(slot);
+        edges.recheck(slot, edgeId);
+        return value;
     }
 
     public int edgeLabel(long edgeId) {
-        return edges.label(edges.slotOf(edgeId));
+        int slot = edges.slotOf(edgeId);
+        int value = edges.label(slot);
+        edges.recheck(slot, edgeId);
+        return value;
     }
 
     public long edgeBeginTime(long edgeId) {
-        return edges.beginTime(edges.slotOf(edgeId));
+        int slot = edges.slotOf(edgeId);
+        long value = edges.beginTime(slot);
+        edges.recheck(slot, edgeId);
+        return value;
     }
 
     public long edgeEndTime(long edgeId) {
-        return edges.endTime(edges.slotOf(edgeId));
+        int slot = edges.slotOf(edgeId);
+        long value = edges.endTime(slot);
+        edges.recheck(slot, edgeId);
+        return value;
     }
 
     public boolean compareAndSetEdgeBeginTime(long edgeId, long expected, long value) {

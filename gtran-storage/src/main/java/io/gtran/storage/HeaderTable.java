@@ -65,6 +65,17 @@ abstract class HeaderTable implements AutoCloseable {
         return slot;
     }
 
+    /**
+     * Throws unless {@code slot} still holds {@code id}: call after reading a header word, so a
+     * word read from a slot that was freed and reused meanwhile is never taken for the old element's.
+     */
+    final void recheck(int slot, long id) {
+        java.lang.invoke.VarHandle.loadLoadFence(); // the word read before stays before this check
+        if (headers.getLongAcquire(slot, ID_OFFSET) != id) {
+            throw unknown(id);
+        }
+    }
+
     final boolean contains(long id) {
         return slotOrNoSlot(id) != SlotPool.NO_SLOT;
     }

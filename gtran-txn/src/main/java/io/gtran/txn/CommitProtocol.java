@@ -69,9 +69,13 @@ final class CommitProtocol {
             }
         }
         // 2. Commit time and RCT entry in one step; then the status says VALIDATING.
+        long pending = StatusTableDescriptor.PENDING_COMMIT_TIME;
+        if (!statusTable.move(txn.id(), TxnStatus.EXECUTING, 0, TxnStatus.VALIDATING, pending)) {
+            throw new IllegalStateException("status of " + txn + " changed under its owner");
+        }
         RecentCommittedTable.Entry entry = recentCommitted.register(txn.id(), txn.writes.of(node), engine.clock());
         txn.registered = entry;
-        if (!statusTable.move(txn.id(), TxnStatus.EXECUTING, 0, TxnStatus.VALIDATING, entry.commitTime)) {
+        if (!statusTable.move(txn.id(), TxnStatus.VALIDATING, pending, TxnStatus.VALIDATING, entry.commitTime)) {
             throw new IllegalStateException("status of " + txn + " changed under its owner");
         }
         // 3. Validation of reads and scans (SR).

@@ -29,6 +29,7 @@ final class StatusTableDescriptor {
 
     static final int STATUS_SHIFT = 60;
     static final long COMMIT_TIME_MASK = (1L << STATUS_SHIFT) - 1;
+    static final long PENDING_COMMIT_TIME = COMMIT_TIME_MASK;
     /** Begin-time word of an entry whose transaction is taking its begin time: holds the watermark at 0. */
     static final long ANNOUNCING = 0L;
     /** Begin-time word of a free entry: ignored by the watermark. */

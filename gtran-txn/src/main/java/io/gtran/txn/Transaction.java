@@ -429,6 +429,10 @@ public final class Transaction implements AutoCloseable {
         if (time != LIVE_OTHER) {
             return time;
         }
+        if (otherCommitTime == StatusTableDescriptor.PENDING_COMMIT_TIME) {
+            Thread.onSpinWait();
+            return RETRY; // taking its commit time right now: wait to compare it with our begin time
+        }
         if (otherStatus == TxnStatus.EXECUTING) {
             // Its commit time will exceed our begin time: read around it, re-check at validation.
             skippedWriters.add(word);
@@ -509,6 +513,12 @@ public final class Transaction implements AutoCloseable {
 
     private void requireVisible(ElementKind kind, long element) {
         if (!exists(kind, element)) {
+            for (RecentCommittedTable.Entry d : preReadDependencies) {
+                if (d.outcome() == TxnStatus.ABORTED) {
+                    throw conflict(ConflictKind.PRE_READ_DEPENDENCY_ABORTED, d.txnId, ConflictKey.element(element),
+                            "this transaction read its writes while it validated");
+                }
+            }
             throw new ElementNotFoundException(kind.display(), element);
         }
     }
@@ -744,6 +754,16 @@ public final class Transaction implements AutoCloseable {
                 }
                 if (begin == NEVER || begin == ABORTED_OTHER) {
                     current = versions.older(head); // aborted: ours goes on top of what it tried to supersede
+                    if (isolation == Isolation.SNAPSHOT && current != NO_TUPLE && !MvStore.isBase(current)) {
+                        long below = inspect(versions.beginTime(current));
+                        if (below == RETRY) {
+                            continue;
+                        }
+                        if (below > beginTime) {
+                            throw conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, ConflictKey.property(element, key),
+                                    "the property was committed at " + below + ", after this transaction began at " + beginTime);
+                        }
+                    }
                 } else if (isolation == Isolation.SNAPSHOT && begin > beginTime) {
                     throw conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, ConflictKey.property(element, key),
                             "the property was committed at " + begin + ", after this transaction began at " + beginTime);

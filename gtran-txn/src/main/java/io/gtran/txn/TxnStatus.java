@@ -28,7 +28,7 @@ public enum TxnStatus {
             case EXECUTING:
                 return next == VALIDATING || next == ABORTED;
             case VALIDATING:
-                return next == COMMITTED || next == ABORTED;
+                return next == VALIDATING || next == COMMITTED || next == ABORTED;
             default:
                 return false; // COMMITTED and ABORTED are final
         }
