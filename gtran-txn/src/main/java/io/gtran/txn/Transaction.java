@@ -32,10 +32,10 @@ import java.util.Map;
  */
 public final class Transaction implements AutoCloseable {
     /** {@link #inspect} results besides timestamps. */
-    private static final long OWN = -2;
-    private static final long RETRY = -3;
-    private static final long LIVE_OTHER = -4;
-    private static final long ABORTED_OTHER = -5;
+    static final long OWN = -2;
+    static final long RETRY = -3;
+    static final long LIVE_OTHER = -4;
+    static final long ABORTED_OTHER = -5;
 
     private enum State { ACTIVE, COMMITTED, ABORTED }
 
@@ -63,6 +63,7 @@ public final class Transaction implements AutoCloseable {
     private TxnStatus otherStatus;
     private long otherCommitTime;
     private EdgeCursor edgeCursor;
+    private final WriteRules rules;
 
     Transaction(TransactionEngine engine, long id, long beginTime, Isolation isolation) {
         this.engine = engine;
@@ -74,6 +75,7 @@ public final class Transaction implements AutoCloseable {
         this.config = engine.config();
         this.reads = new KeySets(store.nodeId());
         this.writes = new KeySets(store.nodeId());
+        this.rules = new WriteRules(this);
     }
 
     public long id() {
@@ -264,27 +266,27 @@ public final class Transaction implements AutoCloseable {
         requireVisible(ElementKind.VERTEX, inVertex);
         long edgeId = store.addEdge(outVertex, inVertex, label, id, INFINITY);
         log.created(ElementKind.EDGE, edgeId);
-        writeEdgeKeys(edgeId, outVertex, inVertex, label);
+        rules.writeEdgeKeys(edgeId, outVertex, inVertex, label);
         // Pairs with removeVertex: it ends the vertex, then scans its edges. One of the two sees
         // the other, so an edge never outlives its endpoint.
         VarHandle.fullFence();
-        requireNotBeingDeleted(outVertex);
-        requireNotBeingDeleted(inVertex);
+        rules.requireNotBeingDeleted(outVertex);
+        rules.requireNotBeingDeleted(inVertex);
         return edgeId;
     }
 
     /** Deletes an edge this transaction sees. */
     public void removeEdge(long edgeId) {
         requireVisible(ElementKind.EDGE, edgeId);
-        endElement(ElementKind.EDGE, edgeId);
-        writeEdgeKeys(edgeId, store.edgeOutVertex(edgeId), store.edgeInVertex(edgeId), store.edgeLabel(edgeId));
+        rules.endElement(ElementKind.EDGE, edgeId);
+        rules.writeEdgeKeys(edgeId, store.edgeOutVertex(edgeId), store.edgeInVertex(edgeId), store.edgeLabel(edgeId));
     }
 
     /** Deletes a vertex this transaction sees, with all its edges. */
     public void removeVertex(long vertexId) {
         requireVisible(ElementKind.VERTEX, vertexId);
         int label = store.vertexLabel(vertexId);
-        endElement(ElementKind.VERTEX, vertexId);
+        rules.endElement(ElementKind.VERTEX, vertexId);
         writes.add(ConflictKey.element(vertexId));
         writes.add(ConflictKey.vertexScan(label));
         writes.add(ConflictKey.vertexScan(ConflictKey.ANY_LABEL));
@@ -302,28 +304,28 @@ public final class Transaction implements AutoCloseable {
         }
         for (int i = 0; i < incident.size(); i++) {
             long edgeId = incident.get(i);
-            if (endEdgeOfDeletedVertex(edgeId)) {
-                writeEdgeKeys(edgeId, store.edgeOutVertex(edgeId), store.edgeInVertex(edgeId), store.edgeLabel(edgeId));
+            if (rules.endEdgeOfDeletedVertex(edgeId)) {
+                rules.writeEdgeKeys(edgeId, store.edgeOutVertex(edgeId), store.edgeInVertex(edgeId), store.edgeLabel(edgeId));
             }
         }
     }
 
     /** Sets a vertex property; null removes it (as {@link #removeVertexProperty}). */
     public void setVertexProperty(long vertexId, int keyId, Object value) {
-        writeProperty(ElementKind.VERTEX, vertexId, keyId, value);
+        rules.writeProperty(ElementKind.VERTEX, vertexId, keyId, value);
     }
 
     public void setEdgeProperty(long edgeId, int keyId, Object value) {
-        writeProperty(ElementKind.EDGE, edgeId, keyId, value);
+        rules.writeProperty(ElementKind.EDGE, edgeId, keyId, value);
     }
 
     /** Removes a vertex property; returns false if the vertex had none under that key. */
     public boolean removeVertexProperty(long vertexId, int keyId) {
-        return writeProperty(ElementKind.VERTEX, vertexId, keyId, null);
+        return rules.writeProperty(ElementKind.VERTEX, vertexId, keyId, null);
     }
 
     public boolean removeEdgeProperty(long edgeId, int keyId) {
-        return writeProperty(ElementKind.EDGE, edgeId, keyId, null);
+        return rules.writeProperty(ElementKind.EDGE, edgeId, keyId, null);
     }
 
     // ---------------------------------------------------------------- commit and abort
@@ -393,7 +395,7 @@ public final class Transaction implements AutoCloseable {
      * and {@link #otherCommitTime} say which), {@link #ABORTED_OTHER}, or {@link #RETRY} (the word
      * named a transaction that has finished since: read the word again).
      */
-    private long inspect(long word) {
+    long inspect(long word) {
         if (!TxnWords.isTxnId(word)) {
             return word; // a timestamp, INFINITY or NEVER
         }
@@ -470,7 +472,7 @@ public final class Transaction implements AutoCloseable {
         return outcome;
     }
 
-    private long readBegin(ElementKind kind, long element) {
+    long readBegin(ElementKind kind, long element) {
         while (true) {
             long t = readTime(kind.beginTime(store, element), true, kind, element);
             if (t != RETRY) {
@@ -511,7 +513,7 @@ public final class Transaction implements AutoCloseable {
         return ElementIds.isWellFormed(element) && visible(kind, element);
     }
 
-    private void requireVisible(ElementKind kind, long element) {
+    void requireVisible(ElementKind kind, long element) {
         if (!exists(kind, element)) {
             for (RecentCommittedTable.Entry d : preReadDependencies) {
                 if (d.outcome() == TxnStatus.ABORTED) {
@@ -579,313 +581,6 @@ public final class Transaction implements AutoCloseable {
             }
         }
         return result;
-    }
-
-    // ---------------------------------------------------------------- write rules
-
-    /**
-     * Ends an element's life at this transaction: its end time word goes from INFINITY to our id.
-     */
-    private void endElement(ElementKind kind, long element) {
-        while (true) {
-            long word = kind.endTime(store, element);
-            long end = inspect(word);
-            if (end == INFINITY || end == ABORTED_OTHER) {
-                // Alive (an aborted deleter's id is as good as INFINITY): lock it with our id.
-                if (kind.casEndTime(store, element, word, id)) {
-                    log.ended(kind, element);
-                    if (!log.createdHere(kind, element)) {
-                        // Pairs with writeProperty: it links its version, then checks our end word.
-                        VarHandle.fullFence();
-                        requireNoConcurrentPropertyWrites(kind, element);
-                    }
-                    return;
-                }
-            } else if (end == LIVE_OTHER) {
-                throw conflict(ConflictKind.WRITE_WRITE, word, ConflictKey.element(element), "it is deleting this " + kind.display());
-            } else if (end == OWN) {
-                return; // deleted by us already
-            } else if (end != RETRY) {
-                // Deleted by a transaction that committed after our snapshot (requireVisible passed).
-                throw conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(element),
-                        kind.display() + " deleted by a transaction that committed at " + end);
-            }
-        }
-    }
-
-    /**
-     * A deletion is a write of the whole element: it conflicts with a live transaction's write of
-     * any of its properties, and at SI with one committed after our snapshot (first committer wins).
-     */
-    private void requireNoConcurrentPropertyWrites(ElementKind kind, long element) {
-        PropertyCursor cursor = kind.propertyCursor(store).open(element);
-        while (cursor.next()) {
-            int head = cursor.newestVersion();
-            if (MvStore.isBase(head)) {
-                continue; // written with the element, which we could see: committed before our snapshot
-            }
-            long beginWord = versions.beginTime(head);
-            long begin = inspect(beginWord);
-            long endWord = versions.endTime(head);
-            long end = inspect(endWord);
-            ConflictKey key = ConflictKey.property(element, cursor.keyId());
-            if (begin == LIVE_OTHER || end == LIVE_OTHER) {
-                throw conflict(ConflictKind.WRITE_WRITE, begin == LIVE_OTHER ? beginWord : endWord, key,
-                        "it is writing a property of the " + kind.display() + " this transaction deletes");
-            }
-            if (isolation == Isolation.SNAPSHOT && ((TxnWords.isTimestamp(begin) && begin > beginTime)
-                    || (TxnWords.isTimestamp(end) && end != INFINITY && end > beginTime))) {
-                throw conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, key,
-                        "a property of the " + kind.display() + " was written after this transaction began");
-            }
-        }
-    }
-
-    /** After writing a property: the element must not be being deleted, nor deleted after our snapshot. */
-    private void requireElementNotDeleted(ElementKind kind, long element, int key) {
-        while (true) {
-            long word = kind.endTime(store, element);
-            long end = inspect(word);
-            if (end == INFINITY || end == ABORTED_OTHER || end == OWN) {
-                return;
-            }
-            if (end == LIVE_OTHER) {
-                throw conflict(ConflictKind.DELETED_ELEMENT, word, ConflictKey.property(element, key),
-                        "it is deleting the " + kind.display() + " this transaction writes to");
-            }
-            if (end != RETRY) {
-                throw conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.property(element, key),
-                        "the " + kind.display() + " was deleted at " + end + ", after this transaction began");
-            }
-        }
-    }
-
-    /** For removeVertex: ends an incident edge unless it is already dead to us. Returns whether it did. */
-    private boolean endEdgeOfDeletedVertex(long edgeId) {
-        long begin;
-        try {
-            while ((begin = inspect(store.edgeBeginTime(edgeId))) == RETRY) {
-                Thread.onSpinWait();
-            }
-        } catch (UnknownElementException gone) {
-            return false;
-        }
-        if (begin == LIVE_OTHER) {
-            throw conflict(ConflictKind.WRITE_WRITE, store.edgeBeginTime(edgeId), ConflictKey.element(edgeId),
-                    "it is adding an edge to a vertex this transaction deletes");
-        }
-        if (begin == NEVER || begin == ABORTED_OTHER) {
-            return false; // an aborted edge: GC removes it
-        }
-        if (begin != OWN && begin > beginTime) {
-            throw conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(edgeId),
-                    "an edge was added to the vertex after this transaction began");
-        }
-        long end = inspect(store.edgeEndTime(edgeId));
-        if (end == OWN || (end != LIVE_OTHER && end != RETRY && end != ABORTED_OTHER && end != INFINITY && end <= beginTime)) {
-            return false; // deleted by us, or before our snapshot
-        }
-        endElement(ElementKind.EDGE, edgeId);
-        return true;
-    }
-
-    /** After adding an edge: its endpoint must not be deleted, now or by a commit after our snapshot. */
-    private void requireNotBeingDeleted(long vertexId) {
-        while (true) {
-            long word = store.vertexEndTime(vertexId);
-            long end = inspect(word);
-            if (end == INFINITY || end == ABORTED_OTHER) {
-                return;
-            }
-            if (end == LIVE_OTHER) {
-                throw conflict(ConflictKind.DELETED_ELEMENT, word, ConflictKey.element(vertexId), "it is deleting an endpoint of the new edge");
-            }
-            if (end == OWN) {
-                throw new ElementNotFoundException("vertex", vertexId);
-            }
-            if (end != RETRY) {
-                throw conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(vertexId),
-                        "an endpoint of the new edge was deleted at " + end);
-            }
-        }
-    }
-
-    private void writeEdgeKeys(long edgeId, long out, long in, int label) {
-        writes.add(ConflictKey.element(edgeId));
-        writes.add(ConflictKey.adjacencyOut(out));
-        writes.add(ConflictKey.adjacencyIn(in));
-        writes.add(ConflictKey.edgeScan(label));
-        writes.add(ConflictKey.edgeScan(ConflictKey.ANY_LABEL));
-    }
-
-    /**
-     * Writes (value non-null) or removes (null) a property. Returns false only for removing a
-     * property the element does not have.
-     */
-    private boolean writeProperty(ElementKind kind, long element, int key, Object value) {
-        requireVisible(kind, element);
-        if (log.createdHere(kind, element)) {
-            return writeBaseProperty(kind, element, key, value);
-        }
-        while (true) {
-            int head = kind.newestVersion(store, element, key);
-            if (head != NO_TUPLE && MvStore.isBase(head)) {
-                materialize(kind, element, key, head);
-                continue;
-            }
-            // current: the newest version that is not aborted, which our write supersedes.
-            int current = head;
-            if (head != NO_TUPLE) {
-                long begin = inspect(versions.beginTime(head));
-                if (begin == RETRY) {
-                    continue;
-                }
-                if (begin == OWN) {
-                    boolean had = replaceOwnVersion(kind, element, key, head, value);
-                    writes.add(ConflictKey.property(element, key));
-                    if (value == null || versions.older(head) == NO_TUPLE) {
-                        writes.add(ConflictKey.propertyKeys(element));
-                    }
-                    return had;
-                }
-                if (begin == LIVE_OTHER) {
-                    throw conflict(ConflictKind.WRITE_WRITE, versions.beginTime(head), ConflictKey.property(element, key),
-                            "it wrote this property and has not committed");
-                }
-                if (begin == NEVER || begin == ABORTED_OTHER) {
-                    current = versions.older(head); // aborted: ours goes on top of what it tried to supersede
-                    if (isolation == Isolation.SNAPSHOT && current != NO_TUPLE && !MvStore.isBase(current)) {
-                        long below = inspect(versions.beginTime(current));
-                        if (below == RETRY) {
-                            continue;
-                        }
-                        if (below > beginTime) {
-                            throw conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, ConflictKey.property(element, key),
-                                    "the property was committed at " + below + ", after this transaction began at " + beginTime);
-                        }
-                    }
-                } else if (isolation == Isolation.SNAPSHOT && begin > beginTime) {
-                    throw conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, ConflictKey.property(element, key),
-                            "the property was committed at " + begin + ", after this transaction began at " + beginTime);
-                }
-            }
-            // Lock the current version by putting our id in its end time, if it is alive.
-            boolean ended = false;
-            if (current != NO_TUPLE) {
-                long word = versions.endTime(current);
-                long end = inspect(word);
-                if (end == RETRY) {
-                    continue;
-                }
-                if (end == LIVE_OTHER) {
-                    throw conflict(ConflictKind.WRITE_WRITE, word, ConflictKey.property(element, key),
-                            "it is removing this property and has not committed");
-                }
-                if (end == INFINITY || end == ABORTED_OTHER) {
-                    if (!versions.compareAndSetEndTime(current, word, id)) {
-                        continue;
-                    }
-                    ended = true;
-                } else if (end != OWN && end > beginTime && (isolation == Isolation.SNAPSHOT || value == null)) {
-                    // Removed by a commit after our snapshot: SI's first committer wins; and a
-                    // removal of what our snapshot still shows must not silently do nothing.
-                    throw conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, ConflictKey.property(element, key),
-                            "the property was removed at " + end + ", after this transaction began at " + beginTime);
-                }
-                // else: removed already (by a commit, or by us): nothing to lock
-            }
-            if (value == null) {
-                if (!ended) {
-                    return false; // nothing alive to remove
-                }
-                log.propertyWrite(kind, element, key, NO_TUPLE, current);
-                writes.add(ConflictKey.property(element, key));
-                writes.add(ConflictKey.propertyKeys(element));
-                VarHandle.fullFence(); // see endElement
-                requireElementNotDeleted(kind, element, key);
-                return true;
-            }
-            int fresh = versions.createVersion(value, id, INFINITY, current);
-            if (!kind.link(store, element, key, head, fresh)) {
-                // Someone linked first (GC unlinking an aborted head, a racing creator): undo, retry.
-                versions.freeVersion(fresh);
-                if (ended) {
-                    versions.compareAndSetEndTime(current, id, INFINITY);
-                }
-                continue;
-            }
-            if (head != current) {
-                log.retire(head); // the aborted version we linked over
-            }
-            log.propertyWrite(kind, element, key, fresh, ended ? current : NO_TUPLE);
-            writes.add(ConflictKey.property(element, key));
-            if (!ended) {
-                writes.add(ConflictKey.propertyKeys(element)); // the key is new to the element
-            }
-            VarHandle.fullFence(); // see endElement
-            requireElementNotDeleted(kind, element, key);
-            return true;
-        }
-    }
-
-    /** Puts a full version with the base's value in its place, so the property can be updated. */
-    private void materialize(ElementKind kind, long element, int key, int base) {
-        long elementBegin = readBegin(kind, element);
-        if (!TxnWords.isTimestamp(elementBegin)) {
-            throw new IllegalStateException("base version of an element not committed: " + ElementIds.toString(element));
-        }
-        int full = versions.materialize(base, elementBegin, INFINITY);
-        if (kind.link(store, element, key, base, full)) {
-            log.retire(base);
-        } else {
-            versions.freeVersion(full);
-        }
-    }
-
-    /** A second write of a property this transaction already wrote: swap our version. */
-    private boolean replaceOwnVersion(ElementKind kind, long element, int key, int own, Object value) {
-        int older = versions.older(own);
-        WriteLog.PropertyWrite write = log.propertyWriteOf(kind, element, key);
-        int replacement;
-        if (value != null) {
-            replacement = versions.createVersion(value, id, INFINITY, older);
-        } else if (older != NO_TUPLE) {
-            replacement = older; // removal: the superseded version (ended by us) is newest again
-        } else {
-            replacement = NO_TUPLE; // we created the property: remove the cell
-        }
-        boolean linked = replacement == NO_TUPLE ? kind.unlink(store, element, key, own) : kind.link(store, element, key, own, replacement);
-        if (!linked) {
-            throw new IllegalStateException("own version changed under us: " + ElementIds.toString(element) + " key=" + key);
-        }
-        log.retire(own);
-        write.newVersion = value == null ? NO_TUPLE : replacement;
-        return true;
-    }
-
-    /** Properties of an element created by this transaction are base versions living with it. */
-    private boolean writeBaseProperty(ElementKind kind, long element, int key, Object value) {
-        int head = kind.newestVersion(store, element, key);
-        writes.add(ConflictKey.property(element, key));
-        writes.add(ConflictKey.propertyKeys(element));
-        if (value == null) {
-            if (head == NO_TUPLE) {
-                return false;
-            }
-            kind.unlink(store, element, key, head);
-            log.retire(head);
-            return true;
-        }
-        int base = versions.createBaseVersion(value);
-        if (!kind.link(store, element, key, head, base)) {
-            versions.freeVersion(base);
-            throw new IllegalStateException("property of an uncommitted element changed by someone else: "
-                    + ElementIds.toString(element) + " key=" + key);
-        }
-        if (head != NO_TUPLE) {
-            log.retire(head);
-        }
-        return true;
     }
 
     // ---------------------------------------------------------------- helpers

@@ -1,0 +1,350 @@
+package io.gtran.txn;
+
+import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
+import static io.gtran.txn.Transaction.ABORTED_OTHER;
+import static io.gtran.txn.Transaction.LIVE_OTHER;
+import static io.gtran.txn.Transaction.OWN;
+import static io.gtran.txn.Transaction.RETRY;
+import static io.gtran.txn.TxnWords.INFINITY;
+import static io.gtran.txn.TxnWords.NEVER;
+
+import io.gtran.storage.ElementIds;
+import io.gtran.storage.GraphStore;
+import io.gtran.storage.MvStore;
+import io.gtran.storage.PropertyCursor;
+import io.gtran.storage.UnknownElementException;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The write rules of one {@link Transaction}: how it locks what it supersedes (its id in the end
+ * word), links its versions, and which words of others make it abort (write-write conflicts,
+ * first-committer-wins at SI, deletes against writes). Split from Transaction, which keeps the
+ * read rules and the bookkeeping.
+ */
+final class WriteRules {
+    private final Transaction txn;
+    private final GraphStore store;
+    private final MvStore versions;
+    private final long id;
+    private final long beginTime;
+    private final Isolation isolation;
+    private final WriteLog log;
+    private final KeySets writes;
+
+    WriteRules(Transaction txn) {
+        this.txn = txn;
+        this.store = txn.store;
+        this.versions = store.mvStore();
+        this.id = txn.id();
+        this.beginTime = txn.beginTime();
+        this.isolation = txn.isolation();
+        this.log = txn.log;
+        this.writes = txn.writes;
+    }
+
+    /**
+     * Ends an element's life at this transaction: its end time word goes from INFINITY to our id.
+     */
+    void endElement(ElementKind kind, long element) {
+        while (true) {
+            long word = kind.endTime(store, element);
+            long end = txn.inspect(word);
+            if (end == INFINITY || end == ABORTED_OTHER) {
+                // Alive (an aborted deleter's id is as good as INFINITY): lock it with our id.
+                if (kind.casEndTime(store, element, word, id)) {
+                    log.ended(kind, element);
+                    if (!log.createdHere(kind, element)) {
+                        // Pairs with writeProperty: it links its version, then checks our end word.
+                        VarHandle.fullFence();
+                        requireNoConcurrentPropertyWrites(kind, element);
+                    }
+                    return;
+                }
+            } else if (end == LIVE_OTHER) {
+                throw txn.conflict(ConflictKind.WRITE_WRITE, word, ConflictKey.element(element), "it is deleting this " + kind.display());
+            } else if (end == OWN) {
+                return; // deleted by us already
+            } else if (end != RETRY) {
+                // Deleted by a transaction that committed after our snapshot (requireVisible passed).
+                throw txn.conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(element),
+                        kind.display() + " deleted by a transaction that committed at " + end);
+            }
+        }
+    }
+
+    /**
+     * A deletion is a write of the whole element: it conflicts with a live transaction's write of
+     * any of its properties, and at SI with one committed after our snapshot (first committer wins).
+     */
+    private void requireNoConcurrentPropertyWrites(ElementKind kind, long element) {
+        PropertyCursor cursor = kind.propertyCursor(store).open(element);
+        while (cursor.next()) {
+            int head = cursor.newestVersion();
+            if (MvStore.isBase(head)) {
+                continue; // written with the element, which we could see: committed before our snapshot
+            }
+            long beginWord = versions.beginTime(head);
+            long begin = txn.inspect(beginWord);
+            long endWord = versions.endTime(head);
+            long end = txn.inspect(endWord);
+            ConflictKey key = ConflictKey.property(element, cursor.keyId());
+            if (begin == LIVE_OTHER || end == LIVE_OTHER) {
+                throw txn.conflict(ConflictKind.WRITE_WRITE, begin == LIVE_OTHER ? beginWord : endWord, key,
+                        "it is writing a property of the " + kind.display() + " this transaction deletes");
+            }
+            if (isolation == Isolation.SNAPSHOT && ((TxnWords.isTimestamp(begin) && begin > beginTime)
+                    || (TxnWords.isTimestamp(end) && end != INFINITY && end > beginTime))) {
+                throw txn.conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, key,
+                        "a property of the " + kind.display() + " was written after this transaction began");
+            }
+        }
+    }
+
+    /** After writing a property: the element must not be being deleted, nor deleted after our snapshot. */
+    private void requireElementNotDeleted(ElementKind kind, long element, int key) {
+        while (true) {
+            long word = kind.endTime(store, element);
+            long end = txn.inspect(word);
+            if (end == INFINITY || end == ABORTED_OTHER || end == OWN) {
+                return;
+            }
+            if (end == LIVE_OTHER) {
+                throw txn.conflict(ConflictKind.DELETED_ELEMENT, word, ConflictKey.property(element, key),
+                        "it is deleting the " + kind.display() + " this transaction writes to");
+            }
+            if (end != RETRY) {
+                throw txn.conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.property(element, key),
+                        "the " + kind.display() + " was deleted at " + end + ", after this transaction began");
+            }
+        }
+    }
+
+    /** For removeVertex: ends an incident edge unless it is already dead to us. Returns whether it did. */
+    boolean endEdgeOfDeletedVertex(long edgeId) {
+        long begin;
+        try {
+            while ((begin = txn.inspect(store.edgeBeginTime(edgeId))) == RETRY) {
+                Thread.onSpinWait();
+            }
+        } catch (UnknownElementException gone) {
+            return false;
+        }
+        if (begin == LIVE_OTHER) {
+            throw txn.conflict(ConflictKind.WRITE_WRITE, store.edgeBeginTime(edgeId), ConflictKey.element(edgeId),
+                    "it is adding an edge to a vertex this transaction deletes");
+        }
+        if (begin == NEVER || begin == ABORTED_OTHER) {
+            return false; // an aborted edge: GC removes it
+        }
+        if (begin != OWN && begin > beginTime) {
+            throw txn.conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(edgeId),
+                    "an edge was added to the vertex after this transaction began");
+        }
+        long end = txn.inspect(store.edgeEndTime(edgeId));
+        if (end == OWN || (end != LIVE_OTHER && end != RETRY && end != ABORTED_OTHER && end != INFINITY && end <= beginTime)) {
+            return false; // deleted by us, or before our snapshot
+        }
+        endElement(ElementKind.EDGE, edgeId);
+        return true;
+    }
+
+    /** After adding an edge: its endpoint must not be deleted, now or by a commit after our snapshot. */
+    void requireNotBeingDeleted(long vertexId) {
+        while (true) {
+            long word = store.vertexEndTime(vertexId);
+            long end = txn.inspect(word);
+            if (end == INFINITY || end == ABORTED_OTHER) {
+                return;
+            }
+            if (end == LIVE_OTHER) {
+                throw txn.conflict(ConflictKind.DELETED_ELEMENT, word, ConflictKey.element(vertexId), "it is deleting an endpoint of the new edge");
+            }
+            if (end == OWN) {
+                throw new ElementNotFoundException("vertex", vertexId);
+            }
+            if (end != RETRY) {
+                throw txn.conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(vertexId),
+                        "an endpoint of the new edge was deleted at " + end);
+            }
+        }
+    }
+
+    void writeEdgeKeys(long edgeId, long out, long in, int label) {
+        writes.add(ConflictKey.element(edgeId));
+        writes.add(ConflictKey.adjacencyOut(out));
+        writes.add(ConflictKey.adjacencyIn(in));
+        writes.add(ConflictKey.edgeScan(label));
+        writes.add(ConflictKey.edgeScan(ConflictKey.ANY_LABEL));
+    }
+
+    /**
+     * Writes (value non-null) or removes (null) a property. Returns false only for removing a
+     * property the element does not have.
+     */
+    boolean writeProperty(ElementKind kind, long element, int key, Object value) {
+        txn.requireVisible(kind, element);
+        if (log.createdHere(kind, element)) {
+            return writeBaseProperty(kind, element, key, value);
+        }
+        while (true) {
+            int head = kind.newestVersion(store, element, key);
+            if (head != NO_TUPLE && MvStore.isBase(head)) {
+                materialize(kind, element, key, head);
+                continue;
+            }
+            // current: the newest version that is not aborted, which our write supersedes.
+            int current = head;
+            if (head != NO_TUPLE) {
+                long begin = txn.inspect(versions.beginTime(head));
+                if (begin == RETRY) {
+                    continue;
+                }
+                if (begin == OWN) {
+                    boolean had = replaceOwnVersion(kind, element, key, head, value);
+                    writes.add(ConflictKey.property(element, key));
+                    if (value == null || versions.older(head) == NO_TUPLE) {
+                        writes.add(ConflictKey.propertyKeys(element));
+                    }
+                    return had;
+                }
+                if (begin == LIVE_OTHER) {
+                    throw txn.conflict(ConflictKind.WRITE_WRITE, versions.beginTime(head), ConflictKey.property(element, key),
+                            "it wrote this property and has not committed");
+                }
+                if (begin == NEVER || begin == ABORTED_OTHER) {
+                    current = versions.older(head); // aborted: ours goes on top of what it tried to supersede
+                    if (isolation == Isolation.SNAPSHOT && current != NO_TUPLE && !MvStore.isBase(current)) {
+                        long below = txn.inspect(versions.beginTime(current));
+                        if (below == RETRY) {
+                            continue;
+                        }
+                        if (below > beginTime) {
+                            throw txn.conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, ConflictKey.property(element, key),
+                                    "the property was committed at " + below + ", after this transaction began at " + beginTime);
+                        }
+                    }
+                } else if (isolation == Isolation.SNAPSHOT && begin > beginTime) {
+                    throw txn.conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, ConflictKey.property(element, key),
+                            "the property was committed at " + begin + ", after this transaction began at " + beginTime);
+                }
+            }
+            // Lock the current version by putting our id in its end time, if it is alive.
+            boolean ended = false;
+            if (current != NO_TUPLE) {
+                long word = versions.endTime(current);
+                long end = txn.inspect(word);
+                if (end == RETRY) {
+                    continue;
+                }
+                if (end == LIVE_OTHER) {
+                    throw txn.conflict(ConflictKind.WRITE_WRITE, word, ConflictKey.property(element, key),
+                            "it is removing this property and has not committed");
+                }
+                if (end == INFINITY || end == ABORTED_OTHER) {
+                    if (!versions.compareAndSetEndTime(current, word, id)) {
+                        continue;
+                    }
+                    ended = true;
+                } else if (end != OWN && end > beginTime && (isolation == Isolation.SNAPSHOT || value == null)) {
+                    // Removed by a commit after our snapshot: SI's first committer wins; and a
+                    // removal of what our snapshot still shows must not silently do nothing.
+                    throw txn.conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, ConflictKey.property(element, key),
+                            "the property was removed at " + end + ", after this transaction began at " + beginTime);
+                }
+                // else: removed already (by a commit, or by us): nothing to lock
+            }
+            if (value == null) {
+                if (!ended) {
+                    return false; // nothing alive to remove
+                }
+                log.propertyWrite(kind, element, key, NO_TUPLE, current);
+                writes.add(ConflictKey.property(element, key));
+                writes.add(ConflictKey.propertyKeys(element));
+                VarHandle.fullFence(); // see endElement
+                requireElementNotDeleted(kind, element, key);
+                return true;
+            }
+            int fresh = versions.createVersion(value, id, INFINITY, current);
+            if (!kind.link(store, element, key, head, fresh)) {
+                // Someone linked first (GC unlinking an aborted head, a racing creator): undo, retry.
+                versions.freeVersion(fresh);
+                if (ended) {
+                    versions.compareAndSetEndTime(current, id, INFINITY);
+                }
+                continue;
+            }
+            if (head != current) {
+                log.retire(head); // the aborted version we linked over
+            }
+            log.propertyWrite(kind, element, key, fresh, ended ? current : NO_TUPLE);
+            writes.add(ConflictKey.property(element, key));
+            if (!ended) {
+                writes.add(ConflictKey.propertyKeys(element)); // the key is new to the element
+            }
+            VarHandle.fullFence(); // see endElement
+            requireElementNotDeleted(kind, element, key);
+            return true;
+        }
+    }
+
+    /** Puts a full version with the base's value in its place, so the property can be updated. */
+    private void materialize(ElementKind kind, long element, int key, int base) {
+        long elementBegin = txn.readBegin(kind, element);
+        if (!TxnWords.isTimestamp(elementBegin)) {
+            throw new IllegalStateException("base version of an element not committed: " + ElementIds.toString(element));
+        }
+        int full = versions.materialize(base, elementBegin, INFINITY);
+        if (kind.link(store, element, key, base, full)) {
+            log.retire(base);
+        } else {
+            versions.freeVersion(full);
+        }
+    }
+
+    /** A second write of a property this transaction already wrote: swap our version. */
+    private boolean replaceOwnVersion(ElementKind kind, long element, int key, int own, Object value) {
+        int older = versions.older(own);
+        WriteLog.PropertyWrite write = log.propertyWriteOf(kind, element, key);
+        int replacement;
+        if (value != null) {
+            replacement = versions.createVersion(value, id, INFINITY, older);
+        } else if (older != NO_TUPLE) {
+            replacement = older; // removal: the superseded version (ended by us) is newest again
+        } else {
+            replacement = NO_TUPLE; // we created the property: remove the cell
+        }
+        boolean linked = replacement == NO_TUPLE ? kind.unlink(store, element, key, own) : kind.link(store, element, key, own, replacement);
+        if (!linked) {
+            throw new IllegalStateException("own version changed under us: " + ElementIds.toString(element) + " key=" + key);
+        }
+        log.retire(own);
+        write.newVersion = value == null ? NO_TUPLE : replacement;
+        return true;
+    }
+
+    /** Properties of an element created by this transaction are base versions living with it. */
+    private boolean writeBaseProperty(ElementKind kind, long element, int key, Object value) {
+        int head = kind.newestVersion(store, element, key);
+        writes.add(ConflictKey.property(element, key));
+        writes.add(ConflictKey.propertyKeys(element));
+        if (value == null) {
+            if (head == NO_TUPLE) {
+                return false;
+            }
+            kind.unlink(store, element, key, head);
+            log.retire(head);
+            return true;
+        }
+        int base = versions.createBaseVersion(value);
+        if (!kind.link(store, element, key, head, base)) {
+            versions.freeVersion(base);
+            throw new IllegalStateException("property of an uncommitted element changed by someone else: "
+                    + ElementIds.toString(element) + " key=" + key);
+        }
+        if (head != NO_TUPLE) {
+            log.retire(head);
+        }
+        return true;
+    }
+
+}
