@@ -202,11 +202,12 @@ final class CommitProtocol {
                 gc.abortedVersion(w.kind, w.element, w.key, w.newVersion);
             }
             if (w.oldVersion != NO_TUPLE) {
-                check(versions.compareAndSetEndTime(w.oldVersion, id, INFINITY), w.kind, w.element);
+                // May fail, rightly: once we are ABORTED another writer may take over the lock.
+                versions.compareAndSetEndTime(w.oldVersion, id, INFINITY);
             }
         }
         for (WriteLog.ElementWrite w : log.ended) {
-            check(w.kind().casEndTime(store, w.element(), id, INFINITY), w);
+            w.kind().casEndTime(store, w.element(), id, INFINITY); // likewise
         }
         long now = engine.clock().next();
         for (WriteLog.ElementWrite w : log.created) {

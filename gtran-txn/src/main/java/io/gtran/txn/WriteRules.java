@@ -317,6 +317,9 @@ final class WriteRules {
         if (!linked) {
             throw new IllegalStateException("own version changed under us: " + ElementIds.toString(element) + " key=" + key);
         }
+        // A reader may hold the unlinked version: it must read as never-valid, not as ours,
+        // because our id outlives our status entry in no word.
+        versions.compareAndSetBeginTime(own, id, NEVER);
         log.retire(own);
         write.newVersion = value == null ? NO_TUPLE : replacement;
         return true;
