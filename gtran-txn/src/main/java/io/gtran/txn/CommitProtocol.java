@@ -108,6 +108,7 @@ final class CommitProtocol {
         stamp(commitTime);
         // 7. The status entry is no longer needed: no word names this transaction any more.
         statusTable.release(txn.id());
+        gc.help();
     }
 
     private void validate(RecentCommittedTable.Entry self, List<RecentCommittedTable.Entry> mustAbort) {

@@ -47,6 +47,11 @@ import org.slf4j.LoggerFactory;
 public final class GarbageCollector implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
     private static final int BATCH_SIZE = 512;
+    /** Garbage waiting past which committing transactions help recycle it (pacing, so GC keeps up). */
+    static final int HELP_THRESHOLD = 4_096;
+    /** Items a committing transaction recycles when it helps. */
+    private static final int HELP_ITEMS = 8;
+    private static final int CHAIN_LOCKS = 1024;
 
     /** The kinds of garbage, each recycled by its own batches. */
     public enum Batch {
@@ -70,6 +75,8 @@ public final class GarbageCollector implements AutoCloseable {
     private final Map<Batch, LongAdder> recycled = new EnumMap<>(Batch.class);
     private final LongAdder passes = new LongAdder();
     private final LongAdder versionsFreed = new LongAdder();
+    /** One chain is trimmed by one thread at a time: a worker, or a committing transaction helping. */
+    private final Object[] chainLocks = new Object[CHAIN_LOCKS];
     private ExecutorService workers;
     private Thread scanner;
     private volatile boolean running;
@@ -83,6 +90,9 @@ public final class GarbageCollector implements AutoCloseable {
             queues.put(batch, new ConcurrentLinkedQueue<>());
             recycled.put(batch, new LongAdder());
             waiting.put(batch, new AtomicLong());
+        }
+        for (int i = 0; i < CHAIN_LOCKS; i++) {
+            chainLocks[i] = new Object();
         }
     }
 
@@ -255,6 +265,48 @@ public final class GarbageCollector implements AutoCloseable {
      * goes past it.
      */
     private void trim(Item item, long watermark) {
+        synchronized (chainLock(item)) {
+            trimLocked(item, watermark);
+        }
+    }
+
+    private Object chainLock(Item item) {
+        long h = item.element() * 0x9E3779B97F4A7C15L + item.key() * 31L + item.kind().ordinal();
+        return chainLocks[(int) (h >>> 40) & (CHAIN_LOCKS - 1)];
+    }
+
+    /**
+     * Called by a committing transaction: when garbage piles up faster than the GC threads
+     * recycle it (they share the cores with the load), the committer recycles a few superseded
+     * chains itself. This paces writers to what GC can keep up with, so memory stays flat.
+     */
+    void help() {
+        if (!running || waiting.get(Batch.OBSOLETE_VERSIONS).get() < HELP_THRESHOLD) {
+            return;
+        }
+        long watermark = engine.lastWatermark();
+        for (int i = 0; i < HELP_ITEMS; i++) {
+            Item item = queues.get(Batch.OBSOLETE_VERSIONS).poll();
+            if (item == null) {
+                return;
+            }
+            waiting.get(Batch.OBSOLETE_VERSIONS).decrementAndGet();
+            if (item.time() >= watermark) {
+                enqueue(Batch.OBSOLETE_VERSIONS, item); // not garbage yet
+                continue;
+            }
+            try {
+                trim(item, watermark);
+                recycled.get(Batch.OBSOLETE_VERSIONS).increment();
+            } catch (Requeue requeue) {
+                enqueue(Batch.OBSOLETE_VERSIONS, item);
+            } catch (UnknownElementException gone) {
+                recycled.get(Batch.OBSOLETE_VERSIONS).increment();
+            }
+        }
+    }
+
+    private void trimLocked(Item item, long watermark) {
         ElementKind kind = item.kind();
         int head = kind.newestVersion(store, item.element(), item.key());
         int version = head;

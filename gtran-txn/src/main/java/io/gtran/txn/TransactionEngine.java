@@ -88,6 +88,11 @@ public final class TransactionEngine implements AutoCloseable {
         return watermark;
     }
 
+    /** The watermark the last GC pass computed (0 before the first): a cheap, possibly stale lower bound. */
+    long lastWatermark() {
+        return lastWatermark.get();
+    }
+
     public GarbageCollector gc() {
         return gc;
     }

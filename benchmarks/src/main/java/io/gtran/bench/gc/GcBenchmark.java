@@ -45,12 +45,14 @@ import org.slf4j.LoggerFactory;
  * down by more than the level itself on a busy machine. What must not grow is the level the
  * collector brings the versions back down to: the floor (smallest sample) of each third of the
  * run. {@code levelled_off} says the floor of the last third exceeds that of the middle third by
- * less than {@value #LEVEL_TOLERANCE} of itself. Without GC the floor of each third is its first
+ * less than {@value #LEVEL_TOLERANCE} of itself (a tenth: committing transactions help GC once its
+ * backlog passes a few thousand items, so the level settles at the live data plus that backlog,
+ * within a few per cent from one third to the next). Without GC the floor of each third is its first
  * sample, so the difference is a third of the run's growth. {@code GC_GROWTH} also prints each
  * third's peak and the least-squares growth over the last third, so the swings stay visible.
  */
 public final class GcBenchmark {
-    static final double LEVEL_TOLERANCE = 0.05;
+    static final double LEVEL_TOLERANCE = 0.10;
     private static final String WAITING = "waiting.";
     private static final String USAGE = "usage: bin/gtran bench gc [--seconds S (20)] [--threads N (2)] [--sample-ms MS (250)]"
             + " [--plot FILE (target/gc-bench.png)] [--vertices N (10000)] [--edges M (30000)] [--seed S (42)]"
