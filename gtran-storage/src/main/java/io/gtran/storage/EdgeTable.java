@@ -10,7 +10,7 @@ import static io.gtran.storage.EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET;
 /** The edge table: fixed-size {@link EdgeHeaderDescriptor edge headers}. */
 final class EdgeTable extends HeaderTable {
     EdgeTable(StoreConfig config) {
-        super("edge", EdgeHeaderDescriptor.LENGTH, config, config.edgesMax, StoreConfig.EDGES_MAX);
+        super("edge", true, EdgeHeaderDescriptor.LENGTH, config, config.edgesMax, StoreConfig.EDGES_MAX);
     }
 
     long create(long outVertex, long inVertex, int label, long beginTime, long endTime) {

@@ -14,7 +14,9 @@ package io.gtran.storage;
  * <ul>
  *   <li>node: the owning node, 0..{@value #MAX_NODE};</li>
  *   <li>generation: bumped each time the slot is recycled, so an id kept past its element's
- *       deletion does not silently name the element that later reuses the slot;</li>
+ *       deletion does not silently name the element that later reuses the slot. Its lowest bit
+ *       is the kind ({@link #isEdge}: 0 for vertices, 1 for edges), so a vertex id and an edge id
+ *       are never equal and an edge id never names a vertex;</li>
  *   <li>slot: the header's index in its owner's vertex or edge table.</li>
  * </ul>
  * Ids are always positive, so 0 and negative values are free for sentinels ({@link #NONE}).
@@ -55,6 +57,28 @@ public final class ElementIds {
 
     public static int slot(long id) {
         return (int) (id & SLOT_MASK);
+    }
+
+    /** Whether the id is an edge's (the generation's lowest bit); false for vertex ids. */
+    public static boolean isEdge(long id) {
+        return (generation(id) & 1) == 1;
+    }
+
+    /**
+     * The first generation of a slot of a table of vertices ({@code edge} false) or edges: 2 or 3,
+     * never 0, so no id is {@link #NONE}.
+     */
+    public static int firstGeneration(boolean edge) {
+        return edge ? 3 : 2;
+    }
+
+    /**
+     * The generation after {@code generation} for the same kind: two on, wrapping inside {@link
+     * #GENERATION_BITS} to {@link #firstGeneration} rather than 0 or 1.
+     */
+    public static int nextGenerationOfKind(int generation) {
+        int next = (generation + 2) & GENERATION_MASK;
+        return next < 2 ? next + 2 : next;
     }
 
     /** The generation that follows {@code generation}, wrapping inside {@link #GENERATION_BITS}. */

@@ -13,10 +13,12 @@ abstract class HeaderTable implements AutoCloseable {
     final SlotPool headers;
     final int nodeId;
     private final String kind;
+    private final boolean edges;
     private final String capacityKey;
 
-    HeaderTable(String kind, int headerLength, StoreConfig config, int maxSlots, String capacityKey) {
+    HeaderTable(String kind, boolean edges, int headerLength, StoreConfig config, int maxSlots, String capacityKey) {
         this.kind = kind;
+        this.edges = edges;
         this.capacityKey = capacityKey;
         this.nodeId = config.nodeId;
         this.headers = new SlotPool(kind + "-header", headerLength, config.slotsPerChunk(headerLength), maxSlots, ID_OFFSET);
@@ -29,10 +31,9 @@ abstract class HeaderTable implements AutoCloseable {
             throw StoreCapacityException.poolExhausted(headers, capacityKey);
         }
         long previous = headers.getLong(slot, ID_OFFSET);
-        int generation = previous == 0 ? 1 : ElementIds.nextGeneration(ElementIds.generation(previous));
-        if (generation == 0) {
-            generation = 1; // keep id 0 (node 0, slot 0) impossible
-        }
+        // The generation's lowest bit says vertex or edge, so the two kinds of id never collide.
+        int generation = previous == 0 ? ElementIds.firstGeneration(edges)
+                : ElementIds.nextGenerationOfKind(ElementIds.generation(previous));
         return ElementIds.compose(nodeId, generation, slot);
     }
 

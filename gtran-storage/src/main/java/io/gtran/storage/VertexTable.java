@@ -9,7 +9,7 @@ import static io.gtran.storage.VertexHeaderDescriptor.PROPERTY_ROW_OFFSET;
 /** The vertex table: fixed-size {@link VertexHeaderDescriptor vertex headers}. */
 final class VertexTable extends HeaderTable {
     VertexTable(StoreConfig config) {
-        super("vertex", VertexHeaderDescriptor.LENGTH, config, config.verticesMax, StoreConfig.VERTICES_MAX);
+        super("vertex", false, VertexHeaderDescriptor.LENGTH, config, config.verticesMax, StoreConfig.VERTICES_MAX);
     }
 
     long create(int label, long beginTime, long endTime) {

@@ -30,14 +30,15 @@ class ElementTablesTest {
     }
 
     @Test
-    void idsCarryTheNodeAndStartAtGenerationOne() {
+    void idsCarryTheNodeAndStartAtTheFirstGenerationOfTheirKind() {
         try (GraphStore store = GraphStore.open(config(StoreConfig.NODE_ID, 7))) {
             int label = store.labels().intern("person");
             Set<Integer> slots = new HashSet<>();
             for (int i = 0; i < 10; i++) {
                 long v = store.addVertex(label, 100 + i, Long.MAX_VALUE);
                 assertEquals(7, ElementIds.node(v));
-                assertEquals(1, ElementIds.generation(v));
+                assertEquals(ElementIds.firstGeneration(false), ElementIds.generation(v));
+                assertFalse(ElementIds.isEdge(v));
                 assertTrue(slots.add(ElementIds.slot(v)));
                 assertTrue(store.containsVertex(v));
                 assertEquals(label, store.vertexLabel(v));
@@ -48,7 +49,10 @@ class ElementTablesTest {
             long b = store.vertexIdAtSlot(1);
             long e = store.addEdge(a, b, label, 5, 6);
             assertEquals(7, ElementIds.node(e));
-            assertEquals(1, ElementIds.generation(e));
+            assertEquals(ElementIds.firstGeneration(true), ElementIds.generation(e));
+            assertTrue(ElementIds.isEdge(e));
+            assertFalse(store.containsVertex(e), "an edge id never names a vertex");
+            assertFalse(store.containsEdge(a), "a vertex id never names an edge");
             assertEquals(a, store.edgeOutVertex(e));
             assertEquals(b, store.edgeInVertex(e));
             assertEquals(label, store.edgeLabel(e));
@@ -73,7 +77,7 @@ class ElementTablesTest {
                         e.getMessage());
                 long reused = store.addVertex(label, 3, 4);
                 assertEquals(ElementIds.slot(first), ElementIds.slot(reused), "the freed slot is reused");
-                assertEquals(round + 1, ElementIds.generation(reused), "each reuse bumps the generation");
+                assertEquals(2 + 2 * round, ElementIds.generation(reused), "each reuse bumps the generation (by two: the low bit is the kind)");
                 assertNotEquals(removed, reused);
                 // The old id names the reused slot but not the new element.
                 assertFalse(store.containsVertex(removed));
@@ -103,7 +107,8 @@ class ElementTablesTest {
             assertFalse(store.containsEdge(edge));
             long reused = store.addEdge(b, a, label, 1, 2);
             assertEquals(ElementIds.slot(edge), ElementIds.slot(reused));
-            assertEquals(2, ElementIds.generation(reused));
+            assertEquals(ElementIds.firstGeneration(true) + 2, ElementIds.generation(reused));
+            assertTrue(ElementIds.isEdge(reused));
             UnknownElementException e = unknown(() -> store.edgeOutVertex(edge));
             assertTrue(e.getMessage().contains("edge") && e.getMessage().contains(ElementIds.toString(edge)), e.getMessage());
             unknown(() -> store.edgeLabel(edge));
@@ -208,7 +213,7 @@ class ElementTablesTest {
             }
             // A never-issued, well-formed id.
             unknown(() -> store.vertexLabel(ElementIds.compose(0, 1, 12345)));
-            unknown(() -> store.vertexLabel(ElementIds.compose(0, 2, ElementIds.slot(v))));
+            unknown(() -> store.vertexLabel(ElementIds.compose(0, 4, ElementIds.slot(v))));
             assertEquals(0, store.edgeCount());
             assertEquals(List.of(), StoreTestSupport.adjacency(store, v));
         }
@@ -246,13 +251,13 @@ class ElementTablesTest {
             long id = table.create(0, 1, 2);
             int slot = ElementIds.slot(id);
             // Pretend the slot has been recycled until its generation field is exhausted.
-            long last = ElementIds.compose(0, ElementIds.GENERATION_MASK, slot);
+            long last = ElementIds.compose(0, ElementIds.GENERATION_MASK - 1, slot); // the last even (vertex) generation
             table.publishId(slot, last);
             assertEquals(slot, table.slotOf(last));
             table.free(slot);
             long next = table.create(0, 1, 2);
             assertEquals(slot, ElementIds.slot(next));
-            assertEquals(1, ElementIds.generation(next), "generation 0 is skipped so slot 0 on node 0 never has id 0");
+            assertEquals(ElementIds.firstGeneration(false), ElementIds.generation(next), "generation 0 is skipped so slot 0 on node 0 never has id 0");
             assertFalse(table.contains(last));
             assertTrue(table.contains(next));
             assertEquals(1, table.live());
