@@ -1,5 +1,6 @@
 package io.gtran.bench.gc;
 
+import io.gtran.bench.BenchArgs;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.TxnConfig;
@@ -52,6 +53,7 @@ import org.slf4j.LoggerFactory;
  * third's peak and the least-squares growth over the last third, so the swings stay visible.
  */
 public final class GcBenchmark {
+    private static final BenchArgs ARGS = new BenchArgs("bench gc");
     static final double LEVEL_TOLERANCE = 0.10;
     private static final String WAITING = "waiting.";
     private static final String USAGE = "usage: bin/gtran bench gc [--seconds S (20)] [--threads N (2)] [--sample-ms MS (250)]"
@@ -135,18 +137,18 @@ public final class GcBenchmark {
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
-                case "--seconds" -> seconds = parseDouble(arg, value(args, ++i, arg));
-                case "--threads" -> threads = parseInt(arg, value(args, ++i, arg));
-                case "--sample-ms" -> sampleMs = parseInt(arg, value(args, ++i, arg));
-                case "--vertices" -> vertices = parseInt(arg, value(args, ++i, arg));
-                case "--edges" -> edges = parseInt(arg, value(args, ++i, arg));
-                case "--seed" -> seed = parseLong(arg, value(args, ++i, arg));
-                case "--plot" -> plot = Path.of(value(args, ++i, arg));
+                case "--seconds" -> seconds = ARGS.parseDouble(arg, ARGS.value(args, ++i, arg));
+                case "--threads" -> threads = ARGS.parseInt(arg, ARGS.value(args, ++i, arg));
+                case "--sample-ms" -> sampleMs = ARGS.parseInt(arg, ARGS.value(args, ++i, arg));
+                case "--vertices" -> vertices = ARGS.parseInt(arg, ARGS.value(args, ++i, arg));
+                case "--edges" -> edges = ARGS.parseInt(arg, ARGS.value(args, ++i, arg));
+                case "--seed" -> seed = ARGS.parseLong(arg, ARGS.value(args, ++i, arg));
+                case "--plot" -> plot = Path.of(ARGS.value(args, ++i, arg));
                 case "--set" -> {
-                    String setting = value(args, ++i, arg);
+                    String setting = ARGS.value(args, ++i, arg);
                     int eq = setting.indexOf('=');
                     if (eq <= 0) {
-                        fail("option --set needs key=value: " + setting);
+                        ARGS.fail("option --set needs key=value: " + setting);
                     }
                     settings.put(setting.substring(0, eq), setting.substring(eq + 1));
                 }
@@ -154,21 +156,21 @@ public final class GcBenchmark {
                     System.out.println(USAGE);
                     return;
                 }
-                default -> fail("unknown option: " + arg + " (try --help)");
+                default -> ARGS.fail("unknown option: " + arg + " (try --help)");
             }
         }
         if (!(seconds > 0) || threads < 1 || sampleMs < 1 || vertices < 2 || edges < 1) {
-            fail("need --seconds > 0, --threads >= 1, --sample-ms >= 1, --vertices >= 2, --edges >= 1: seconds=" + seconds
+            ARGS.fail("need --seconds > 0, --threads >= 1, --sample-ms >= 1, --vertices >= 2, --edges >= 1: seconds=" + seconds
                     + " threads=" + threads + " sample-ms=" + sampleMs + " vertices=" + vertices + " edges=" + edges);
         }
         if (settings.containsKey(TxnConfig.GC)) {
-            fail(TxnConfig.GC + " is what the benchmark varies; it cannot be set");
+            ARGS.fail(TxnConfig.GC + " is what the benchmark varies; it cannot be set");
         }
         try {
             StoreConfig.from(settings);
             TxnConfig.from(settings);
         } catch (IllegalArgumentException e) {
-            fail(e.getMessage()); // a bad --set key or value
+            ARGS.fail(e.getMessage()); // a bad --set key or value
         }
         quietLogging();
         run(new Options(seconds, threads, sampleMs, vertices, edges, seed, plot, settings), System.out);
@@ -338,43 +340,5 @@ public final class GcBenchmark {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            fail("option " + option + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static int parseInt(String option, String value) {
-        long parsed = parseLong(option, value);
-        if (parsed != (int) parsed) {
-            fail("option " + option + " is out of range: " + value);
-        }
-        return (int) parsed;
-    }
-
-    private static long parseLong(String option, String value) {
-        try {
-            return Long.parseLong(value.replace("_", ""));
-        } catch (NumberFormatException e) {
-            fail("option " + option + " needs an integer: " + value);
-            return 0;
-        }
-    }
-
-    private static double parseDouble(String option, String value) {
-        try {
-            return Double.parseDouble(value);
-        } catch (NumberFormatException e) {
-            fail("option " + option + " needs a number: " + value);
-            return 0;
-        }
-    }
-
-    private static void fail(String message) {
-        System.err.println("bench gc: " + message);
-        System.exit(2);
     }
 }

@@ -1,5 +1,6 @@
 package io.gtran.bench.memory;
 
+import io.gtran.bench.BenchArgs;
 import io.gtran.bench.PowerLawGraph;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
@@ -24,6 +25,7 @@ import org.apache.tinkerpop.gremlin.tinkergraph.structure.TinkerGraph;
  * before the first reading, so they are not counted against either system.
  */
 public final class MemoryBenchmark {
+    private static final BenchArgs ARGS = new BenchArgs("bench memory");
     static final String GTRAN = "gtran";
     static final String TINKERGRAPH = "tinkergraph";
     private static final long COMMITTED_BEGIN = 1L;
@@ -48,14 +50,14 @@ public final class MemoryBenchmark {
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
-                case "--vertices" -> vertices = parseInt(arg, value(args, ++i, arg));
-                case "--edges" -> edges = parseInt(arg, value(args, ++i, arg));
-                case "--seed" -> seed = parseLong(arg, value(args, ++i, arg));
+                case "--vertices" -> vertices = ARGS.parseInt(arg, ARGS.value(args, ++i, arg));
+                case "--edges" -> edges = ARGS.parseInt(arg, ARGS.value(args, ++i, arg));
+                case "--seed" -> seed = ARGS.parseLong(arg, ARGS.value(args, ++i, arg));
                 case "--set" -> {
-                    String setting = value(args, ++i, arg);
+                    String setting = ARGS.value(args, ++i, arg);
                     int eq = setting.indexOf('=');
                     if (eq <= 0) {
-                        fail("option --set needs key=value: " + setting);
+                        ARGS.fail("option --set needs key=value: " + setting);
                     }
                     settings.put(setting.substring(0, eq), setting.substring(eq + 1));
                 }
@@ -64,17 +66,17 @@ public final class MemoryBenchmark {
                             + " [--set gtran.storage.KEY=VALUE ...]");
                     return;
                 }
-                default -> fail("unknown option: " + arg + " (try --help)");
+                default -> ARGS.fail("unknown option: " + arg + " (try --help)");
             }
         }
         if (vertices < 2 || edges < 1) {
-            fail("need --vertices >= 2 and --edges >= 1: vertices=" + vertices + " edges=" + edges);
+            ARGS.fail("need --vertices >= 2 and --edges >= 1: vertices=" + vertices + " edges=" + edges);
         }
         StoreConfig config;
         try {
             config = StoreConfig.from(settings);
         } catch (IllegalArgumentException e) {
-            fail(e.getMessage());
+            ARGS.fail(e.getMessage());
             return;
         }
         run(vertices, edges, seed, config, System.out);
@@ -162,35 +164,5 @@ public final class MemoryBenchmark {
             ids[i] = store.labels().intern(names[i]);
         }
         return ids;
-    }
-
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            fail("option " + option + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static int parseInt(String option, String value) {
-        try {
-            return Integer.parseInt(value.replace("_", ""));
-        } catch (NumberFormatException e) {
-            fail("option " + option + " needs an integer: " + value);
-            return 0;
-        }
-    }
-
-    private static long parseLong(String option, String value) {
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            fail("option " + option + " needs an integer: " + value);
-            return 0;
-        }
-    }
-
-    private static void fail(String message) {
-        System.err.println("bench memory: " + message);
-        System.exit(2);
     }
 }
