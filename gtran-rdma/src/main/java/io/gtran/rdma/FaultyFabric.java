@@ -133,64 +133,16 @@ public final class FaultyFabric implements Fabric {
     }
 
     /** A handle that consults the fault switch of its node before every operation. */
-    private final class FaultyRegion implements Region {
+    private final class FaultyRegion extends ForwardingRegion {
         private final Region region;
 
         FaultyRegion(Region region) {
+            super(region);
             this.region = region;
         }
 
         @Override
-        public int node() {
-            return region.node();
-        }
-
-        @Override
-        public String name() {
-            return region.name();
-        }
-
-        @Override
-        public long size() {
-            return region.size();
-        }
-
-        @Override
-        public long readLong(long offset) {
-            return reachable().readLong(offset);
-        }
-
-        @Override
-        public void writeLong(long offset, long value) {
-            reachable().writeLong(offset, value);
-        }
-
-        @Override
-        public boolean compareAndSwap(long offset, long expected, long value) {
-            return reachable().compareAndSwap(offset, expected, value);
-        }
-
-        @Override
-        public long fetchAdd(long offset, long delta) {
-            return reachable().fetchAdd(offset, delta);
-        }
-
-        @Override
-        public void read(long offset, byte[] dst, int dstOffset, int length) {
-            reachable().read(offset, dst, dstOffset, length);
-        }
-
-        @Override
-        public void write(long offset, byte[] src, int srcOffset, int length) {
-            reachable().write(offset, src, srcOffset, length);
-        }
-
-        @Override
-        public String toString() {
-            return "FaultyRegion[" + region + "]";
-        }
-
-        private Region reachable() {
+        protected Region target() {
             if (failing(region.node())) {
                 throw new RegionAccessException("region access failed by fault injection: "
                         + FabricChecks.describe(region));

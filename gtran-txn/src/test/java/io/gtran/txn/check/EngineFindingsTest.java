@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.rdma.Fabric;
+import io.gtran.rdma.ForwardingRegion;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.rdma.MessageHandler;
 import io.gtran.rdma.Region;
@@ -79,55 +80,14 @@ class EngineFindingsTest {
 
         @Override
         public Region register(String name, long bytes) {
-            Region region = delegate.register(name, bytes);
-            return new Region() {
-                @Override
-                public int node() {
-                    return region.node();
-                }
-
-                @Override
-                public String name() {
-                    return region.name();
-                }
-
-                @Override
-                public long size() {
-                    return region.size();
-                }
-
+            return new ForwardingRegion(delegate.register(name, bytes)) {
                 @Override
                 public long readLong(long offset) {
                     if (pauseThread.compareAndSet(Thread.currentThread(), null)) {
                         reached.countDown();
                         await(release);
                     }
-                    return region.readLong(offset);
-                }
-
-                @Override
-                public void writeLong(long offset, long value) {
-                    region.writeLong(offset, value);
-                }
-
-                @Override
-                public boolean compareAndSwap(long offset, long expected, long value) {
-                    return region.compareAndSwap(offset, expected, value);
-                }
-
-                @Override
-                public long fetchAdd(long offset, long delta) {
-                    return region.fetchAdd(offset, delta);
-                }
-
-                @Override
-                public void read(long offset, byte[] dst, int dstOffset, int length) {
-                    region.read(offset, dst, dstOffset, length);
-                }
-
-                @Override
-                public void write(long offset, byte[] src, int srcOffset, int length) {
-                    region.write(offset, src, srcOffset, length);
+                    return super.readLong(offset);
                 }
             };
         }
