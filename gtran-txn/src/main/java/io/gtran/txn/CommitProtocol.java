@@ -170,6 +170,10 @@ final class CommitProtocol {
         for (WriteLog.PropertyWrite w : log.propertyWrites()) {
             if (w.newVersion != NO_TUPLE && !MvStore.isBase(w.newVersion)) {
                 check(versions.compareAndSetBeginTime(w.newVersion, id, commitTime), w.kind, w.element);
+                if (w.newVersionEnded) {
+                    check(versions.compareAndSetEndTime(w.newVersion, id, commitTime), w.kind, w.element);
+                    gc.obsoleteVersions(w.kind, w.element, w.key, commitTime);
+                }
             }
             if (w.oldVersion != NO_TUPLE) {
                 check(versions.compareAndSetEndTime(w.oldVersion, id, commitTime), w.kind, w.element);
@@ -200,6 +204,9 @@ final class CommitProtocol {
         for (WriteLog.PropertyWrite w : log.propertyWrites()) {
             if (w.newVersion != NO_TUPLE && !MvStore.isBase(w.newVersion)) {
                 check(versions.compareAndSetBeginTime(w.newVersion, id, NEVER), w.kind, w.element);
+                if (w.newVersionEnded) {
+                    versions.compareAndSetEndTime(w.newVersion, id, INFINITY); // no stale id left behind
+                }
                 gc.abortedVersion(w.kind, w.element, w.key, w.newVersion);
             }
             if (w.oldVersion != NO_TUPLE) {

@@ -26,6 +26,8 @@ final class WriteLog {
         final int key;
         /** Our version (begin time = our id), or NO_TUPLE for a removal. */
         int newVersion;
+        /** Our version's end time is our id too: we set the property, then removed it. */
+        boolean newVersionEnded;
         /** The version we superseded (end time = our id), or NO_TUPLE if none was alive. */
         int oldVersion;
 

@@ -183,6 +183,10 @@ final class WriteRules {
      */
     boolean writeProperty(ElementKind kind, long element, int key, Object value) {
         txn.requireVisible(kind, element);
+        if (value == null) {
+            // A removal tells whether the property was there: at SR that is a read to validate.
+            txn.recordRead(ConflictKey.property(element, key));
+        }
         if (log.createdHere(kind, element)) {
             return writeBaseProperty(kind, element, key, value);
         }
@@ -213,7 +217,7 @@ final class WriteRules {
                 }
                 if (begin == NEVER || begin == ABORTED_OTHER) {
                     current = versions.older(head); // aborted: ours goes on top of what it tried to supersede
-                    if (isolation == Isolation.SNAPSHOT && current != NO_TUPLE && !MvStore.isBase(current)) {
+                    if ((isolation == Isolation.SNAPSHOT || value == null) && current != NO_TUPLE && !MvStore.isBase(current)) {
                         long below = txn.inspect(versions.beginTime(current));
                         if (below == RETRY) {
                             continue;
@@ -223,40 +227,53 @@ final class WriteRules {
                                     "the property was committed at " + below + ", after this transaction began at " + beginTime);
                         }
                     }
-                } else if (isolation == Isolation.SNAPSHOT && begin > beginTime) {
+                } else if ((isolation == Isolation.SNAPSHOT || value == null) && begin > beginTime) {
+                    // Committed after our snapshot. SI: first committer wins. SR: a blind write may
+                    // go on top, but a removal would end a version our snapshot does not show
+                    // (and validation would abort us anyway: a removal is a read).
                     throw txn.conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, ConflictKey.property(element, key),
                             "the property was committed at " + begin + ", after this transaction began at " + beginTime);
                 }
             }
-            // Lock the current version by putting our id in its end time, if it is alive.
-            boolean ended = false;
+            // Decide about the current version before touching anything.
+            long endWord = 0;
+            long end = 0;
             if (current != NO_TUPLE) {
-                long word = versions.endTime(current);
-                long end = txn.inspect(word);
+                endWord = versions.endTime(current);
+                end = txn.inspect(endWord);
                 if (end == RETRY) {
                     continue;
                 }
                 if (end == LIVE_OTHER) {
-                    throw txn.conflict(ConflictKind.WRITE_WRITE, word, ConflictKey.property(element, key),
+                    throw txn.conflict(ConflictKind.WRITE_WRITE, endWord, ConflictKey.property(element, key),
                             "it is removing this property and has not committed");
                 }
-                if (end == INFINITY || end == ABORTED_OTHER) {
-                    if (!versions.compareAndSetEndTime(current, word, id)) {
-                        continue;
-                    }
-                    ended = true;
-                } else if (end != OWN && end > beginTime && (isolation == Isolation.SNAPSHOT || value == null)) {
+                if (end != INFINITY && end != ABORTED_OTHER && end != OWN && end > beginTime
+                        && (isolation == Isolation.SNAPSHOT || value == null)) {
                     // Removed by a commit after our snapshot: SI's first committer wins; and a
                     // removal of what our snapshot still shows must not silently do nothing.
                     throw txn.conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, ConflictKey.property(element, key),
                             "the property was removed at " + end + ", after this transaction began at " + beginTime);
                 }
-                // else: removed already (by a commit, or by us): nothing to lock
+            }
+            // Alive: not removed (an aborted remover's id is as good as INFINITY). Else removed
+            // already, by a commit or by us: nothing to lock.
+            boolean alive = current != NO_TUPLE && (end == INFINITY || end == ABORTED_OTHER);
+            if (value == null && !alive) {
+                return false; // nothing alive to remove
+            }
+            // The new version first: if the value is refused, nothing is locked yet.
+            int fresh = value == null ? NO_TUPLE : versions.createVersion(value, id, INFINITY, current);
+            // Lock the current version by putting our id in its end time.
+            boolean ended = false;
+            if (alive) {
+                if (!versions.compareAndSetEndTime(current, endWord, id)) {
+                    freeUnlinked(fresh);
+                    continue;
+                }
+                ended = true;
             }
             if (value == null) {
-                if (!ended) {
-                    return false; // nothing alive to remove
-                }
                 log.propertyWrite(kind, element, key, NO_TUPLE, current);
                 writes.add(ConflictKey.property(element, key));
                 writes.add(ConflictKey.propertyKeys(element));
@@ -264,13 +281,16 @@ final class WriteRules {
                 requireElementNotDeleted(kind, element, key);
                 return true;
             }
-            int fresh = versions.createVersion(value, id, INFINITY, current);
-            if (!kind.link(store, element, key, head, fresh)) {
+            boolean linked;
+            try {
+                linked = kind.link(store, element, key, head, fresh);
+            } catch (RuntimeException e) {
+                unlock(fresh, ended ? current : NO_TUPLE); // e.g. the property row pool is full
+                throw e;
+            }
+            if (!linked) {
                 // Someone linked first (GC unlinking an aborted head, a racing creator): undo, retry.
-                versions.freeVersion(fresh);
-                if (ended) {
-                    versions.compareAndSetEndTime(current, id, INFINITY);
-                }
+                unlock(fresh, ended ? current : NO_TUPLE);
                 continue;
             }
             if (head != current) {
@@ -284,6 +304,21 @@ final class WriteRules {
             VarHandle.fullFence(); // see endElement
             requireElementNotDeleted(kind, element, key);
             return true;
+        }
+    }
+
+    /** Frees a version we created but never linked. */
+    private void freeUnlinked(int version) {
+        if (version != NO_TUPLE) {
+            versions.freeVersion(version);
+        }
+    }
+
+    /** Undoes a write that could not be linked: frees our version, unlocks the one we locked. */
+    private void unlock(int fresh, int locked) {
+        freeUnlinked(fresh);
+        if (locked != NO_TUPLE) {
+            versions.compareAndSetEndTime(locked, id, INFINITY);
         }
     }
 
@@ -301,27 +336,43 @@ final class WriteRules {
         }
     }
 
-    /** A second write of a property this transaction already wrote: swap our version. */
+    /**
+     * A second write of a property this transaction already wrote. A new value replaces our
+     * version. A removal keeps our version linked and ends it too, so it will begin and end at our
+     * commit time, visible to no one: our id stays in the chain, still claiming the property
+     * (unlinking it would let another writer in, and would bring back a version we read around).
+     * Returns false for removing what we removed already.
+     */
     private boolean replaceOwnVersion(ElementKind kind, long element, int key, int own, Object value) {
-        int older = versions.older(own);
         WriteLog.PropertyWrite write = log.propertyWriteOf(kind, element, key);
-        int replacement;
-        if (value != null) {
-            replacement = versions.createVersion(value, id, INFINITY, older);
-        } else if (older != NO_TUPLE) {
-            replacement = older; // removal: the superseded version (ended by us) is newest again
-        } else {
-            replacement = NO_TUPLE; // we created the property: remove the cell
+        if (value == null) {
+            if (versions.endTime(own) == id) {
+                return false;
+            }
+            if (!versions.compareAndSetEndTime(own, INFINITY, id)) {
+                throw new IllegalStateException("own version changed under us: " + ElementIds.toString(element) + " key=" + key);
+            }
+            write.newVersionEnded = true;
+            return true;
         }
-        boolean linked = replacement == NO_TUPLE ? kind.unlink(store, element, key, own) : kind.link(store, element, key, own, replacement);
+        int replacement = versions.createVersion(value, id, INFINITY, versions.older(own));
+        boolean linked;
+        try {
+            linked = kind.link(store, element, key, own, replacement);
+        } catch (RuntimeException e) {
+            versions.freeVersion(replacement);
+            throw e;
+        }
         if (!linked) {
+            versions.freeVersion(replacement);
             throw new IllegalStateException("own version changed under us: " + ElementIds.toString(element) + " key=" + key);
         }
         // A reader may hold the unlinked version: it must read as never-valid, not as ours,
         // because our id outlives our status entry in no word.
         versions.compareAndSetBeginTime(own, id, NEVER);
         log.retire(own);
-        write.newVersion = value == null ? NO_TUPLE : replacement;
+        write.newVersion = replacement;
+        write.newVersionEnded = false;
         return true;
     }
 
