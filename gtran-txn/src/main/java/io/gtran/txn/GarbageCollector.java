@@ -256,6 +256,12 @@ public final class GarbageCollector implements AutoCloseable {
                 : kind.link(store, item.element(), item.key(), aborted, older);
         if (unlinked) {
             retiredVersion(aborted, engine.clock().next()); // a reader may be looking at it right now
+            long end = older == NO_TUPLE ? TxnWords.INFINITY : versions.endTime(older);
+            if (TxnWords.isTimestamp(end) && end != TxnWords.INFINITY) {
+                // The restored head was removed before the aborted write: its trim may already
+                // have run (and stopped at the aborted version), so ask for it again.
+                obsoleteVersions(kind, item.element(), item.key(), end);
+            }
         }
     }
 
@@ -309,6 +315,9 @@ public final class GarbageCollector implements AutoCloseable {
     private void trimLocked(Item item, long watermark) {
         ElementKind kind = item.kind();
         int head = kind.newestVersion(store, item.element(), item.key());
+        if (head == NO_TUPLE) {
+            return; // the chain is gone already (unlinked by an earlier trim)
+        }
         int version = head;
         while (version != NO_TUPLE) {
             if (MvStore.isBase(version)) {
