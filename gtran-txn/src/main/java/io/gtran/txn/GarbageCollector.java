@@ -52,6 +52,8 @@ public final class GarbageCollector implements AutoCloseable {
     /** Items a committing transaction recycles when it helps. */
     private static final int HELP_ITEMS = 8;
     private static final int CHAIN_LOCKS = 1024;
+    /** One help in this many takes a fresh watermark (a scan of the status table). */
+    private static final int FRESH_WATERMARK_EVERY = 64;
 
     /** The kinds of garbage, each recycled by its own batches. */
     public enum Batch {
@@ -75,6 +77,7 @@ public final class GarbageCollector implements AutoCloseable {
     private final Map<Batch, LongAdder> recycled = new EnumMap<>(Batch.class);
     private final LongAdder passes = new LongAdder();
     private final LongAdder versionsFreed = new LongAdder();
+    private final AtomicLong helps = new AtomicLong();
     /** One chain is trimmed by one thread at a time: a worker, or a committing transaction helping. */
     private final Object[] chainLocks = new Object[CHAIN_LOCKS];
     private ExecutorService workers;
@@ -290,7 +293,9 @@ public final class GarbageCollector implements AutoCloseable {
         if (!running || waiting.get(Batch.OBSOLETE_VERSIONS).get() < HELP_THRESHOLD) {
             return;
         }
-        long watermark = engine.lastWatermark();
+        // The scanner's last watermark is cheap but goes stale when the scanner gets no CPU; every
+        // so often a helper takes a fresh one, so helping does not stall behind a starved scanner.
+        long watermark = helps.getAndIncrement() % FRESH_WATERMARK_EVERY == 0 ? engine.watermark() : engine.lastWatermark();
         for (int i = 0; i < HELP_ITEMS; i++) {
             Item item = queues.get(Batch.OBSOLETE_VERSIONS).poll();
             if (item == null) {
