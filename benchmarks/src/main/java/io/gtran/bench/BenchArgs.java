@@ -48,6 +48,15 @@ public final class BenchArgs {
         }
     }
 
+    /** Adds a {@code --set KEY=VALUE} setting to {@code settings}; fails on a value without '='. */
+    public void setting(String setting, java.util.Map<String, String> settings) {
+        int eq = setting.indexOf('=');
+        if (eq <= 0) {
+            fail("option --set needs key=value: " + setting);
+        }
+        settings.put(setting.substring(0, eq), setting.substring(eq + 1));
+    }
+
     /** Prints {@code "<command>: <message>"} to standard error and exits with code 2. */
     public void fail(String message) {
         System.err.println(command + ": " + message);

@@ -144,14 +144,7 @@ public final class GcBenchmark {
                 case "--edges" -> edges = ARGS.parseInt(arg, ARGS.value(args, ++i, arg));
                 case "--seed" -> seed = ARGS.parseLong(arg, ARGS.value(args, ++i, arg));
                 case "--plot" -> plot = Path.of(ARGS.value(args, ++i, arg));
-                case "--set" -> {
-                    String setting = ARGS.value(args, ++i, arg);
-                    int eq = setting.indexOf('=');
-                    if (eq <= 0) {
-                        ARGS.fail("option --set needs key=value: " + setting);
-                    }
-                    settings.put(setting.substring(0, eq), setting.substring(eq + 1));
-                }
+                case "--set" -> ARGS.setting(ARGS.value(args, ++i, arg), settings);
                 case "-h", "--help" -> {
                     System.out.println(USAGE);
                     return;

@@ -53,14 +53,7 @@ public final class MemoryBenchmark {
                 case "--vertices" -> vertices = ARGS.parseInt(arg, ARGS.value(args, ++i, arg));
                 case "--edges" -> edges = ARGS.parseInt(arg, ARGS.value(args, ++i, arg));
                 case "--seed" -> seed = ARGS.parseLong(arg, ARGS.value(args, ++i, arg));
-                case "--set" -> {
-                    String setting = ARGS.value(args, ++i, arg);
-                    int eq = setting.indexOf('=');
-                    if (eq <= 0) {
-                        ARGS.fail("option --set needs key=value: " + setting);
-                    }
-                    settings.put(setting.substring(0, eq), setting.substring(eq + 1));
-                }
+                case "--set" -> ARGS.setting(ARGS.value(args, ++i, arg), settings);
                 case "-h", "--help" -> {
                     System.out.println("usage: bin/gtran bench memory [--vertices N (100000)] [--edges M (1000000)] [--seed S (42)]"
                             + " [--set gtran.storage.KEY=VALUE ...]");
