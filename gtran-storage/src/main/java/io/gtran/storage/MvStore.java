@@ -163,7 +163,7 @@ public final class MvStore implements AutoCloseable {
                 : ValueType.ofTag(tuples.getByte(version, TYPE_OFFSET));
     }
 
-    /** The stored value: a boxed scalar, a String, a byte[] (BYTES and SERIALIZED). */
+    /** The stored value: a boxed scalar, a String, a byte[] (BYTES) or a {@link SerializedValue}. */
     public Object value(int version) {
         ValueType type = type(version);
         long word = inlineWord(version);
@@ -171,6 +171,9 @@ public final class MvStore implements AutoCloseable {
             return ValueType.decodeInline(type, word);
         }
         byte[] bytes = values.load(word);
+        if (type == ValueType.SERIALIZED) {
+            return new SerializedValue(bytes);
+        }
         return type == ValueType.STRING ? new String(bytes, StandardCharsets.UTF_8) : bytes;
     }
 
@@ -267,6 +270,9 @@ public final class MvStore implements AutoCloseable {
     private long valueWord(ValueType type, Object value) {
         if (type.inline()) {
             return ValueType.encodeInline(type, value);
+        }
+        if (type == ValueType.SERIALIZED) {
+            return values.store(((SerializedValue) value).bytes());
         }
         return values.store(type == ValueType.STRING ? ValueType.utf8((String) value, "string value") : (byte[]) value);
     }

@@ -64,6 +64,8 @@ public enum ValueType {
             return CHAR;
         } else if (value instanceof byte[]) {
             return BYTES;
+        } else if (value instanceof SerializedValue) {
+            return SERIALIZED;
         }
         return null;
     }

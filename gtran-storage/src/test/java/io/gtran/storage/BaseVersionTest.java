@@ -124,7 +124,7 @@ class BaseVersionTest {
         store.addEdgePropertyBase(e, name, "edge");
         int serialized = store.vertexPropertyVersion(a, age);
         assertEquals(ValueType.SERIALIZED, mv.type(serialized));
-        assertArrayEquals(new byte[] {1, 2, 3}, (byte[]) mv.value(serialized));
+        assertArrayEquals(new byte[] {1, 2, 3}, ((SerializedValue) mv.value(serialized)).bytes());
 
         store.removeEdge(e);
         store.removeVertex(a);

@@ -101,10 +101,14 @@ class MvStoreTest {
             assertArrayEquals(expected, (byte[]) mv.value(tuple), "length " + length + "; the store keeps its own copy");
             int serialized = mv.createSerializedVersion(expected, 1, 2, NO_TUPLE);
             assertEquals(ValueType.SERIALIZED, mv.type(serialized));
-            assertArrayEquals(expected, (byte[]) mv.value(serialized));
-            assertEquals(2, mv.liveValues());
+            assertArrayEquals(expected, ((SerializedValue) mv.value(serialized)).bytes());
+            int wrapped = mv.createVersion(new SerializedValue(expected), 1, 2, NO_TUPLE);
+            assertEquals(ValueType.SERIALIZED, mv.type(wrapped), "a SerializedValue is stored as SERIALIZED, not as user bytes");
+            assertEquals(new SerializedValue(expected), mv.value(wrapped));
+            assertEquals(3, mv.liveValues());
             mv.freeVersion(tuple);
             mv.freeVersion(serialized);
+            mv.freeVersion(wrapped);
             assertEquals(0, mv.liveValues(), "length " + length);
         }
         assertEquals(0, mv.liveVersions());

@@ -1,0 +1,197 @@
+package io.gtran.core;
+
+import io.gtran.storage.Dictionary;
+import io.gtran.storage.ElementIds;
+import io.gtran.storage.UnknownElementException;
+import io.gtran.txn.Transaction;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.tinkerpop.gremlin.structure.Direction;
+import org.apache.tinkerpop.gremlin.structure.Edge;
+import org.apache.tinkerpop.gremlin.structure.Element;
+import org.apache.tinkerpop.gremlin.structure.Property;
+import org.apache.tinkerpop.gremlin.structure.Vertex;
+import org.apache.tinkerpop.gremlin.structure.util.ElementHelper;
+import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
+
+/** An edge of a {@link GtranGraph}; its label and endpoints never change, so they are read once. */
+final class GtranEdge extends GtranElement implements Edge {
+    private String label;
+    private long outVertex = ElementIds.NONE;
+    private long inVertex = ElementIds.NONE;
+
+    GtranEdge(GtranGraph graph, long internalId, Object id) {
+        super(graph, internalId, id);
+    }
+
+    GtranEdge(GtranGraph graph, long internalId, Object id, String label, long outVertex, long inVertex) {
+        super(graph, internalId, id);
+        this.label = label;
+        this.outVertex = outVertex;
+        this.inVertex = inVertex;
+    }
+
+    @Override
+    boolean isEdge() {
+        return true;
+    }
+
+    @Override
+    Class<? extends Element> kind() {
+        return Edge.class;
+    }
+
+    @Override
+    public String label() {
+        String known = label;
+        if (known == null) {
+            try {
+                known = graph.store.labels().name(graph.store.edgeLabel(internalId));
+            } catch (UnknownElementException gone) {
+                throw removed();
+            }
+            label = known;
+        }
+        return known;
+    }
+
+    long outId() {
+        if (outVertex == ElementIds.NONE) {
+            try {
+                outVertex = graph.store.edgeOutVertex(internalId);
+            } catch (UnknownElementException gone) {
+                throw removed();
+            }
+        }
+        return outVertex;
+    }
+
+    long inId() {
+        if (inVertex == ElementIds.NONE) {
+            try {
+                inVertex = graph.store.edgeInVertex(internalId);
+            } catch (UnknownElementException gone) {
+                throw removed();
+            }
+        }
+        return inVertex;
+    }
+
+    @Override
+    public Vertex outVertex() {
+        return new GtranVertex(graph, outId(), null);
+    }
+
+    @Override
+    public Vertex inVertex() {
+        return new GtranVertex(graph, inId(), null);
+    }
+
+    @Override
+    public Iterator<Vertex> vertices(Direction direction) {
+        List<Vertex> result = new ArrayList<>(2);
+        if (direction != Direction.IN) {
+            result.add(outVertex());
+        }
+        if (direction != Direction.OUT) {
+            result.add(inVertex());
+        }
+        return result.iterator();
+    }
+
+    @Override
+    public <V> Property<V> property(String key, V value) {
+        ElementHelper.validateProperty(key, value);
+        if (value == null) {
+            removeProperty(key);
+            return Property.empty();
+        }
+        GtranTransaction.Scope scope = visibleScope();
+        try {
+            return writeProperty(scope, key, value);
+        } catch (RuntimeException e) {
+            throw translate(scope, e);
+        }
+    }
+
+    <V> Property<V> writeProperty(GtranTransaction.Scope scope, String key, V value) {
+        ElementHelper.validateProperty(key, value);
+        int keyId = graph.store.propertyKeys().intern(key);
+        Object before = graph.indexes.isIndexed(true, key) ? value(scope, keyId) : null;
+        scope.txn().setEdgeProperty(internalId, keyId, PropertyValues.toStored(value));
+        graph.indexes.edgePropertyWritten(scope, internalId, key, before, value);
+        return new GtranProperty<>(this, key, value);
+    }
+
+    void removeProperty(String key) {
+        GtranTransaction.Scope scope = visibleScope();
+        try {
+            int keyId = key == null ? Dictionary.ABSENT : graph.store.propertyKeys().find(key);
+            if (keyId == Dictionary.ABSENT) {
+                return;
+            }
+            Object before = graph.indexes.isIndexed(true, key) ? value(scope, keyId) : null;
+            if (scope.txn().removeEdgeProperty(internalId, keyId)) {
+                graph.indexes.edgePropertyWritten(scope, internalId, key, before, null);
+            }
+        } catch (RuntimeException e) {
+            throw translate(scope, e);
+        }
+    }
+
+    private Object value(GtranTransaction.Scope scope, int keyId) {
+        Object stored = scope.txn().edgeProperty(internalId, keyId);
+        return stored == null ? null : PropertyValues.fromStored(stored);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <V> Iterator<Property<V>> properties(String... propertyKeys) {
+        GtranTransaction.Scope scope = visibleScope();
+        Transaction txn = scope.txn();
+        try {
+            List<Property<V>> result = new ArrayList<>();
+            if (propertyKeys.length == 0) {
+                for (Map.Entry<Integer, Object> stored : txn.edgeProperties(internalId).entrySet()) {
+                    result.add(new GtranProperty<>(this, graph.store.propertyKeys().name(stored.getKey()),
+                            (V) PropertyValues.fromStored(stored.getValue())));
+                }
+                return result.iterator();
+            }
+            for (String key : propertyKeys) {
+                if (key == null) {
+                    continue;
+                }
+                int keyId = graph.store.propertyKeys().find(key);
+                if (keyId == Dictionary.ABSENT) {
+                    continue;
+                }
+                Object value = value(scope, keyId);
+                if (value != null) {
+                    result.add(new GtranProperty<>(this, key, (V) value));
+                }
+            }
+            return result.iterator();
+        } catch (RuntimeException e) {
+            throw translate(scope, e);
+        }
+    }
+
+    @Override
+    public void remove() {
+        GtranTransaction.Scope scope = visibleScope();
+        try {
+            graph.indexes.edgeRemoving(scope, this);
+            scope.txn().removeEdge(internalId);
+        } catch (RuntimeException e) {
+            throw translate(scope, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return StringFactory.edgeString(this);
+    }
+}

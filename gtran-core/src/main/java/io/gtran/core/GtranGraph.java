@@ -1,0 +1,338 @@
+package io.gtran.core;
+
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.InJvmCluster;
+import io.gtran.storage.GraphStore;
+import io.gtran.storage.StoreConfig;
+import io.gtran.txn.Isolation;
+import io.gtran.txn.TransactionEngine;
+import io.gtran.txn.TxnConfig;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.commons.configuration2.BaseConfiguration;
+import org.apache.commons.configuration2.Configuration;
+import org.apache.tinkerpop.gremlin.process.computer.GraphComputer;
+import org.apache.tinkerpop.gremlin.process.traversal.TraversalStrategies;
+import org.apache.tinkerpop.gremlin.structure.Edge;
+import org.apache.tinkerpop.gremlin.structure.Graph;
+import org.apache.tinkerpop.gremlin.structure.T;
+import org.apache.tinkerpop.gremlin.structure.Transaction;
+import org.apache.tinkerpop.gremlin.structure.Vertex;
+import org.apache.tinkerpop.gremlin.structure.VertexProperty;
+import org.apache.tinkerpop.gremlin.structure.util.ElementHelper;
+import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
+
+/**
+ * A gtran node's graph as a TinkerPop {@link Graph}: vertices, edges and properties live in the
+ * off-heap {@link GraphStore}; every read and write runs in an MV-OCC transaction of gtran-txn,
+ * bound to the calling thread ({@link GtranTransaction}). Open it with {@link #open} (or {@code
+ * GraphFactory} with {@code gremlin.graph=io.gtran.core.GtranGraph}).
+ *
+ * <p>Configuration keys: the {@code gtran.*} constants here, plus every {@code gtran.storage.*}
+ * key of {@link StoreConfig} and {@code gtran.txn.*} key of {@link TxnConfig}. An unknown {@code
+ * gtran.} key or a bad value fails {@link #open} with a message naming it.
+ */
+@Graph.OptIn(Graph.OptIn.SUITE_STRUCTURE_STANDARD)
+@Graph.OptIn(Graph.OptIn.SUITE_PROCESS_EMBEDDED_STANDARD)
+public final class GtranGraph implements Graph {
+    /** {@code SERIALIZABLE} (default) or {@code SNAPSHOT}; {@code SR} and {@code SI} are accepted too. */
+    public static final String ISOLATION = "gtran.isolation";
+    public static final String ISOLATION_DEFAULT = "SERIALIZABLE";
+    /** Cardinality of {@code vertex.property(key, value)} without one: {@code single} (default), {@code list} or {@code set}. */
+    public static final String DEFAULT_CARDINALITY = "gtran.vertex-property.cardinality";
+    public static final String DEFAULT_CARDINALITY_DEFAULT = "single";
+    /** Comma-separated vertex property keys with a hash (equality) index. */
+    public static final String VERTEX_HASH_INDEX = "gtran.index.vertex.hash";
+    /** Comma-separated vertex property keys with an ordered (range) index. */
+    public static final String VERTEX_ORDERED_INDEX = "gtran.index.vertex.ordered";
+    public static final String EDGE_HASH_INDEX = "gtran.index.edge.hash";
+    public static final String EDGE_ORDERED_INDEX = "gtran.index.edge.ordered";
+
+    private static final Set<String> KEYS = Set.of(Graph.GRAPH, ISOLATION, DEFAULT_CARDINALITY,
+            VERTEX_HASH_INDEX, VERTEX_ORDERED_INDEX, EDGE_HASH_INDEX, EDGE_ORDERED_INDEX);
+
+    static {
+        TraversalStrategies.GlobalCache.registerStrategies(GtranGraph.class,
+                TraversalStrategies.GlobalCache.getStrategies(Graph.class).clone()
+                        .addStrategies(GtranGraphStepStrategy.instance()));
+    }
+
+    private final Configuration configuration;
+    private final InJvmCluster cluster;
+    private final Fabric fabric;
+    final GraphStore store;
+    final TransactionEngine engine;
+    final Isolation isolation;
+    final VertexProperty.Cardinality defaultCardinality;
+    final GtranIds ids;
+    final Indexes indexes;
+    private final GtranTransaction transaction;
+    private final GtranFeatures features;
+    private final AtomicLong vertexPropertyCounter = new AtomicLong();
+    private volatile boolean closed;
+
+    private GtranGraph(Configuration configuration) {
+        this.configuration = configuration;
+        Map<String, Object> settings = settings(configuration);
+        this.isolation = isolation(settings.get(ISOLATION));
+        this.defaultCardinality = cardinality(settings.get(DEFAULT_CARDINALITY));
+        StoreConfig storeConfig = StoreConfig.from(settings);
+        TxnConfig txnConfig = TxnConfig.from(settings);
+        this.cluster = new InJvmCluster();
+        Fabric joined = null;
+        GraphStore opened = null;
+        try {
+            joined = cluster.join(storeConfig.nodeId());
+            opened = GraphStore.open(storeConfig);
+            this.engine = TransactionEngine.open(opened, joined, txnConfig);
+        } catch (RuntimeException e) {
+            if (opened != null) {
+                opened.close();
+            }
+            if (joined != null) {
+                joined.close();
+            }
+            cluster.close();
+            throw e;
+        }
+        this.fabric = joined;
+        this.store = opened;
+        this.ids = new GtranIds(this);
+        this.indexes = new Indexes(this,
+                keys(settings, VERTEX_HASH_INDEX), keys(settings, VERTEX_ORDERED_INDEX),
+                keys(settings, EDGE_HASH_INDEX), keys(settings, EDGE_ORDERED_INDEX));
+        this.transaction = new GtranTransaction(this);
+        this.features = new GtranFeatures(this);
+    }
+
+    /**
+     * Opens a new, empty in-memory gtran graph.
+     *
+     * @throws IllegalArgumentException naming a configuration key that is unknown or has a bad value
+     */
+    public static GtranGraph open(Configuration configuration) {
+        if (configuration == null) {
+            throw Graph.Exceptions.argumentCanNotBeNull("configuration");
+        }
+        return new GtranGraph(configuration);
+    }
+
+    /** Opens a graph with every default. */
+    public static GtranGraph open() {
+        BaseConfiguration configuration = new BaseConfiguration();
+        configuration.setProperty(Graph.GRAPH, GtranGraph.class.getName());
+        return open(configuration);
+    }
+
+    // ---------------------------------------------------------------- Graph
+
+    @Override
+    public Vertex addVertex(Object... keyValues) {
+        ElementHelper.legalPropertyKeyValueArray(keyValues);
+        String label = ElementHelper.getLabelValue(keyValues).orElse(Vertex.DEFAULT_LABEL);
+        ElementHelper.validateLabel(label);
+        Object userId = ElementHelper.getIdValue(keyValues).orElse(null);
+        GtranTransaction.Scope scope = transaction.scope();
+        try {
+            int labelId = store.labels().intern(label);
+            long id = scope.txn().addVertex(labelId);
+            indexes.labelAdded(false, labelId, id);
+            Object exposed = userId == null ? null : ids.bindVertex(scope, userId, id);
+            GtranVertex vertex = new GtranVertex(this, id, exposed, label);
+            // as TinkerGraph: a key given more than once makes a multi-property
+            Set<String> seen = new java.util.HashSet<>();
+            Set<String> repeated = new java.util.HashSet<>();
+            for (int i = 0; i < keyValues.length; i += 2) {
+                if (keyValues[i] instanceof String key && !seen.add(key)) {
+                    repeated.add(key);
+                }
+            }
+            for (int i = 0; i < keyValues.length; i += 2) {
+                if (keyValues[i] instanceof String key && keyValues[i + 1] != null) {
+                    vertex.property(repeated.contains(key) ? VertexProperty.Cardinality.list : defaultCardinality, key, keyValues[i + 1]);
+                }
+            }
+            return vertex;
+        } catch (RuntimeException e) {
+            throw scope.translate(e);
+        }
+    }
+
+    @Override
+    public Iterator<Vertex> vertices(Object... vertexIds) {
+        return ElementLookup.vertices(this, vertexIds);
+    }
+
+    @Override
+    public Iterator<Edge> edges(Object... edgeIds) {
+        return ElementLookup.edges(this, edgeIds);
+    }
+
+    @Override
+    public <C extends GraphComputer> C compute(Class<C> graphComputerClass) {
+        throw Graph.Exceptions.graphComputerNotSupported();
+    }
+
+    @Override
+    public GraphComputer compute() {
+        throw Graph.Exceptions.graphComputerNotSupported();
+    }
+
+    @Override
+    public Transaction tx() {
+        return transaction;
+    }
+
+    @Override
+    public Variables variables() {
+        throw Graph.Exceptions.variablesNotSupported();
+    }
+
+    @Override
+    public Configuration configuration() {
+        return configuration;
+    }
+
+    @Override
+    public Features features() {
+        return features;
+    }
+
+    /** Rolls back this thread's open transaction and frees the store; other threads' transactions end with it. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (transaction.isOpen()) {
+            transaction.rollback();
+        }
+        engine.close();
+        store.close();
+        fabric.close();
+        cluster.close();
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** The isolation level every transaction of this graph runs at. */
+    public Isolation isolation() {
+        return isolation;
+    }
+
+    /** The property indexes: declared at open or added through {@link Indexes#create}. */
+    public Indexes indexes() {
+        return indexes;
+    }
+
+    /** Counters of the transaction engine (commits, aborts by kind, GC work). */
+    public Map<String, Long> stats() {
+        return engine.stats();
+    }
+
+    @Override
+    public String toString() {
+        return StringFactory.graphString(this, "vertices:" + store.vertexCount() + " edges:" + store.edgeCount()
+                + " isolation:" + isolation);
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    long nextVertexPropertyCounter() {
+        return vertexPropertyCounter.incrementAndGet();
+    }
+
+    GtranTransaction transaction() {
+        return transaction;
+    }
+
+    void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("graph is closed: " + this.getClass().getSimpleName());
+        }
+    }
+
+    private static Map<String, Object> settings(Configuration configuration) {
+        Map<String, Object> settings = new HashMap<>();
+        Iterator<String> keys = configuration.getKeys();
+        while (keys.hasNext()) {
+            String key = keys.next();
+            Object value = configuration.getProperty(key);
+            if (value instanceof List<?> list) {
+                // commons-configuration splits "a,b" into a list when a list delimiter is set
+                List<String> parts = new ArrayList<>();
+                list.forEach(v -> parts.add(String.valueOf(v)));
+                value = String.join(",", parts);
+            }
+            settings.put(key, value);
+            if (key.startsWith("gtran.") && !KEYS.contains(key) && !key.startsWith("gtran.storage.") && !key.startsWith("gtran.txn.")) {
+                throw new IllegalArgumentException("unknown configuration key: " + key + "=" + value
+                        + " (gtran keys: " + KEYS + ", gtran.storage.*, gtran.txn.*)");
+            }
+        }
+        return settings;
+    }
+
+    static Isolation isolation(Object value) {
+        if (value == null) {
+            return Isolation.SERIALIZABLE;
+        }
+        switch (String.valueOf(value).trim().toUpperCase(Locale.ROOT)) {
+            case "SERIALIZABLE":
+            case "SR":
+                return Isolation.SERIALIZABLE;
+            case "SNAPSHOT":
+            case "SI":
+                return Isolation.SNAPSHOT;
+            default:
+                throw new IllegalArgumentException("bad value for " + ISOLATION + "=" + value
+                        + ": expected SERIALIZABLE (SR) or SNAPSHOT (SI)");
+        }
+    }
+
+    private static VertexProperty.Cardinality cardinality(Object value) {
+        if (value == null) {
+            return VertexProperty.Cardinality.single;
+        }
+        try {
+            return VertexProperty.Cardinality.valueOf(String.valueOf(value).trim().toLowerCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("bad value for " + DEFAULT_CARDINALITY + "=" + value
+                    + ": expected single, list or set");
+        }
+    }
+
+    private static List<String> keys(Map<String, Object> settings, String key) {
+        Object value = settings.get(key);
+        List<String> keys = new ArrayList<>();
+        if (value == null) {
+            return keys;
+        }
+        for (String part : String.valueOf(value).split(",")) {
+            String trimmed = part.trim();
+            if (!trimmed.isEmpty()) {
+                keys.add(trimmed);
+            }
+        }
+        return keys;
+    }
+
+    /** Whether a key-value array holds {@code T.id}. */
+    static boolean hasId(Object... keyValues) {
+        for (int i = 0; i < keyValues.length; i += 2) {
+            if (keyValues[i] == T.id) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

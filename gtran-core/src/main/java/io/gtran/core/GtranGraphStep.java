@@ -1,0 +1,159 @@
+package io.gtran.core;
+
+import io.gtran.txn.Transaction;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.tinkerpop.gremlin.process.traversal.Compare;
+import org.apache.tinkerpop.gremlin.process.traversal.Contains;
+import org.apache.tinkerpop.gremlin.process.traversal.P;
+import org.apache.tinkerpop.gremlin.process.traversal.step.HasContainerHolder;
+import org.apache.tinkerpop.gremlin.process.traversal.step.map.GraphStep;
+import org.apache.tinkerpop.gremlin.process.traversal.step.map.GraphStepContract;
+import org.apache.tinkerpop.gremlin.process.traversal.step.util.HasContainer;
+import org.apache.tinkerpop.gremlin.process.traversal.util.AndP;
+import org.apache.tinkerpop.gremlin.structure.Edge;
+import org.apache.tinkerpop.gremlin.structure.Element;
+import org.apache.tinkerpop.gremlin.structure.T;
+import org.apache.tinkerpop.gremlin.structure.Vertex;
+import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
+import org.apache.tinkerpop.gremlin.util.iterator.IteratorUtils;
+
+/**
+ * {@code V()}/{@code E()} with the {@code has(...)} filters folded in by {@link
+ * GtranGraphStepStrategy}. It picks the narrowest access path: ids if given; else a property index
+ * that can answer one of the filters; else the label index for a {@code hasLabel}; else a scan.
+ * Every filter is then applied to every candidate, in the running transaction, so an index only
+ * changes how fast the answer comes, never the answer. {@code toString} (and so {@code profile()}
+ * and {@code explain()}) names the access path.
+ */
+final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> implements HasContainerHolder<S, E> {
+    private final List<HasContainer> hasContainers = new ArrayList<>();
+    /** How the last run found its candidates, for {@link #toString}. */
+    private volatile String accessPath;
+
+    @SuppressWarnings("unchecked")
+    GtranGraphStep(GraphStepContract<S, E> original) {
+        super(original.getTraversal(), original.getReturnClass(), original.isStartStep(), original.getIds());
+        original.getLabels().forEach(this::addLabel);
+        this.setIteratorSupplier(() -> (Iterator<E>) elements());
+    }
+
+    private Iterator<? extends Element> elements() {
+        GtranGraph graph = (GtranGraph) getTraversal().getGraph().get();
+        boolean edge = Edge.class.isAssignableFrom(returnClass);
+        if (ids == null) {
+            return Collections.emptyIterator();
+        }
+        if (ids.length > 0) {
+            accessPath = "ids";
+            return filtered(edge ? (Iterator<? extends Element>) graph.edges(ids) : graph.vertices(ids));
+        }
+        GtranTransaction.Scope scope = graph.transaction().scope();
+        Transaction txn = scope.txn();
+        try {
+            for (HasContainer has : hasContainers) {
+                PropertyIndex index = has.getKey() == null ? null : graph.indexes.indexFor(edge, has.getKey(), has.getPredicate());
+                if (index != null) {
+                    accessPath = "index=" + index;
+                    long[] candidates = distinct(graph.indexes.lookUp(txn, index, has.getPredicate()));
+                    return filtered(visible(graph, txn, candidates, edge));
+                }
+            }
+            for (HasContainer has : hasContainers) {
+                Collection<String> labels = labels(has);
+                if (labels != null) {
+                    accessPath = "index=label";
+                    return filtered(visible(graph, txn, graph.indexes.withLabels(txn, edge, labels), edge));
+                }
+            }
+        } catch (RuntimeException e) {
+            throw scope.translate(e);
+        }
+        accessPath = "scan";
+        return filtered(edge ? (Iterator<? extends Element>) graph.edges() : graph.vertices());
+    }
+
+    /** The labels a {@code hasLabel} filter accepts, or null if it is not one the label index answers. */
+    @SuppressWarnings("unchecked")
+    private static Collection<String> labels(HasContainer has) {
+        if (!T.label.getAccessor().equals(has.getKey())) {
+            return null;
+        }
+        P<?> predicate = has.getPredicate();
+        if (predicate.getBiPredicate() == Compare.eq && predicate.getValue() instanceof String label) {
+            return List.of(label);
+        }
+        if (predicate.getBiPredicate() == Contains.within && predicate.getValue() instanceof Collection<?> values
+                && values.stream().allMatch(v -> v instanceof String)) {
+            return (Collection<String>) values;
+        }
+        return null;
+    }
+
+    private static long[] distinct(long[] ids) {
+        return ids;
+    }
+
+    private static Iterator<? extends Element> visible(GtranGraph graph, Transaction txn, long[] candidates, boolean edge) {
+        long[] keep = new long[candidates.length];
+        int n = 0;
+        for (long id : candidates) {
+            if (edge ? txn.edgeExists(id) : txn.vertexExists(id)) {
+                keep[n++] = id;
+            }
+        }
+        long[] visible = java.util.Arrays.copyOf(keep, n);
+        return edge
+                ? new GtranIterator<Edge>(txn, visible, id -> new GtranEdge(graph, id, null))
+                : new GtranIterator<Vertex>(txn, visible, id -> new GtranVertex(graph, id, null));
+    }
+
+    private Iterator<? extends Element> filtered(Iterator<? extends Element> candidates) {
+        return hasContainers.isEmpty() ? candidates : IteratorUtils.filter(candidates, e -> HasContainer.testAll(e, hasContainers));
+    }
+
+    @Override
+    public List<HasContainer> getHasContainers() {
+        return Collections.unmodifiableList(hasContainers);
+    }
+
+    @Override
+    public void addHasContainer(HasContainer hasContainer) {
+        if (hasContainer.getPredicate() instanceof AndP<?> and) {
+            for (P<?> predicate : and.getPredicates()) {
+                addHasContainer(new HasContainer(hasContainer.getKey(), predicate));
+            }
+        } else {
+            hasContainers.add(hasContainer);
+        }
+    }
+
+    @Override
+    public String toString() {
+        String kind = returnClass.getSimpleName().toLowerCase(java.util.Locale.ROOT);
+        String path = accessPath == null ? null : "[" + accessPath + "]";
+        if (hasContainers.isEmpty() && path == null) {
+            return super.toString();
+        }
+        List<Object> parts = new ArrayList<>();
+        parts.add(kind);
+        if (ids != null && ids.length > 0) {
+            parts.add(java.util.Arrays.toString(ids));
+        }
+        if (!hasContainers.isEmpty()) {
+            parts.add(hasContainers);
+        }
+        if (path != null) {
+            parts.add(path);
+        }
+        return StringFactory.stepString(this, parts.toArray());
+    }
+
+    @Override
+    public int hashCode() {
+        return super.hashCode() ^ hasContainers.hashCode();
+    }
+}

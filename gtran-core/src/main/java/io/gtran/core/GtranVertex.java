@@ -1,0 +1,299 @@
+package io.gtran.core;
+
+import io.gtran.core.PropertyValues.Entry;
+import io.gtran.storage.Dictionary;
+import io.gtran.storage.EdgeCursor;
+import io.gtran.storage.EdgeDirection;
+import io.gtran.storage.ElementIds;
+import io.gtran.storage.UnknownElementException;
+import io.gtran.txn.Transaction;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.tinkerpop.gremlin.structure.Direction;
+import org.apache.tinkerpop.gremlin.structure.Edge;
+import org.apache.tinkerpop.gremlin.structure.Element;
+import org.apache.tinkerpop.gremlin.structure.Graph;
+import org.apache.tinkerpop.gremlin.structure.Vertex;
+import org.apache.tinkerpop.gremlin.structure.VertexProperty;
+import org.apache.tinkerpop.gremlin.structure.util.ElementHelper;
+import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
+
+/** A vertex of a {@link GtranGraph}; see {@link GtranElement}. */
+final class GtranVertex extends GtranElement implements Vertex {
+    private String label;
+
+    GtranVertex(GtranGraph graph, long internalId, Object id) {
+        super(graph, internalId, id);
+    }
+
+    GtranVertex(GtranGraph graph, long internalId, Object id, String label) {
+        super(graph, internalId, id);
+        this.label = label;
+    }
+
+    @Override
+    boolean isEdge() {
+        return false;
+    }
+
+    @Override
+    Class<? extends Element> kind() {
+        return Vertex.class;
+    }
+
+    @Override
+    public String label() {
+        String known = label;
+        if (known == null) {
+            try {
+                known = graph.store.labels().name(graph.store.vertexLabel(internalId));
+            } catch (UnknownElementException gone) {
+                throw removed();
+            }
+            label = known;
+        }
+        return known;
+    }
+
+    // ---------------------------------------------------------------- edges
+
+    @Override
+    public Edge addEdge(String label, Vertex inVertex, Object... keyValues) {
+        if (inVertex == null) {
+            throw Graph.Exceptions.argumentCanNotBeNull("inVertex");
+        }
+        ElementHelper.validateLabel(label);
+        ElementHelper.legalPropertyKeyValueArray(keyValues);
+        Object userId = ElementHelper.getIdValue(keyValues).orElse(null);
+        GtranTransaction.Scope scope = visibleScope();
+        Transaction txn = scope.txn();
+        long in = inVertex instanceof GtranVertex v && v.graph == graph ? v.internalId : graph.ids.resolve(txn, inVertex.id(), false);
+        if (in == ElementIds.NONE || !txn.vertexExists(in)) {
+            throw alreadyRemoved(Vertex.class, inVertex.id());
+        }
+        try {
+            int labelId = graph.store.labels().intern(label);
+            long edgeId = txn.addEdge(internalId, in, labelId);
+            graph.indexes.labelAdded(true, labelId, edgeId);
+            Object exposed = userId == null ? null : graph.ids.bindEdge(scope, userId, edgeId);
+            GtranEdge edge = new GtranEdge(graph, edgeId, exposed, label, internalId, in);
+            for (int i = 0; i < keyValues.length; i += 2) {
+                if (keyValues[i] instanceof String key && keyValues[i + 1] != null) {
+                    edge.writeProperty(scope, key, keyValues[i + 1]);
+                }
+            }
+            return edge;
+        } catch (RuntimeException e) {
+            throw translate(scope, e);
+        }
+    }
+
+    @Override
+    public Iterator<Edge> edges(Direction direction, String... edgeLabels) {
+        GtranTransaction.Scope scope = visibleScope();
+        try {
+            long[] ids = edgeIds(scope.txn(), toStore(direction), edgeLabels);
+            return new GtranIterator<>(scope.txn(), ids, id -> new GtranEdge(graph, id, null));
+        } catch (RuntimeException e) {
+            throw translate(scope, e);
+        }
+    }
+
+    @Override
+    public Iterator<Vertex> vertices(Direction direction, String... edgeLabels) {
+        GtranTransaction.Scope scope = visibleScope();
+        Transaction txn = scope.txn();
+        try {
+            long[] out = direction == Direction.IN ? new long[0] : edgeIds(txn, EdgeDirection.OUT, edgeLabels);
+            long[] in = direction == Direction.OUT ? new long[0] : edgeIds(txn, EdgeDirection.IN, edgeLabels);
+            long[] neighbours = new long[out.length + in.length];
+            for (int i = 0; i < out.length; i++) {
+                neighbours[i] = graph.store.edgeInVertex(out[i]);
+            }
+            for (int i = 0; i < in.length; i++) {
+                neighbours[out.length + i] = graph.store.edgeOutVertex(in[i]);
+            }
+            return new GtranIterator<>(txn, neighbours, id -> new GtranVertex(graph, id, null));
+        } catch (RuntimeException e) {
+            throw translate(scope, e);
+        }
+    }
+
+    /** The visible edges in {@code direction} with any of the labels (all if none), label by label. */
+    private long[] edgeIds(Transaction txn, EdgeDirection direction, String... edgeLabels) {
+        if (edgeLabels.length == 0) {
+            return txn.edges(internalId, direction, EdgeCursor.ANY_LABEL);
+        }
+        if (edgeLabels.length == 1) {
+            int labelId = graph.store.labels().find(edgeLabels[0]);
+            if (labelId == Dictionary.ABSENT) {
+                txn.edges(internalId, direction, EdgeCursor.ANY_LABEL); // still a validated read of the adjacency
+                return new long[0];
+            }
+            return txn.edges(internalId, direction, labelId);
+        }
+        long[][] parts = new long[edgeLabels.length][];
+        int total = 0;
+        for (int i = 0; i < edgeLabels.length; i++) {
+            parts[i] = edgeIds(txn, direction, edgeLabels[i]);
+            total += parts[i].length;
+        }
+        long[] all = new long[total];
+        int at = 0;
+        for (long[] part : parts) {
+            System.arraycopy(part, 0, all, at, part.length);
+            at += part.length;
+        }
+        return all;
+    }
+
+    static EdgeDirection toStore(Direction direction) {
+        switch (direction) {
+            case OUT:
+                return EdgeDirection.OUT;
+            case IN:
+                return EdgeDirection.IN;
+            default:
+                return EdgeDirection.BOTH;
+        }
+    }
+
+    // ---------------------------------------------------------------- properties
+
+    @Override
+    public <V> VertexProperty<V> property(String key, V value) {
+        return property((VertexProperty.Cardinality) null, key, value, new Object[0]);
+    }
+
+    @Override
+    public <V> VertexProperty<V> property(VertexProperty.Cardinality cardinality, String key, V value, Object... keyValues) {
+        ElementHelper.legalPropertyKeyValueArray(keyValues);
+        ElementHelper.validateProperty(key, value);
+        VertexProperty.Cardinality card = cardinality == null ? graph.defaultCardinality : cardinality;
+        GtranTransaction.Scope scope = visibleScope();
+        if (value == null) {
+            // no null values: a single-valued key is removed, a null added to a list or set is ignored
+            if (card == VertexProperty.Cardinality.single) {
+                properties(key).forEachRemaining(VertexProperty::remove);
+            }
+            return VertexProperty.empty();
+        }
+        Object userId = ElementHelper.getIdValue(keyValues).orElse(null);
+        try {
+            int keyId = graph.store.propertyKeys().intern(key);
+            if (card == VertexProperty.Cardinality.single && keyValues.length == 0) {
+                // the common case in one write: replaces whatever the key held
+                List<Entry> before = graph.indexes.isIndexed(false, key) ? entries(scope, keyId) : null;
+                Object stored = PropertyValues.toStored(value);
+                scope.txn().setVertexProperty(internalId, keyId, stored);
+                long id = PropertyValues.derivedId(internalId, keyId);
+                graph.indexes.vertexPropertyWritten(scope, internalId, key, before,
+                        List.of(new Entry(id, value, null)));
+                return new GtranVertexProperty<>(this, key, keyId, id, value);
+            }
+            Optional<VertexProperty<V>> existing = ElementHelper.stageVertexProperty(this, card, key, value, keyValues);
+            if (existing.isPresent()) {
+                return existing.get(); // set cardinality and the value is there: it took the meta-properties
+            }
+            List<Entry> before = entries(scope, keyId);
+            Object id = userId != null ? GtranIds.normalize(userId, VertexProperty.class)
+                    : before.isEmpty() ? PropertyValues.derivedId(internalId, keyId)
+                    : PropertyValues.counterId(graph.nextVertexPropertyCounter());
+            List<Entry> after = new ArrayList<>(before);
+            after.add(new Entry(id, value, null));
+            writeEntries(scope, key, keyId, before, after);
+            GtranVertexProperty<V> property = new GtranVertexProperty<>(this, key, keyId, id, value);
+            ElementHelper.attachProperties(property, keyValues);
+            return property;
+        } catch (RuntimeException e) {
+            throw translate(scope, e);
+        }
+    }
+
+    @Override
+    public <V> VertexProperty<V> property(String key) {
+        Iterator<VertexProperty<V>> all = properties(key);
+        if (!all.hasNext()) {
+            return VertexProperty.empty();
+        }
+        VertexProperty<V> first = all.next();
+        if (all.hasNext()) {
+            throw Vertex.Exceptions.multiplePropertiesExistForProvidedKey(key);
+        }
+        return first;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <V> Iterator<VertexProperty<V>> properties(String... propertyKeys) {
+        GtranTransaction.Scope scope = visibleScope();
+        Transaction txn = scope.txn();
+        try {
+            List<VertexProperty<V>> result = new ArrayList<>();
+            if (propertyKeys.length == 0) {
+                for (Map.Entry<Integer, Object> stored : txn.vertexProperties(internalId).entrySet()) {
+                    String key = graph.store.propertyKeys().name(stored.getKey());
+                    for (Entry e : PropertyValues.entries(stored.getValue(), internalId, stored.getKey())) {
+                        result.add(new GtranVertexProperty<>(this, key, stored.getKey(), e.id, (V) e.value));
+                    }
+                }
+                return result.iterator();
+            }
+            for (String key : propertyKeys) {
+                if (key == null) {
+                    continue;
+                }
+                int keyId = graph.store.propertyKeys().find(key);
+                if (keyId == Dictionary.ABSENT) {
+                    continue;
+                }
+                for (Entry e : entries(scope, keyId)) {
+                    result.add(new GtranVertexProperty<>(this, key, keyId, e.id, (V) e.value));
+                }
+            }
+            return result.iterator();
+        } catch (RuntimeException e) {
+            throw translate(scope, e);
+        }
+    }
+
+    /** The vertex properties under one key this thread's transaction sees. */
+    List<Entry> entries(GtranTransaction.Scope scope, int keyId) {
+        return PropertyValues.entries(scope.txn().vertexProperty(internalId, keyId), internalId, keyId);
+    }
+
+    /** Replaces the vertex properties under one key by {@code after}, keeping indexes in step. */
+    void writeEntries(GtranTransaction.Scope scope, String key, int keyId, List<Entry> before, List<Entry> after) {
+        Object stored = PropertyValues.encode(after, internalId, keyId);
+        if (stored == null) {
+            scope.txn().removeVertexProperty(internalId, keyId);
+        } else {
+            scope.txn().setVertexProperty(internalId, keyId, stored);
+        }
+        graph.indexes.vertexPropertyWritten(scope, internalId, key, before, after);
+    }
+
+    @Override
+    public void remove() {
+        GtranTransaction.Scope scope = visibleScope();
+        try {
+            graph.indexes.vertexRemoving(scope, this);
+            scope.txn().removeVertex(internalId);
+        } catch (RuntimeException e) {
+            throw translate(scope, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return StringFactory.vertexString(this);
+    }
+
+    static <T> Iterator<T> none() {
+        return Collections.emptyIterator();
+    }
+}

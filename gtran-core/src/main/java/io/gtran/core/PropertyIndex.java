@@ -1,0 +1,207 @@
+package io.gtran.core;
+
+import io.gtran.txn.ConflictKey;
+import io.gtran.txn.Transaction;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import org.apache.tinkerpop.gremlin.process.traversal.Compare;
+import org.apache.tinkerpop.gremlin.process.traversal.Contains;
+import org.apache.tinkerpop.gremlin.process.traversal.P;
+
+/**
+ * One property-value index: normalised value to the ids of the elements that have it (see {@link
+ * Indexes} for what it promises). Values that Gremlin's {@code eq} finds equal (1, 1L, 1.0) share a
+ * normalised key; an ordered index sorts numbers numerically, then strings, booleans and other
+ * values by type.
+ */
+final class PropertyIndex {
+    final String key;
+    final Indexes.Type type;
+    private final long tag;
+    private final Map<Object, Set<Long>> entries;
+
+    PropertyIndex(String key, Indexes.Type type, int number) {
+        this.key = key;
+        this.type = type;
+        this.tag = Indexes.indexTag(number);
+        this.entries = type == Indexes.Type.HASH ? new ConcurrentHashMap<>() : new ConcurrentSkipListMap<>(ORDER);
+    }
+
+    void add(Object value, long elementId) {
+        entries.computeIfAbsent(normalize(value), v -> new ConcurrentSkipListSet<>()).add(elementId);
+    }
+
+    /** The conflict key of one value of this index. */
+    ConflictKey conflictKey(Object value) {
+        return ConflictKey.custom(tag, hash(normalize(value)));
+    }
+
+    /** An ordered index is also read as a whole (range look-ups), so every write touches it. */
+    void wholeIndexWritten(Transaction txn) {
+        if (type == Indexes.Type.ORDERED) {
+            txn.recordWrite(ConflictKey.custom(tag, Indexes.wholeIndex()));
+        }
+    }
+
+    boolean canAnswer(P<?> predicate) {
+        if (Indexes.isEquality(predicate)) {
+            return true;
+        }
+        if (type != Indexes.Type.ORDERED) {
+            return false;
+        }
+        Object bound = predicate.getValue();
+        if (!(bound instanceof Number || bound instanceof String)) {
+            return false;
+        }
+        return predicate.getBiPredicate() == Compare.gt || predicate.getBiPredicate() == Compare.gte
+                || predicate.getBiPredicate() == Compare.lt || predicate.getBiPredicate() == Compare.lte;
+    }
+
+    /** Candidates (a superset) for {@code predicate}, which {@link #canAnswer} accepted. */
+    long[] lookUp(Transaction txn, P<?> predicate) {
+        List<Set<Long>> hits = new ArrayList<>();
+        if (predicate.getBiPredicate() == Compare.eq) {
+            txn.recordRead(conflictKey(predicate.getValue()));
+            addIfPresent(hits, predicate.getValue());
+        } else if (predicate.getBiPredicate() == Contains.within) {
+            for (Object value : (Collection<?>) predicate.getValue()) {
+                txn.recordRead(conflictKey(value));
+                addIfPresent(hits, value);
+            }
+        } else {
+            txn.recordRead(ConflictKey.custom(tag, Indexes.wholeIndex()));
+            hits.addAll(range(predicate).values());
+        }
+        int total = 0;
+        for (Set<Long> hit : hits) {
+            total += hit.size();
+        }
+        long[] ids = new long[total];
+        int at = 0;
+        for (Set<Long> hit : hits) {
+            for (Long id : hit) {
+                if (at == ids.length) {
+                    ids = java.util.Arrays.copyOf(ids, ids.length * 2 + 1); // grew since counted
+                }
+                ids[at++] = id;
+            }
+        }
+        long[] result = at == ids.length ? ids : java.util.Arrays.copyOf(ids, at);
+        return hits.size() > 1 ? java.util.Arrays.stream(result).distinct().toArray() : result;
+    }
+
+    private void addIfPresent(List<Set<Long>> hits, Object value) {
+        if (value == null) {
+            return;
+        }
+        Set<Long> ids = entries.get(normalize(value));
+        if (ids != null) {
+            hits.add(ids);
+        }
+    }
+
+    private NavigableMap<Object, Set<Long>> range(P<?> predicate) {
+        NavigableMap<Object, Set<Long>> ordered = (NavigableMap<Object, Set<Long>>) entries;
+        Object bound = normalize(predicate.getValue());
+        // only values of the bound's kind compare with it (numbers with numbers, strings with strings)
+        Object low = bound instanceof String ? "" : Double.NEGATIVE_INFINITY;
+        Object high = bound instanceof String ? HIGHEST_STRING : Double.POSITIVE_INFINITY;
+        if (predicate.getBiPredicate() == Compare.gt || predicate.getBiPredicate() == Compare.gte) {
+            return ordered.subMap(bound, predicate.getBiPredicate() == Compare.gte, high, true);
+        }
+        return ordered.subMap(low, true, bound, predicate.getBiPredicate() == Compare.lte);
+    }
+
+    /** A sentinel above every string in {@link #ORDER}. */
+    private static final Object HIGHEST_STRING = new Object();
+
+    /**
+     * The key Gremlin-equal values share: integral numbers as Long, other numbers as Double
+     * (BigDecimal kept exact where it is not a double).
+     */
+    static Object normalize(Object value) {
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return ((Number) value).longValue();
+        }
+        if (value instanceof Double || value instanceof Float) {
+            double d = ((Number) value).doubleValue();
+            return d == Math.rint(d) && Math.abs(d) < 0x1p63 ? (Object) (long) d : (Object) d;
+        }
+        if (value instanceof BigInteger big) {
+            return big.bitLength() < 64 ? (Object) big.longValue() : (Object) big.doubleValue();
+        }
+        if (value instanceof BigDecimal big) {
+            return normalize(big.doubleValue());
+        }
+        return value;
+    }
+
+    private static long hash(Object normalized) {
+        return normalized == null ? 0 : normalized.hashCode() * 0x9E37_79B9_7F4A_7C15L + normalized.getClass().getName().hashCode();
+    }
+
+    private static int rank(Object v) {
+        if (v instanceof Number) {
+            return 0;
+        }
+        if (v instanceof String) {
+            return 1;
+        }
+        if (v == HIGHEST_STRING) {
+            return 2;
+        }
+        if (v instanceof Boolean) {
+            return 3;
+        }
+        return 4;
+    }
+
+    @SuppressWarnings("unchecked")
+    static final Comparator<Object> ORDER = (a, b) -> {
+        int ra = rank(a);
+        int rb = rank(b);
+        if (ra != rb) {
+            return Integer.compare(ra, rb);
+        }
+        switch (ra) {
+            case 0:
+                if (a instanceof Long x && b instanceof Long y) {
+                    return Long.compare(x, y);
+                }
+                int byValue = Double.compare(((Number) a).doubleValue(), ((Number) b).doubleValue());
+                return byValue != 0 ? byValue : a.getClass().getName().compareTo(b.getClass().getName());
+            case 1:
+                return ((String) a).compareTo((String) b);
+            case 2:
+                return 0;
+            case 3:
+                return Boolean.compare((Boolean) a, (Boolean) b);
+            default:
+                int byType = a.getClass().getName().compareTo(b.getClass().getName());
+                if (byType != 0) {
+                    return byType;
+                }
+                if (a instanceof Comparable && a.getClass() == b.getClass()) {
+                    return ((Comparable<Object>) a).compareTo(b);
+                }
+                return Integer.compare(a.hashCode(), b.hashCode()) != 0 ? Integer.compare(a.hashCode(), b.hashCode())
+                        : a.equals(b) ? 0 : System.identityHashCode(a) - System.identityHashCode(b);
+        }
+    };
+
+    @Override
+    public String toString() {
+        return key + "(" + type.name().toLowerCase(java.util.Locale.ROOT) + ")";
+    }
+}

@@ -1,0 +1,85 @@
+package io.gtran.core.suites;
+
+import io.gtran.core.GtranGraph;
+import io.gtran.storage.StoreConfig;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.commons.configuration2.Configuration;
+import org.apache.tinkerpop.gremlin.AbstractGraphProvider;
+import org.apache.tinkerpop.gremlin.LoadGraphWith;
+import org.apache.tinkerpop.gremlin.structure.Graph;
+import org.apache.tinkerpop.gremlin.structure.util.star.StarGraphTest;
+import org.apache.tinkerpop.gremlin.structure.util.detached.DetachedGraphTest;
+
+/** Opens gtran graphs for TinkerPop's structure and process suites, at SR (or SI in {@link Snapshot}). */
+public class GtranGraphProvider extends AbstractGraphProvider {
+    private static final Set<Class> IMPLEMENTATIONS = Set.of(
+            GtranGraph.class,
+            classOf("io.gtran.core.GtranVertex"),
+            classOf("io.gtran.core.GtranEdge"),
+            classOf("io.gtran.core.GtranVertexProperty"),
+            classOf("io.gtran.core.GtranProperty"),
+            classOf("io.gtran.core.GtranElement"));
+
+    private final String isolation;
+
+    public GtranGraphProvider() {
+        this("SERIALIZABLE");
+    }
+
+    protected GtranGraphProvider(String isolation) {
+        this.isolation = isolation;
+    }
+
+    /** The same suites at snapshot isolation. */
+    public static final class Snapshot extends GtranGraphProvider {
+        public Snapshot() {
+            super("SNAPSHOT");
+        }
+    }
+
+    @Override
+    public Map<String, Object> getBaseConfiguration(String graphName, Class<?> test, String testMethodName,
+                                                    LoadGraphWith.GraphData loadGraphWith) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(Graph.GRAPH, GtranGraph.class.getName());
+        settings.put(GtranGraph.ISOLATION, isolation);
+        // small chunks and maps: the suites open thousands of graphs
+        settings.put(StoreConfig.CHUNK_BYTES, 1 << 16);
+        settings.put(StoreConfig.EXTERNAL_IDS_MAX, 20_000);
+        if (loadGraphWith == LoadGraphWith.GraphData.CREW
+                || test == StarGraphTest.class && testMethodName.equals("shouldAttachWithCreateMethod")
+                || test == DetachedGraphTest.class && testMethodName.equals("testAttachableCreateMethod")) {
+            settings.put(GtranGraph.DEFAULT_CARDINALITY, "list");
+        }
+        return settings;
+    }
+
+    @Override
+    public void clear(Graph graph, Configuration configuration) throws Exception {
+        if (graph != null) {
+            graph.close();
+        }
+    }
+
+    @Override
+    public Set<Class> getImplementations() {
+        return IMPLEMENTATIONS;
+    }
+
+    @Override
+    protected void readIntoGraph(Graph graph, String path) throws IOException {
+        super.readIntoGraph(graph, path);
+        graph.tx().commit();
+    }
+
+    private static Class<?> classOf(String name) {
+        try {
+            return Class.forName(name);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
