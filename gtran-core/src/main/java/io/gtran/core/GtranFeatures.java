@@ -10,7 +10,7 @@ import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
  * properties, multi- and meta-properties, every value type that is serializable; no null property
  * values, graph variables, persistence or graph computer.
  */
-final class GtranFeatures implements Graph.Features {
+public final class GtranFeatures implements Graph.Features {
     private final GraphFeatures graphFeatures;
     private final VertexFeatures vertexFeatures;
     private final EdgeFeatures edgeFeatures;
@@ -41,13 +41,8 @@ final class GtranFeatures implements Graph.Features {
         return StringFactory.featureString(this);
     }
 
-    private static final class GtranGraphFeatures implements GraphFeatures {
-        private final VariableFeatures variables = new VariableFeatures() {
-            @Override
-            public boolean supportsVariables() {
-                return false;
-            }
-        };
+    public static final class GtranGraphFeatures implements GraphFeatures {
+        private final VariableFeatures variables = new NoVariables();
 
         @Override
         public boolean supportsComputer() {
@@ -80,8 +75,106 @@ final class GtranFeatures implements Graph.Features {
         }
     }
 
+    /** Graph variables are not supported, so neither is any type of variable value. */
+    public static final class NoVariables implements VariableFeatures {
+        @Override
+        public boolean supportsVariables() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsBooleanValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsByteValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsDoubleValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsFloatValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsIntegerValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsLongValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsMapValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsMixedListValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsBooleanArrayValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsByteArrayValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsDoubleArrayValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsFloatArrayValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsIntegerArrayValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsStringArrayValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsLongArrayValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsSerializableValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsStringValues() {
+            return false;
+        }
+
+        @Override
+        public boolean supportsUniformListValues() {
+            return false;
+        }
+    }
+
     /** User-supplied ids: Long (any integral number), String, UUID. */
-    private interface GtranIdFeatures extends ElementFeatures {
+    interface GtranIdFeatures extends ElementFeatures {
         @Override
         default boolean supportsNullPropertyValues() {
             return false;
@@ -105,7 +198,7 @@ final class GtranFeatures implements Graph.Features {
         }
     }
 
-    private static final class GtranVertexFeatures implements VertexFeatures, GtranIdFeatures {
+    public static final class GtranVertexFeatures implements VertexFeatures, GtranIdFeatures {
         private final VertexProperty.Cardinality cardinality;
         private final VertexPropertyFeatures properties = new GtranVertexPropertyFeatures();
 
@@ -144,7 +237,7 @@ final class GtranFeatures implements Graph.Features {
         }
     }
 
-    private static final class GtranEdgeFeatures implements EdgeFeatures, GtranIdFeatures {
+    public static final class GtranEdgeFeatures implements EdgeFeatures, GtranIdFeatures {
         private final EdgePropertyFeatures properties = new EdgePropertyFeatures() {
         };
 
@@ -174,7 +267,7 @@ final class GtranFeatures implements Graph.Features {
         }
     }
 
-    private static final class GtranVertexPropertyFeatures implements VertexPropertyFeatures {
+    public static final class GtranVertexPropertyFeatures implements VertexPropertyFeatures {
         @Override
         public boolean supportsNullPropertyValues() {
             return false;

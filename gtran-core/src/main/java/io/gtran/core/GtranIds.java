@@ -57,37 +57,49 @@ final class GtranIds {
         throw Vertex.Exceptions.userSuppliedIdsOfThisTypeNotSupported();
     }
 
+    /** {@code id} itself, once {@link #normalize} accepts its type. */
+    static Object validated(Object id, Class<? extends Element> kind) {
+        normalize(id, kind);
+        return id;
+    }
+
     /** Binds {@code external} to the new vertex {@code internal} in {@code scope}'s transaction; returns the canonical id. */
     Object bindVertex(GtranTransaction.Scope scope, Object external, long internal) {
-        return bind(scope, normalize(external, Vertex.class), internal, false);
+        return bind(scope, external, normalize(external, Vertex.class), internal, false);
     }
 
     Object bindEdge(GtranTransaction.Scope scope, Object external, long internal) {
-        return bind(scope, normalize(external, Edge.class), internal, true);
+        return bind(scope, external, normalize(external, Edge.class), internal, true);
     }
 
-    private Object bind(GtranTransaction.Scope scope, Object id, long internal, boolean edge) {
+    /** Binds {@code given} (canonical form {@code id}); returns the id the element shows: {@code given}, type kept. */
+    private Object bind(GtranTransaction.Scope scope, Object given, Object id, long internal, boolean edge) {
         ExternalIdMap map = edge ? store.externalEdgeIds() : store.externalVertexIds();
         Transaction txn = scope.txn();
         txn.recordWrite(key(id, edge));
-        if (id instanceof Long number && ElementIds.isWellFormed(number) && exists(txn, number, edge)) {
-            throw alreadyExists(id, edge); // the number is the internal id of a live element
+        if (id instanceof Long number && number == internal) {
+            return number; // the element's own internal id: nothing to map
+        }
+        if (id instanceof Long number && ElementIds.isWellFormed(number) && exists(txn, number, edge)
+                && (!map.created() || map.externalId(number) == null)) {
+            throw alreadyExists(given, edge); // the internal id of a live element known by it
         }
         synchronized (map) {
-            if (!map.put(id, internal)) {
+            if (!map.put(given, internal)) {
                 long previous = map.internalId(id);
                 if (previous != ExternalIdMap.ABSENT && !replaceable(txn, previous, edge, id)) {
-                    throw alreadyExists(id, edge);
+                    throw alreadyExists(given, edge);
                 }
+                Object previousGiven = map.externalId(previous);
                 map.remove(previous);
-                if (!map.put(id, internal)) {
+                if (!map.put(given, internal)) {
                     throw new IllegalStateException("external id could not be bound: id=" + id);
                 }
                 scope.onAbort(() -> {
                     synchronized (map) {
                         map.remove(internal);
                         if (previous != ExternalIdMap.ABSENT) {
-                            map.put(id, previous);
+                            map.put(previousGiven == null ? id : previousGiven, previous);
                         }
                     }
                 });
@@ -99,7 +111,7 @@ final class GtranIds {
                 });
             }
         }
-        return id;
+        return given;
     }
 
     /**

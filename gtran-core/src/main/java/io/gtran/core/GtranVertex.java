@@ -200,7 +200,7 @@ final class GtranVertex extends GtranElement implements Vertex {
                 return existing.get(); // set cardinality and the value is there: it took the meta-properties
             }
             List<Entry> before = entries(scope, keyId);
-            Object id = userId != null ? GtranIds.normalize(userId, VertexProperty.class)
+            Object id = userId != null ? GtranIds.validated(userId, VertexProperty.class)
                     : before.isEmpty() ? PropertyValues.derivedId(internalId, keyId)
                     : PropertyValues.counterId(graph.nextVertexPropertyCounter());
             List<Entry> after = new ArrayList<>(before);

@@ -19,6 +19,10 @@ public final class ExternalIdMap implements AutoCloseable {
     private static final byte LONG_TAG = 1;
     private static final byte STRING_TAG = 2;
     private static final byte UUID_TAG = 3;
+    /** Tags of the id as given, kept for {@link #externalId}; look-ups use the long form. */
+    private static final byte INT_TAG = 4;
+    private static final byte SHORT_TAG = 5;
+    private static final byte BYTE_TAG = 6;
     private static final int MAX_STRING_BYTES = 4096;
     /**
      * Fewest entries a map is sized for: Chronicle caps an entry at one segment tier's chunks, and a
@@ -73,7 +77,7 @@ public final class ExternalIdMap implements AutoCloseable {
             try {
                 toInternal.put(key, internalId);
                 try {
-                    toExternal.put(internalId, key);
+                    toExternal.put(internalId, exact(external, key));
                 } catch (RuntimeException e) {
                     toInternal.remove(key);
                     throw e;
@@ -122,7 +126,7 @@ public final class ExternalIdMap implements AutoCloseable {
         }
         byte[] key = toExternal.remove(internalId);
         if (key != null) {
-            toInternal.remove(key);
+            toInternal.remove(encode(decode(key)));
         }
     }
 
@@ -171,11 +175,25 @@ public final class ExternalIdMap implements AutoCloseable {
                 + (external == null ? "null" : external.getClass().getName()) + "; use a number, String or UUID");
     }
 
+    /** The id as given: an Integer, Short or Byte keeps its type; others are their key. */
+    private static byte[] exact(Object external, byte[] key) {
+        byte tag = external instanceof Integer ? INT_TAG : external instanceof Short ? SHORT_TAG : external instanceof Byte ? BYTE_TAG : 0;
+        if (tag == 0) {
+            return key;
+        }
+        byte[] typed = key.clone();
+        typed[0] = tag;
+        return typed;
+    }
+
     static Object decode(byte[] key) {
         ByteBuffer b = ByteBuffer.wrap(key);
         byte tag = b.get();
         switch (tag) {
             case LONG_TAG: return b.getLong();
+            case INT_TAG: return (int) b.getLong();
+            case SHORT_TAG: return (short) b.getLong();
+            case BYTE_TAG: return (byte) b.getLong();
             case STRING_TAG: return new String(key, 1, key.length - 1, StandardCharsets.UTF_8);
             case UUID_TAG: return new UUID(b.getLong(), b.getLong());
             default: throw new IllegalStateException("corrupt external id key: tag=" + tag);

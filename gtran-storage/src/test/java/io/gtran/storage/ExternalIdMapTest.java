@@ -74,10 +74,17 @@ class ExternalIdMapTest {
             assertTrue(map.put("1", 12L));
             assertEquals(12L, map.internalId("1"));
             assertEquals(10L, map.internalId(1));
-            // Numbers come back as Long whatever type they went in as.
-            assertEquals(1L, map.externalId(10L));
+            // A number comes back with the type it went in as (TinkerPop round-trips ids exactly).
+            assertEquals(Integer.valueOf(1), map.externalId(10L));
             assertEquals("1", map.externalId(12L));
-            assertEquals(2, map.size());
+            assertTrue(map.put((short) 7, 13L));
+            assertEquals(Short.valueOf((short) 7), map.externalId(13L));
+            assertTrue(map.put((byte) 8, 14L));
+            assertEquals(Byte.valueOf((byte) 8), map.externalId(14L));
+            assertEquals(14L, map.internalId(8L));
+            map.remove(10L);
+            assertEquals(ExternalIdMap.ABSENT, map.internalId(1L), "removing by internal id forgets the long key too");
+            assertEquals(3, map.size());
         }
     }
 
