@@ -31,8 +31,6 @@ import org.apache.tinkerpop.gremlin.util.iterator.IteratorUtils;
  */
 final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> implements HasContainerHolder<S, E> {
     private final List<HasContainer> hasContainers = new ArrayList<>();
-    /** How the last run found its candidates, for {@link #toString}. */
-    private volatile String accessPath;
 
     @SuppressWarnings("unchecked")
     GtranGraphStep(GraphStepContract<S, E> original) {
@@ -48,7 +46,6 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
             return Collections.emptyIterator();
         }
         if (ids.length > 0) {
-            accessPath = "ids";
             return filtered(edge ? (Iterator<? extends Element>) graph.edges(ids) : graph.vertices(ids));
         }
         GtranTransaction.Scope scope = graph.transaction().scope();
@@ -57,22 +54,19 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
             for (HasContainer has : hasContainers) {
                 PropertyIndex index = has.getKey() == null ? null : graph.indexes.indexFor(edge, has.getKey(), has.getPredicate());
                 if (index != null) {
-                    accessPath = "index=" + index;
-                    long[] candidates = distinct(graph.indexes.lookUp(txn, index, has.getPredicate()));
+                    long[] candidates = graph.indexes.lookUp(txn, index, has.getPredicate());
                     return filtered(visible(graph, txn, candidates, edge));
                 }
             }
             for (HasContainer has : hasContainers) {
                 Collection<String> labels = labels(has);
                 if (labels != null) {
-                    accessPath = "index=label";
                     return filtered(visible(graph, txn, graph.indexes.withLabels(txn, edge, labels), edge));
                 }
             }
         } catch (RuntimeException e) {
             throw scope.translate(e);
         }
-        accessPath = "scan";
         return filtered(edge ? (Iterator<? extends Element>) graph.edges() : graph.vertices());
     }
 
@@ -91,10 +85,6 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
             return (Collection<String>) values;
         }
         return null;
-    }
-
-    private static long[] distinct(long[] ids) {
-        return ids;
     }
 
     private static Iterator<? extends Element> visible(GtranGraph graph, Transaction txn, long[] candidates, boolean edge) {
@@ -131,24 +121,42 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
         }
     }
 
+    /** The access path {@link #elements} takes with the graph's current indexes: ids, a property index, the label index or a scan. */
+    String accessPath() {
+        if (ids != null && ids.length > 0) {
+            return "ids";
+        }
+        if (!(getTraversal().getGraph().orElse(null) instanceof GtranGraph graph)) {
+            return "scan";
+        }
+        boolean edge = Edge.class.isAssignableFrom(returnClass);
+        for (HasContainer has : hasContainers) {
+            PropertyIndex index = has.getKey() == null ? null : graph.indexes.indexFor(edge, has.getKey(), has.getPredicate());
+            if (index != null) {
+                return "index=" + index;
+            }
+        }
+        for (HasContainer has : hasContainers) {
+            if (labels(has) != null) {
+                return "index=label";
+            }
+        }
+        return "scan";
+    }
+
     @Override
     public String toString() {
-        String kind = returnClass.getSimpleName().toLowerCase(java.util.Locale.ROOT);
-        String path = accessPath == null ? null : "[" + accessPath + "]";
-        if (hasContainers.isEmpty() && path == null) {
+        if (hasContainers.isEmpty()) {
             return super.toString();
         }
+        String kind = returnClass.getSimpleName().toLowerCase(java.util.Locale.ROOT);
         List<Object> parts = new ArrayList<>();
         parts.add(kind);
+        parts.add(accessPath()); // first, so that profile()'s truncated step names still show it
         if (ids != null && ids.length > 0) {
             parts.add(java.util.Arrays.toString(ids));
         }
-        if (!hasContainers.isEmpty()) {
-            parts.add(hasContainers);
-        }
-        if (path != null) {
-            parts.add(path);
-        }
+        parts.add(hasContainers);
         return StringFactory.stepString(this, parts.toArray());
     }
 
