@@ -104,7 +104,7 @@ final class GtranEdge extends GtranElement implements Edge {
     @Override
     public <V> Property<V> property(String key, V value) {
         ElementHelper.validateProperty(key, value);
-        if (value == null) {
+        if (value == null && !graph.allowNullPropertyValues) {
             removeProperty(key);
             return Property.empty();
         }
@@ -168,9 +168,9 @@ final class GtranEdge extends GtranElement implements Edge {
                 if (keyId == Dictionary.ABSENT) {
                     continue;
                 }
-                Object value = value(scope, keyId);
-                if (value != null) {
-                    result.add(new GtranProperty<>(this, key, (V) value));
+                Object stored = txn.edgeProperty(internalId, keyId);
+                if (stored != null) {
+                    result.add(new GtranProperty<>(this, key, (V) PropertyValues.fromStored(stored)));
                 }
             }
             return result.iterator();

@@ -17,8 +17,8 @@ public final class GtranFeatures implements Graph.Features {
 
     GtranFeatures(GtranGraph graph) {
         this.graphFeatures = new GtranGraphFeatures();
-        this.vertexFeatures = new GtranVertexFeatures(graph.defaultCardinality);
-        this.edgeFeatures = new GtranEdgeFeatures();
+        this.vertexFeatures = new GtranVertexFeatures(graph.defaultCardinality, graph.allowNullPropertyValues);
+        this.edgeFeatures = new GtranEdgeFeatures(graph.allowNullPropertyValues);
     }
 
     @Override
@@ -200,10 +200,13 @@ public final class GtranFeatures implements Graph.Features {
 
     public static final class GtranVertexFeatures implements VertexFeatures, GtranIdFeatures {
         private final VertexProperty.Cardinality cardinality;
-        private final VertexPropertyFeatures properties = new GtranVertexPropertyFeatures();
+        private final boolean nulls;
+        private final VertexPropertyFeatures properties;
 
-        GtranVertexFeatures(VertexProperty.Cardinality cardinality) {
+        GtranVertexFeatures(VertexProperty.Cardinality cardinality, boolean nulls) {
             this.cardinality = cardinality;
+            this.nulls = nulls;
+            this.properties = new GtranVertexPropertyFeatures(nulls);
         }
 
         @Override
@@ -218,7 +221,7 @@ public final class GtranFeatures implements Graph.Features {
 
         @Override
         public boolean supportsNullPropertyValues() {
-            return false;
+            return nulls;
         }
 
         @Override
@@ -240,6 +243,11 @@ public final class GtranFeatures implements Graph.Features {
     public static final class GtranEdgeFeatures implements EdgeFeatures, GtranIdFeatures {
         private final EdgePropertyFeatures properties = new EdgePropertyFeatures() {
         };
+        private final boolean nulls;
+
+        GtranEdgeFeatures(boolean nulls) {
+            this.nulls = nulls;
+        }
 
         @Override
         public EdgePropertyFeatures properties() {
@@ -248,7 +256,7 @@ public final class GtranFeatures implements Graph.Features {
 
         @Override
         public boolean supportsNullPropertyValues() {
-            return false;
+            return nulls;
         }
 
         @Override
@@ -268,9 +276,15 @@ public final class GtranFeatures implements Graph.Features {
     }
 
     public static final class GtranVertexPropertyFeatures implements VertexPropertyFeatures {
+        private final boolean nulls;
+
+        GtranVertexPropertyFeatures(boolean nulls) {
+            this.nulls = nulls;
+        }
+
         @Override
         public boolean supportsNullPropertyValues() {
-            return false;
+            return nulls;
         }
 
         @Override

@@ -21,7 +21,6 @@ import org.apache.tinkerpop.gremlin.process.computer.GraphComputer;
 import org.apache.tinkerpop.gremlin.process.traversal.TraversalStrategies;
 import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.Graph;
-import org.apache.tinkerpop.gremlin.structure.T;
 import org.apache.tinkerpop.gremlin.structure.Transaction;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.structure.VertexProperty;
@@ -47,6 +46,8 @@ public final class GtranGraph implements Graph {
     /** Cardinality of {@code vertex.property(key, value)} without one: {@code single} (default), {@code list} or {@code set}. */
     public static final String DEFAULT_CARDINALITY = "gtran.vertex-property.cardinality";
     public static final String DEFAULT_CARDINALITY_DEFAULT = "single";
+    /** Whether {@code null} is a property value ({@code true}) or removes the property ({@code false}, default). */
+    public static final String ALLOW_NULL_PROPERTY_VALUES = "gtran.allow-null-property-values";
     /** Comma-separated vertex property keys with a hash (equality) index. */
     public static final String VERTEX_HASH_INDEX = "gtran.index.vertex.hash";
     /** Comma-separated vertex property keys with an ordered (range) index. */
@@ -54,7 +55,7 @@ public final class GtranGraph implements Graph {
     public static final String EDGE_HASH_INDEX = "gtran.index.edge.hash";
     public static final String EDGE_ORDERED_INDEX = "gtran.index.edge.ordered";
 
-    private static final Set<String> KEYS = Set.of(Graph.GRAPH, ISOLATION, DEFAULT_CARDINALITY,
+    private static final Set<String> KEYS = Set.of(Graph.GRAPH, ISOLATION, DEFAULT_CARDINALITY, ALLOW_NULL_PROPERTY_VALUES,
             VERTEX_HASH_INDEX, VERTEX_ORDERED_INDEX, EDGE_HASH_INDEX, EDGE_ORDERED_INDEX);
 
     static {
@@ -70,6 +71,7 @@ public final class GtranGraph implements Graph {
     final TransactionEngine engine;
     final Isolation isolation;
     final VertexProperty.Cardinality defaultCardinality;
+    final boolean allowNullPropertyValues;
     final GtranIds ids;
     final Indexes indexes;
     private final GtranTransaction transaction;
@@ -82,6 +84,7 @@ public final class GtranGraph implements Graph {
         Map<String, Object> settings = settings(configuration);
         this.isolation = isolation(settings.get(ISOLATION));
         this.defaultCardinality = cardinality(settings.get(DEFAULT_CARDINALITY));
+        this.allowNullPropertyValues = bool(ALLOW_NULL_PROPERTY_VALUES, settings.get(ALLOW_NULL_PROPERTY_VALUES));
         StoreConfig storeConfig = StoreConfig.from(settings);
         TxnConfig txnConfig = TxnConfig.from(settings);
         this.cluster = new InJvmCluster();
@@ -154,7 +157,7 @@ public final class GtranGraph implements Graph {
                 }
             }
             for (int i = 0; i < keyValues.length; i += 2) {
-                if (keyValues[i] instanceof String key && keyValues[i + 1] != null) {
+                if (keyValues[i] instanceof String key && (keyValues[i + 1] != null || allowNullPropertyValues)) {
                     vertex.property(repeated.contains(key) ? VertexProperty.Cardinality.list : defaultCardinality, key, keyValues[i + 1]);
                 }
             }
@@ -299,6 +302,20 @@ public final class GtranGraph implements Graph {
         }
     }
 
+    private static boolean bool(String key, Object value) {
+        if (value == null) {
+            return false;
+        }
+        if (value instanceof Boolean b) {
+            return b;
+        }
+        String text = String.valueOf(value).trim();
+        if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(text);
+        }
+        throw new IllegalArgumentException("bad value for " + key + "=" + value + ": expected true or false");
+    }
+
     private static VertexProperty.Cardinality cardinality(Object value) {
         if (value == null) {
             return VertexProperty.Cardinality.single;
@@ -324,15 +341,5 @@ public final class GtranGraph implements Graph {
             }
         }
         return keys;
-    }
-
-    /** Whether a key-value array holds {@code T.id}. */
-    static boolean hasId(Object... keyValues) {
-        for (int i = 0; i < keyValues.length; i += 2) {
-            if (keyValues[i] == T.id) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -85,12 +85,6 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
         return scope;
     }
 
-    /** This thread's running transaction, or null. */
-    Transaction currentOrNull() {
-        Scope scope = current.get();
-        return scope == null ? null : scope.txn;
-    }
-
     @Override
     public boolean isOpen() {
         Scope scope = current.get();

@@ -8,7 +8,6 @@ import io.gtran.storage.ElementIds;
 import io.gtran.storage.UnknownElementException;
 import io.gtran.txn.Transaction;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -82,7 +81,7 @@ final class GtranVertex extends GtranElement implements Vertex {
             Object exposed = userId == null ? null : graph.ids.bindEdge(scope, userId, edgeId);
             GtranEdge edge = new GtranEdge(graph, edgeId, exposed, label, internalId, in);
             for (int i = 0; i < keyValues.length; i += 2) {
-                if (keyValues[i] instanceof String key && keyValues[i + 1] != null) {
+                if (keyValues[i] instanceof String key && (keyValues[i + 1] != null || graph.allowNullPropertyValues)) {
                     edge.writeProperty(scope, key, keyValues[i + 1]);
                 }
             }
@@ -175,7 +174,7 @@ final class GtranVertex extends GtranElement implements Vertex {
         ElementHelper.validateProperty(key, value);
         VertexProperty.Cardinality card = cardinality == null ? graph.defaultCardinality : cardinality;
         GtranTransaction.Scope scope = visibleScope();
-        if (value == null) {
+        if (value == null && !graph.allowNullPropertyValues) {
             // no null values: a single-valued key is removed, a null added to a list or set is ignored
             if (card == VertexProperty.Cardinality.single) {
                 properties(key).forEachRemaining(VertexProperty::remove);
@@ -291,9 +290,5 @@ final class GtranVertex extends GtranElement implements Vertex {
     @Override
     public String toString() {
         return StringFactory.vertexString(this);
-    }
-
-    static <T> Iterator<T> none() {
-        return Collections.emptyIterator();
     }
 }

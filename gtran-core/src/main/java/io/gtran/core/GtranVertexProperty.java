@@ -66,7 +66,7 @@ final class GtranVertexProperty<V> implements VertexProperty<V> {
     @Override
     public <U> Property<U> property(String metaKey, U metaValue) {
         ElementHelper.validateProperty(metaKey, metaValue);
-        if (metaValue == null) {
+        if (metaValue == null && !vertex.graph.allowNullPropertyValues) {
             removeMeta(metaKey);
             return Property.empty();
         }

@@ -38,6 +38,9 @@ final class PropertyIndex {
     }
 
     void add(Object value, long elementId) {
+        if (value == null) {
+            return; // null matches no look-up predicate
+        }
         entries.computeIfAbsent(normalize(value), v -> new ConcurrentSkipListSet<>()).add(elementId);
     }
 

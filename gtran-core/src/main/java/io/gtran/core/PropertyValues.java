@@ -31,6 +31,9 @@ import org.apache.tinkerpop.gremlin.structure.Property;
 final class PropertyValues {
     static final byte OBJECT = 1;
     static final byte LIST = 2;
+    /** A null value, where the graph allows them. */
+    static final byte NULL = 3;
+    private static final SerializedValue NULL_VALUE = new SerializedValue(new byte[] {NULL});
     /** Vertex property ids drawn from a counter have this bit; derived ones never do. */
     private static final long COUNTER_ID_BIT = 1L << 62;
     private static final int KEY_BITS = 20;
@@ -62,6 +65,9 @@ final class PropertyValues {
      * @throws IllegalArgumentException (TinkerPop's data-type exception) if the value is neither storable nor serializable
      */
     static Object toStored(Object value) {
+        if (value == null) {
+            return NULL_VALUE;
+        }
         if (ValueType.of(value) != null && !(value instanceof SerializedValue)) {
             return value;
         }
@@ -72,6 +78,9 @@ final class PropertyValues {
     static Object fromStored(Object stored) {
         if (stored instanceof SerializedValue s) {
             byte[] bytes = s.bytes();
+            if (bytes.length == 1 && bytes[0] == NULL) {
+                return null;
+            }
             if (bytes.length == 0 || bytes[0] != OBJECT) {
                 throw new IllegalStateException("not a single serialized value: tag=" + (bytes.length == 0 ? "none" : bytes[0]));
             }

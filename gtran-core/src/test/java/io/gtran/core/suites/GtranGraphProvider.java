@@ -24,19 +24,28 @@ public class GtranGraphProvider extends AbstractGraphProvider {
             classOf("io.gtran.core.GtranElement"));
 
     private final String isolation;
+    private final boolean allowNulls;
 
     public GtranGraphProvider() {
-        this("SERIALIZABLE");
+        this("SERIALIZABLE", false);
     }
 
-    protected GtranGraphProvider(String isolation) {
+    protected GtranGraphProvider(String isolation, boolean allowNulls) {
         this.isolation = isolation;
+        this.allowNulls = allowNulls;
     }
 
     /** The same suites at snapshot isolation. */
     public static final class Snapshot extends GtranGraphProvider {
         public Snapshot() {
-            super("SNAPSHOT");
+            super("SNAPSHOT", false);
+        }
+    }
+
+    /** The structure suite on graphs that store null property values (its null-value tests then run). */
+    public static final class AllowNull extends GtranGraphProvider {
+        public AllowNull() {
+            super("SERIALIZABLE", true);
         }
     }
 
@@ -49,6 +58,7 @@ public class GtranGraphProvider extends AbstractGraphProvider {
         // small chunks and maps: the suites open thousands of graphs
         settings.put(StoreConfig.CHUNK_BYTES, 1 << 16);
         settings.put(StoreConfig.EXTERNAL_IDS_MAX, 20_000);
+        settings.put(GtranGraph.ALLOW_NULL_PROPERTY_VALUES, allowNulls);
         if (loadGraphWith == LoadGraphWith.GraphData.CREW
                 || test == StarGraphTest.class && testMethodName.equals("shouldAttachWithCreateMethod")
                 || test == DetachedGraphTest.class && testMethodName.equals("testAttachableCreateMethod")) {

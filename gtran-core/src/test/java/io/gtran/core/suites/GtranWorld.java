@@ -25,20 +25,37 @@ import org.apache.tinkerpop.gremlin.structure.io.gryo.GryoResourceAccess;
 public class GtranWorld implements World {
     private static final Map<String, Map<LoadGraphWith.GraphData, GtranGraph>> LOADED = new java.util.concurrent.ConcurrentHashMap<>();
     private final String isolation;
+    private final boolean allowNulls;
     private final List<GtranGraph> empties = new ArrayList<>();
 
     public GtranWorld() {
-        this("SERIALIZABLE");
+        this("SERIALIZABLE", false);
     }
 
-    protected GtranWorld(String isolation) {
+    protected GtranWorld(String isolation, boolean allowNulls) {
         this.isolation = isolation;
+        this.allowNulls = allowNulls;
     }
 
     /** The Gherkin suite at snapshot isolation. */
     public static final class Snapshot extends GtranWorld {
         public Snapshot() {
-            super("SNAPSHOT");
+            super("SNAPSHOT", false);
+        }
+    }
+
+    /** Empty graphs that store null property values, for the {@code @AllowNullPropertyValues} scenarios. */
+    public static final class AllowNull extends GtranWorld {
+        public AllowNull() {
+            super("SERIALIZABLE", true);
+        }
+
+        @Override
+        public GraphTraversalSource getGraphTraversalSource(LoadGraphWith.GraphData graphData) {
+            if (graphData != null) {
+                throw new UnsupportedOperationException("the null-value scenarios start from the empty graph: " + graphData);
+            }
+            return super.getGraphTraversalSource(null);
         }
     }
 
@@ -105,6 +122,7 @@ public class GtranWorld implements World {
         configuration.setProperty(GtranGraph.ISOLATION, isolation);
         configuration.setProperty(StoreConfig.CHUNK_BYTES, 1 << 16);
         configuration.setProperty(StoreConfig.EXTERNAL_IDS_MAX, 20_000);
+        configuration.setProperty(GtranGraph.ALLOW_NULL_PROPERTY_VALUES, allowNulls);
         if (data == LoadGraphWith.GraphData.CREW) {
             configuration.setProperty(GtranGraph.DEFAULT_CARDINALITY, "list");
         }
