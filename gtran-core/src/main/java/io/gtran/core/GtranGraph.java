@@ -24,6 +24,7 @@ import org.apache.tinkerpop.gremlin.structure.Graph;
 import org.apache.tinkerpop.gremlin.structure.Transaction;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.structure.VertexProperty;
+import org.apache.tinkerpop.gremlin.structure.service.ServiceRegistry;
 import org.apache.tinkerpop.gremlin.structure.util.ElementHelper;
 import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
 
@@ -77,6 +78,7 @@ public final class GtranGraph implements Graph {
     private final GtranTransaction transaction;
     private final GtranFeatures features;
     private final AtomicLong vertexPropertyCounter = new AtomicLong();
+    private final ServiceRegistry services = new ServiceRegistry();
     private volatile boolean closed;
 
     private GtranGraph(Configuration configuration) {
@@ -197,6 +199,12 @@ public final class GtranGraph implements Graph {
         throw Graph.Exceptions.variablesNotSupported();
     }
 
+    /** The services {@code call()} reaches; register yours with {@code registerService}. Empty at open. */
+    @Override
+    public ServiceRegistry getServiceRegistry() {
+        return services;
+    }
+
     @Override
     public Configuration configuration() {
         return configuration;
@@ -217,6 +225,7 @@ public final class GtranGraph implements Graph {
         if (transaction.isOpen()) {
             transaction.rollback();
         }
+        services.close();
         engine.close();
         store.close();
         fabric.close();

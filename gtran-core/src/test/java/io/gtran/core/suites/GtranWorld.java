@@ -63,6 +63,7 @@ public class GtranWorld implements World {
     public GraphTraversalSource getGraphTraversalSource(LoadGraphWith.GraphData graphData) {
         if (graphData == null) {
             GtranGraph empty = GtranGraph.open(configuration(null));
+            TestServices.register(empty);
             empties.add(empty);
             return empty.traversal();
         }
@@ -109,6 +110,7 @@ public class GtranWorld implements World {
                     location.substring(location.lastIndexOf(File.separator) + 1), "", false).getAbsolutePath();
             graph.traversal().io(file).read().iterate();
             graph.tx().commit();
+            TestServices.register(graph);
             return graph;
         } catch (Exception e) {
             graph.close();
