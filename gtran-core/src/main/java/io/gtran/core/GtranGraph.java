@@ -143,10 +143,17 @@ public final class GtranGraph implements Graph {
         String label = ElementHelper.getLabelValue(keyValues).orElse(Vertex.DEFAULT_LABEL);
         ElementHelper.validateLabel(label);
         Object userId = ElementHelper.getIdValue(keyValues).orElse(null);
+        if (userId != null) {
+            GtranIds.normalize(userId, Vertex.class); // refuse a bad id before anything is created
+        }
         GtranTransaction.Scope scope = transaction.scope();
         try {
             int labelId = store.labels().intern(label);
             long id = scope.txn().addVertex(labelId);
+            while (userId == null && ids.shadowed(id, false)) {
+                scope.txn().removeVertex(id); // a user's id already names this number: take another
+                id = scope.txn().addVertex(labelId);
+            }
             indexes.labelAdded(false, labelId, id);
             Object exposed = userId == null ? null : ids.bindVertex(scope, userId, id);
             GtranVertex vertex = new GtranVertex(this, id, exposed, label);

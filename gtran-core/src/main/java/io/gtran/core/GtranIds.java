@@ -4,36 +4,50 @@ import io.gtran.storage.ElementIds;
 import io.gtran.storage.ExternalIdMap;
 import io.gtran.storage.GraphStore;
 import io.gtran.txn.ConflictKey;
+import io.gtran.txn.ConflictKind;
 import io.gtran.txn.Transaction;
 import io.gtran.txn.TxnWords;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.Element;
 import org.apache.tinkerpop.gremlin.structure.Graph;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
-import org.apache.tinkerpop.gremlin.structure.util.TransactionException;
+import org.apache.tinkerpop.gremlin.structure.VertexProperty;
 
 /**
  * Element ids as TinkerPop users see them. A vertex or edge created without an id is known by
  * its internal id (a {@code Long}, see {@link ElementIds}). A user-supplied id is kept in the
- * store's {@link ExternalIdMap}: integral numbers as {@code Long}, strings, UUIDs; anything else
- * is refused. Look-ups accept the same types, an element, and the string form of a numeric or
- * UUID id.
+ * store's {@link ExternalIdMap}: integral numbers (shown with the type they were given in, looked
+ * up as longs), strings, UUIDs; anything else is refused. Look-ups accept the same types, an
+ * element, and the string form of a numeric or UUID id.
  *
  * <p>Binding an external id is part of the transaction: a concurrent creation of the same id
  * aborts one of the two creators, and an abort unbinds it again. Look-ups record a read of the
  * id, so at SR a transaction that looked up an absent id conflicts with one that creates it.
+ *
+ * <p>When an id is bound again after its element's removal committed, the old binding is kept
+ * aside ({@link #retired}) until GC frees the old element, so a transaction whose snapshot still
+ * sees the old element finds it by id and sees its id.
  */
 final class GtranIds {
     private static final long VERTEX_ID_KEY = 0x5645_5254_4558_4944L; // "VERTEXID"
     private static final long EDGE_ID_KEY = 0x4544_4745_4944_0000L;   // "EDGEID"
 
-    private final GtranGraph graph;
     private final GraphStore store;
+    /** Per kind (index 0 vertices, 1 edges): canonical external id to the internal ids it named before. */
+    private final Map<Object, long[]>[] retired = newMaps();
+    /** Per kind: internal id of a retired binding to the external id as given. */
+    private final Map<Long, Object>[] retiredNames = newMaps();
 
     GtranIds(GtranGraph graph) {
-        this.graph = graph;
         this.store = graph.store;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <K, V> Map<K, V>[] newMaps() {
+        return new Map[] {new ConcurrentHashMap<>(), new ConcurrentHashMap<>()};
     }
 
     /**
@@ -51,8 +65,8 @@ final class GtranIds {
         if (kind == Edge.class) {
             throw Edge.Exceptions.userSuppliedIdsOfThisTypeNotSupported();
         }
-        if (kind == org.apache.tinkerpop.gremlin.structure.VertexProperty.class) {
-            throw org.apache.tinkerpop.gremlin.structure.VertexProperty.Exceptions.userSuppliedIdsOfThisTypeNotSupported();
+        if (kind == VertexProperty.class) {
+            throw VertexProperty.Exceptions.userSuppliedIdsOfThisTypeNotSupported();
         }
         throw Vertex.Exceptions.userSuppliedIdsOfThisTypeNotSupported();
     }
@@ -63,7 +77,16 @@ final class GtranIds {
         return id;
     }
 
-    /** Binds {@code external} to the new vertex {@code internal} in {@code scope}'s transaction; returns the canonical id. */
+    /**
+     * Whether a new element got an internal id that a user-supplied id of another element already
+     * names: it could not be found by its id, so the caller discards it and makes another.
+     */
+    boolean shadowed(long internal, boolean edge) {
+        ExternalIdMap map = map(edge);
+        return map.created() && map.internalId(internal) != ExternalIdMap.ABSENT;
+    }
+
+    /** Binds {@code external} to the new vertex {@code internal} in {@code scope}'s transaction; returns the id it shows. */
     Object bindVertex(GtranTransaction.Scope scope, Object external, long internal) {
         return bind(scope, external, normalize(external, Vertex.class), internal, false);
     }
@@ -74,7 +97,7 @@ final class GtranIds {
 
     /** Binds {@code given} (canonical form {@code id}); returns the id the element shows: {@code given}, type kept. */
     private Object bind(GtranTransaction.Scope scope, Object given, Object id, long internal, boolean edge) {
-        ExternalIdMap map = edge ? store.externalEdgeIds() : store.externalVertexIds();
+        ExternalIdMap map = map(edge);
         Transaction txn = scope.txn();
         txn.recordWrite(key(id, edge));
         if (id instanceof Long number && number == internal) {
@@ -85,40 +108,41 @@ final class GtranIds {
             throw alreadyExists(given, edge); // the internal id of a live element known by it
         }
         synchronized (map) {
-            if (!map.put(given, internal)) {
-                long previous = map.internalId(id);
-                if (previous != ExternalIdMap.ABSENT && !replaceable(txn, previous, edge, id)) {
-                    throw alreadyExists(given, edge);
-                }
-                Object previousGiven = map.externalId(previous);
-                map.remove(previous);
-                if (!map.put(given, internal)) {
-                    throw new IllegalStateException("external id could not be bound: id=" + id);
-                }
-                scope.onAbort(() -> {
-                    synchronized (map) {
-                        map.remove(internal);
-                        if (previous != ExternalIdMap.ABSENT) {
-                            map.put(previousGiven == null ? id : previousGiven, previous);
-                        }
-                    }
-                });
-            } else {
+            if (map.put(given, internal)) {
                 scope.onAbort(() -> {
                     synchronized (map) {
                         map.remove(internal);
                     }
                 });
+                return given;
             }
+            long previous = map.internalId(id);
+            if (previous != ExternalIdMap.ABSENT && !replaceable(txn, previous, edge, id)) {
+                throw alreadyExists(given, edge);
+            }
+            Object previousGiven = map.externalId(previous);
+            map.remove(previous);
+            if (!map.put(given, internal)) {
+                throw new IllegalStateException("external id could not be bound: id=" + id);
+            }
+            retire(edge, id, previous, previousGiven);
+            scope.onAbort(() -> {
+                synchronized (map) {
+                    map.remove(internal);
+                    unretire(edge, id, previous);
+                    map.put(previousGiven == null ? id : previousGiven, previous);
+                }
+            });
+            return given;
         }
-        return given;
     }
 
     /**
      * Whether the element {@code previous}, bound to {@code id}, is gone for good so the id may be
      * bound again: freed, or deleted by a committed transaction or by this one.
      *
-     * @throws TransactionException if another running transaction creates or deletes it
+     * @throws io.gtran.txn.TransactionConflictException (aborting {@code txn}) if another running
+     *                                                   transaction creates or deletes it
      */
     private boolean replaceable(Transaction txn, long previous, boolean edge, Object id) {
         if (!(edge ? store.containsEdge(previous) : store.containsVertex(previous))) {
@@ -130,8 +154,10 @@ final class GtranIds {
         long begin = edge ? store.edgeBeginTime(previous) : store.vertexBeginTime(previous);
         long end = edge ? store.edgeEndTime(previous) : store.vertexEndTime(previous);
         if (TxnWords.isTxnId(begin) && begin != txn.id() || TxnWords.isTxnId(end) && end != txn.id()) {
-            throw new TransactionException("id " + id + " is being " + (TxnWords.isTxnId(begin) ? "created" : "deleted")
-                    + " by another transaction: retry this one");
+            // another running transaction creates or deletes the element of this id: one of us must go
+            long other = TxnWords.isTxnId(begin) ? begin : end;
+            throw txn.abortForConflict(ConflictKind.WRITE_WRITE, other, key(id, edge),
+                    "id " + id + " is being " + (TxnWords.isTxnId(begin) ? "created" : "deleted") + " by another transaction");
         }
         if (end == TxnWords.INFINITY && begin != TxnWords.NEVER) {
             return false; // committed and alive, created after this transaction began
@@ -139,8 +165,33 @@ final class GtranIds {
         return true; // deleted (by a committed transaction or this one) or aborted
     }
 
+    private void retire(boolean edge, Object id, long previous, Object previousGiven) {
+        int k = edge ? 1 : 0;
+        retired[k].merge(id, new long[] {previous}, (a, b) -> {
+            long[] both = java.util.Arrays.copyOf(a, a.length + 1);
+            both[a.length] = b[0];
+            return both;
+        });
+        if (previousGiven != null) {
+            retiredNames[k].put(previous, previousGiven);
+        }
+    }
+
+    private void unretire(boolean edge, Object id, long previous) {
+        int k = edge ? 1 : 0;
+        retired[k].computeIfPresent(id, (key, ids) -> {
+            long[] kept = java.util.Arrays.stream(ids).filter(i -> i != previous).toArray();
+            return kept.length == 0 ? null : kept;
+        });
+        retiredNames[k].remove(previous);
+    }
+
     private boolean exists(Transaction txn, long internal, boolean edge) {
         return edge ? txn.edgeExists(internal) : txn.vertexExists(internal);
+    }
+
+    private ExternalIdMap map(boolean edge) {
+        return edge ? store.externalEdgeIds() : store.externalVertexIds();
     }
 
     private static RuntimeException alreadyExists(Object id, boolean edge) {
@@ -149,10 +200,10 @@ final class GtranIds {
 
     /**
      * The internal id a user's id names for {@code txn}, or {@link ElementIds#NONE}: an external id
-     * bound in the map, else an internal id given as a number.
+     * bound in the map (or, for an older snapshot, bound before), else an internal id given as a number.
      */
     long resolve(Transaction txn, Object id, boolean edge) {
-        ExternalIdMap map = edge ? store.externalEdgeIds() : store.externalVertexIds();
+        ExternalIdMap map = map(edge);
         Object canonical = canonical(id);
         if (canonical == null) {
             return ElementIds.NONE;
@@ -163,12 +214,16 @@ final class GtranIds {
             if (internal == ExternalIdMap.ABSENT && canonical instanceof String s) {
                 Object parsed = parse(s);
                 if (parsed != null) {
-                    canonical = parsed;
-                    internal = map.internalId(parsed);
+                    txn.recordRead(key(parsed, edge));
+                    long byParsed = map.internalId(parsed);
+                    if (byParsed != ExternalIdMap.ABSENT) {
+                        canonical = parsed;
+                        internal = byParsed;
+                    }
                 }
             }
             if (internal != ExternalIdMap.ABSENT) {
-                return internal;
+                return exists(txn, internal, edge) ? internal : retiredVisible(txn, canonical, edge, internal);
             }
         } else if (canonical instanceof String s) {
             canonical = parse(s);
@@ -180,13 +235,34 @@ final class GtranIds {
         return ElementIds.NONE;
     }
 
-    /** The id to show for an element known by its internal id: its external id, if it has one. */
+    /** An element the id named before it was bound again, that {@code txn} still sees; else {@code current}. */
+    private long retiredVisible(Transaction txn, Object canonical, boolean edge, long current) {
+        int k = edge ? 1 : 0;
+        long[] older = retired[k].get(canonical);
+        if (older == null) {
+            return current;
+        }
+        long found = current;
+        for (long id : older) {
+            if (!(edge ? store.containsEdge(id) : store.containsVertex(id))) {
+                unretire(edge, canonical, id); // freed: no transaction can see it any more
+            } else if (found == current && exists(txn, id, edge)) {
+                found = id;
+            }
+        }
+        return found;
+    }
+
+    /** The id to show for an element known by its internal id: its external id, if it has (or had) one. */
     Object exposed(long internal, boolean edge) {
-        ExternalIdMap map = edge ? store.externalEdgeIds() : store.externalVertexIds();
+        ExternalIdMap map = map(edge);
         if (!map.created()) {
             return internal;
         }
         Object external = map.externalId(internal);
+        if (external == null) {
+            external = retiredNames[edge ? 1 : 0].get(internal);
+        }
         return external == null ? internal : external;
     }
 
@@ -221,6 +297,7 @@ final class GtranIds {
     }
 
     private static ConflictKey key(Object canonical, boolean edge) {
-        return ConflictKey.custom(edge ? EDGE_ID_KEY : VERTEX_ID_KEY, canonical.hashCode() * 0x9E37_79B9_7F4A_7C15L + canonical.getClass().getName().hashCode());
+        return ConflictKey.custom(edge ? EDGE_ID_KEY : VERTEX_ID_KEY,
+                canonical.hashCode() * 0x9E37_79B9_7F4A_7C15L + canonical.getClass().getName().hashCode());
     }
 }

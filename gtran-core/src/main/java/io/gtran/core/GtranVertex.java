@@ -68,6 +68,9 @@ final class GtranVertex extends GtranElement implements Vertex {
         ElementHelper.validateLabel(label);
         ElementHelper.legalPropertyKeyValueArray(keyValues);
         Object userId = ElementHelper.getIdValue(keyValues).orElse(null);
+        if (userId != null) {
+            GtranIds.normalize(userId, Edge.class); // refuse a bad id before anything is created
+        }
         GtranTransaction.Scope scope = visibleScope();
         Transaction txn = scope.txn();
         long in = inVertex instanceof GtranVertex v && v.graph == graph ? v.internalId : graph.ids.resolve(txn, inVertex.id(), false);
@@ -77,6 +80,10 @@ final class GtranVertex extends GtranElement implements Vertex {
         try {
             int labelId = graph.store.labels().intern(label);
             long edgeId = txn.addEdge(internalId, in, labelId);
+            while (userId == null && graph.ids.shadowed(edgeId, true)) {
+                txn.removeEdge(edgeId); // a user's id already names this number: take another
+                edgeId = txn.addEdge(internalId, in, labelId);
+            }
             graph.indexes.labelAdded(true, labelId, edgeId);
             Object exposed = userId == null ? null : graph.ids.bindEdge(scope, userId, edgeId);
             GtranEdge edge = new GtranEdge(graph, edgeId, exposed, label, internalId, in);

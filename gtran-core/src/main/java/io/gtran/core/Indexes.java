@@ -58,10 +58,21 @@ public final class Indexes {
 
     Indexes(GtranGraph graph, List<String> vertexHash, List<String> vertexOrdered, List<String> edgeHash, List<String> edgeOrdered) {
         this.graph = graph;
+        refuseBoth(vertexHash, vertexOrdered, "gtran.index.vertex");
+        refuseBoth(edgeHash, edgeOrdered, "gtran.index.edge");
         vertexHash.forEach(key -> register(false, key, Type.HASH));
         vertexOrdered.forEach(key -> register(false, key, Type.ORDERED));
         edgeHash.forEach(key -> register(true, key, Type.HASH));
         edgeOrdered.forEach(key -> register(true, key, Type.ORDERED));
+    }
+
+    private static void refuseBoth(List<String> hash, List<String> ordered, String prefix) {
+        for (String key : hash) {
+            if (ordered.contains(key)) {
+                throw new IllegalArgumentException("key has both index types: " + prefix + ".hash and " + prefix
+                        + ".ordered name " + key + "; an ordered index also answers equality, declare it once");
+            }
+        }
     }
 
     // ---------------------------------------------------------------- management

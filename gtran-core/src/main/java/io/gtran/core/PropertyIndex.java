@@ -2,8 +2,6 @@ package io.gtran.core;
 
 import io.gtran.txn.ConflictKey;
 import io.gtran.txn.Transaction;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -64,8 +62,8 @@ final class PropertyIndex {
             return false;
         }
         Object bound = predicate.getValue();
-        if (!(bound instanceof Number || bound instanceof String)) {
-            return false;
+        if (!(bound instanceof Number || bound instanceof String) || bound instanceof Number n && Double.isNaN(n.doubleValue())) {
+            return false; // other types and NaN compare with nothing in a range; a scan answers
         }
         return predicate.getBiPredicate() == Compare.gt || predicate.getBiPredicate() == Compare.gte
                 || predicate.getBiPredicate() == Compare.lt || predicate.getBiPredicate() == Compare.lte;
@@ -120,32 +118,25 @@ final class PropertyIndex {
         // only values of the bound's kind compare with it (numbers with numbers, strings with strings)
         Object low = bound instanceof String ? "" : Double.NEGATIVE_INFINITY;
         Object high = bound instanceof String ? HIGHEST_STRING : Double.POSITIVE_INFINITY;
+        // bounds inclusive: a long that rounds to the bound's double may still lie strictly beyond it
         if (predicate.getBiPredicate() == Compare.gt || predicate.getBiPredicate() == Compare.gte) {
-            return ordered.subMap(bound, predicate.getBiPredicate() == Compare.gte, high, true);
+            return ordered.subMap(bound, true, high, true);
         }
-        return ordered.subMap(low, true, bound, predicate.getBiPredicate() == Compare.lte);
+        return ordered.subMap(low, true, bound, true);
     }
 
     /** A sentinel above every string in {@link #ORDER}. */
     private static final Object HIGHEST_STRING = new Object();
 
     /**
-     * The key Gremlin-equal values share: integral numbers as Long, other numbers as Double
-     * (BigDecimal kept exact where it is not a double).
+     * The key values share that Gremlin may find equal: every number as its double (Gremlin compares
+     * mixed numeric types through doubles, so 1, 1L, 1.0 and, near 2^63, Long.MAX_VALUE and 2^63 as a
+     * double meet; distinct longs that round to one double just share a key, and the re-check sorts
+     * them out). -0.0 stays apart from 0.0, as Gremlin orders them.
      */
     static Object normalize(Object value) {
-        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
-            return ((Number) value).longValue();
-        }
-        if (value instanceof Double || value instanceof Float) {
-            double d = ((Number) value).doubleValue();
-            return d == Math.rint(d) && Math.abs(d) < 0x1p63 ? (Object) (long) d : (Object) d;
-        }
-        if (value instanceof BigInteger big) {
-            return big.bitLength() < 64 ? (Object) big.longValue() : (Object) big.doubleValue();
-        }
-        if (value instanceof BigDecimal big) {
-            return normalize(big.doubleValue());
+        if (value instanceof Number number) {
+            return number.doubleValue();
         }
         return value;
     }
@@ -179,11 +170,7 @@ final class PropertyIndex {
         }
         switch (ra) {
             case 0:
-                if (a instanceof Long x && b instanceof Long y) {
-                    return Long.compare(x, y);
-                }
-                int byValue = Double.compare(((Number) a).doubleValue(), ((Number) b).doubleValue());
-                return byValue != 0 ? byValue : a.getClass().getName().compareTo(b.getClass().getName());
+                return Double.compare(((Number) a).doubleValue(), ((Number) b).doubleValue());
             case 1:
                 return ((String) a).compareTo((String) b);
             case 2:

@@ -354,6 +354,19 @@ public final class Transaction implements AutoCloseable {
         new CommitProtocol(this).commit();
     }
 
+    /**
+     * Aborts this transaction for a conflict a layer above detected on its own keys (for example two
+     * transactions binding the same user-supplied id): undoes every write and returns the exception
+     * to throw, as if the engine had found the conflict.
+     *
+     * @param other the conflicting transaction's id, or 0 if unknown
+     * @throws IllegalStateException if the transaction already ended
+     */
+    public TransactionConflictException abortForConflict(ConflictKind kind, long other, ConflictKey key, String detail) {
+        ensureActive();
+        return conflict(kind, other, key, detail);
+    }
+
     /** Aborts, undoing every write. Does nothing if the transaction already ended. */
     public void rollback() {
         if (state != State.ACTIVE) {

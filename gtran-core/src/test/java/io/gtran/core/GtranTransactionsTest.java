@@ -1,0 +1,452 @@
+package io.gtran.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gtran.txn.TransactionConflictException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.commons.configuration2.BaseConfiguration;
+import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversal;
+import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
+import org.apache.tinkerpop.gremlin.structure.Direction;
+import org.apache.tinkerpop.gremlin.structure.Edge;
+import org.apache.tinkerpop.gremlin.structure.Graph;
+import org.apache.tinkerpop.gremlin.structure.T;
+import org.apache.tinkerpop.gremlin.structure.Vertex;
+import org.apache.tinkerpop.gremlin.structure.util.TransactionException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Thread binding, visibility, conflicts, isolation anomalies and user-supplied ids of GtranGraph. */
+class GtranTransactionsTest {
+    private final List<GtranGraph> graphs = new ArrayList<>();
+    private final List<ExecutorService> executors = new ArrayList<>();
+
+    @AfterEach
+    void cleanUp() {
+        executors.forEach(ExecutorService::shutdownNow);
+        graphs.forEach(GtranGraph::close);
+    }
+
+    private GtranGraph open(String isolation) {
+        BaseConfiguration c = new BaseConfiguration();
+        c.setProperty(Graph.GRAPH, GtranGraph.class.getName());
+        c.setProperty(GtranGraph.ISOLATION, isolation);
+        GtranGraph graph = GtranGraph.open(c);
+        graphs.add(graph);
+        return graph;
+    }
+
+    /** A thread of its own (transactions bind to it); each step runs there and is awaited. */
+    private final class Worker {
+        private final ExecutorService executor = Executors.newSingleThreadExecutor();
+
+        Worker() {
+            executors.add(executor);
+        }
+
+        <V> V run(Callable<V> step) throws Exception {
+            try {
+                return executor.submit(step).get(20, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof Exception ex ? ex : e;
+            }
+        }
+
+        /** Runs a step that must throw; returns what it threw. */
+        Throwable fails(Callable<?> step) throws Exception {
+            Future<?> f = executor.submit(step);
+            try {
+                Object r = f.get(20, TimeUnit.SECONDS);
+                throw new AssertionError("expected the step to throw, it returned " + r);
+            } catch (ExecutionException e) {
+                return e.getCause();
+            }
+        }
+    }
+
+    private static Set<Object> names(Graph graph) {
+        return graph.traversal().V().values("name").toSet();
+    }
+
+    private static void assertConflict(Throwable t) {
+        assertInstanceOf(TransactionException.class, t, () -> "expected a TransactionException, got " + t);
+        assertInstanceOf(TransactionConflictException.class, t.getCause(), () -> "cause should be the conflict: " + t);
+        assertTrue(t.getMessage().contains("conflict="), () -> "message should name the conflict: " + t.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"SERIALIZABLE", "SNAPSHOT"})
+    @Timeout(60)
+    void threadsSeeOnlyTheirOwnUncommittedWrites(String isolation) throws Exception {
+        GtranGraph graph = open(isolation);
+        Worker a = new Worker();
+        Worker b = new Worker();
+        a.run(() -> graph.addVertex("name", "a"));
+        b.run(() -> graph.addVertex("name", "b"));
+        assertEquals(Set.of("a"), a.run(() -> names(graph)));
+        assertEquals(Set.of("b"), b.run(() -> names(graph)));
+        assertEquals(Set.of(), names(graph), "the test thread has its own, empty view");
+        assertTrue(a.run(() -> graph.tx().isOpen()));
+        assertFalse(graph.tx().isOpen() && !names(graph).isEmpty());
+        a.run(() -> { graph.tx().commit(); return null; });
+        b.run(() -> { graph.tx().rollback(); return null; });
+        graph.tx().rollback();
+        assertEquals(Set.of("a"), names(graph));
+        assertEquals(Set.of("a"), b.run(() -> names(graph)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"SERIALIZABLE", "SNAPSHOT"})
+    @Timeout(60)
+    void commitIsVisibleToLaterTransactionsOnly(String isolation) throws Exception {
+        GtranGraph graph = open(isolation);
+        Worker writer = new Worker();
+        Worker reader = new Worker();
+        assertEquals(0L, (long) reader.run(() -> graph.traversal().V().count().next())); // reader's snapshot begins
+        writer.run(() -> {
+            graph.addVertex("name", "x");
+            graph.tx().commit();
+            return null;
+        });
+        assertEquals(0L, (long) reader.run(() -> graph.traversal().V().count().next()), "begun before the commit");
+        reader.run(() -> { graph.tx().commit(); return null; });
+        assertEquals(Set.of("x"), reader.run(() -> names(graph)), "begun after the commit");
+    }
+
+    @Test
+    @Timeout(60)
+    void rollbackDiscardsAddsUpdatesAndRemovals() throws Exception {
+        GtranGraph graph = open("SERIALIZABLE");
+        Vertex keep = graph.addVertex("name", "keep", "n", 1);
+        Vertex gone = graph.addVertex("name", "gone");
+        keep.addEdge("e", gone, "w", 1);
+        graph.tx().commit();
+        graph.addVertex("name", "new");
+        keep.property("n", 2);
+        keep.property("extra", "y");
+        gone.remove();
+        assertEquals(Set.of("keep", "new"), names(graph));
+        graph.tx().rollback();
+        assertFalse(graph.tx().isOpen());
+        Worker other = new Worker();
+        for (Callable<List<Object>> view : List.<Callable<List<Object>>>of(
+                () -> List.of(names(graph), graph.traversal().V().has("name", "keep").values("n").toList(),
+                        graph.traversal().V().has("name", "keep").properties("extra").count().next(),
+                        graph.traversal().E().values("w").toList()))) {
+            List<Object> expected = List.of(Set.of("keep", "gone"), List.of(1), 0L, List.of(1));
+            assertEquals(expected, view.call());
+            assertEquals(expected, other.run(view));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"SERIALIZABLE", "SNAPSHOT"})
+    @Timeout(60)
+    void writeWriteConflictHasOneWinnerAndTheLoserCanRetry(String isolation) throws Exception {
+        GtranGraph graph = open(isolation);
+        Object id = graph.addVertex("x", 0).id();
+        graph.tx().commit();
+        Random random = new Random(42);
+        for (int round = 0; round < 20; round++) {
+            Worker a = new Worker();
+            Worker b = new Worker();
+            boolean aFirst = random.nextBoolean();
+            Worker first = aFirst ? a : b;
+            Worker second = aFirst ? b : a;
+            int v1 = random.nextInt(1000) + 1;
+            int v2 = v1 + 1000;
+            // both read, then both write, then both commit: exactly one must win
+            for (Worker w : List.of(a, b)) {
+                w.run(() -> graph.vertices(id).next().value("x"));
+            }
+            List<Object> outcomes = new ArrayList<>();
+            for (Object[] step : new Object[][] {{first, v1}, {second, v2}}) {
+                Worker w = (Worker) step[0];
+                int value = (int) step[1];
+                outcomes.add(w.run(() -> {
+                    try {
+                        graph.vertices(id).next().property("x", value);
+                        return "wrote";
+                    } catch (TransactionException e) {
+                        return new Object[] {e, graph.tx().isOpen()};
+                    }
+                }));
+            }
+            List<Object> commits = new ArrayList<>();
+            for (Worker w : List.of(first, second)) {
+                commits.add(w.run(() -> {
+                    if (!graph.tx().isOpen()) {
+                        return "no-txn";
+                    }
+                    try {
+                        graph.tx().commit();
+                        return "committed";
+                    } catch (TransactionException e) {
+                        return new Object[] {e, graph.tx().isOpen()};
+                    }
+                }));
+            }
+            int committed = 0;
+            Worker loser = null;
+            int loserValue = 0;
+            for (int i = 0; i < 2; i++) {
+                Object failure = outcomes.get(i) instanceof Object[] ? outcomes.get(i) : commits.get(i) instanceof Object[] ? commits.get(i) : null;
+                if (failure == null) {
+                    assertEquals("committed", commits.get(i));
+                    committed++;
+                } else {
+                    Object[] f = (Object[]) failure;
+                    assertConflict((Throwable) f[0]);
+                    assertEquals(false, f[1], "the loser's thread must have no open transaction");
+                    loser = i == 0 ? first : second;
+                    loserValue = i == 0 ? v1 : v2;
+                }
+            }
+            assertEquals(1, committed, "round " + round + ": exactly one of the two writers commits: " + outcomes + " " + commits);
+            int retry = loserValue + 5000;
+            loser.run(() -> {
+                graph.vertices(id).next().property("x", retry);
+                graph.tx().commit();
+                return null;
+            });
+            assertEquals(retry, (int) graph.vertices(id).next().value("x"));
+            graph.tx().rollback();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"SERIALIZABLE", "SNAPSHOT"})
+    @Timeout(60)
+    void writeSkewIsPreventedOnlyAtSerializable(String isolation) throws Exception {
+        GtranGraph graph = open(isolation);
+        Object a = graph.addVertex("on", true).id();
+        Object b = graph.addVertex("on", true).id();
+        graph.tx().commit();
+        Worker t1 = new Worker();
+        Worker t2 = new Worker();
+        Callable<Boolean> readBoth = () -> (boolean) graph.vertices(a).next().value("on") && (boolean) graph.vertices(b).next().value("on");
+        assertTrue(t1.run(readBoth));
+        assertTrue(t2.run(readBoth));
+        t1.run(() -> graph.vertices(a).next().property("on", false));
+        t2.run(() -> graph.vertices(b).next().property("on", false));
+        Callable<Object> commit = () -> {
+            try {
+                graph.tx().commit();
+                return "committed";
+            } catch (TransactionException e) {
+                assertConflict(e); // runs in a Future: surfaces through get()
+                return graph.tx().isOpen() ? "aborted-but-open" : "aborted";
+            }
+        };
+        List<Object> results = List.of(t1.run(commit), t2.run(commit));
+        long committed = results.stream().filter("committed"::equals).count();
+        if (isolation.equals("SERIALIZABLE")) {
+            assertEquals(1, committed, "write skew must abort one of the two: " + results);
+            assertTrue(results.contains("aborted"), results::toString);
+            assertEquals(1L, graph.traversal().V().has("on", true).count().next());
+        } else {
+            assertEquals(2, committed, "SI allows write skew: " + results);
+            assertEquals(0L, graph.traversal().V().has("on", true).count().next());
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void iteratorsStopOnceTheirTransactionEnds() throws Exception {
+        GtranGraph graph = open("SERIALIZABLE");
+        Vertex hub = graph.addVertex("name", "hub");
+        for (int i = 0; i < 4; i++) {
+            hub.addEdge("e", graph.addVertex("name", "n" + i, "k", 1));
+        }
+        graph.tx().commit();
+        GraphTraversalSource g = graph.traversal();
+        Iterator<Vertex> all = graph.vertices();
+        Iterator<Edge> edges = graph.vertices(hub.id()).next().edges(Direction.OUT);
+        GraphTraversal<Vertex, Vertex> scan = g.V();
+        GraphTraversal<Vertex, Vertex> filtered = g.V().has("k", 1);
+        assertNotNull(all.next());
+        assertNotNull(edges.next());
+        assertNotNull(scan.next());
+        assertNotNull(filtered.next());
+        graph.tx().commit();
+        assertFalse(all.hasNext(), "graph.vertices() after commit");
+        assertFalse(edges.hasNext(), "vertex.edges() after commit");
+        assertFalse(scan.hasNext(), "g.V() after commit");
+        assertFalse(filtered.hasNext(), "g.V().has() after commit");
+        Iterator<Vertex> afterRollback = graph.vertices();
+        afterRollback.next();
+        graph.tx().rollback();
+        assertFalse(afterRollback.hasNext(), "graph.vertices() after rollback");
+    }
+
+    @Test
+    @Timeout(60)
+    void removedElementsRefusePropertyAccess() throws Exception {
+        GtranGraph graph = open("SERIALIZABLE");
+        Vertex v = graph.addVertex("name", "v");
+        Vertex w = graph.addVertex("name", "w");
+        Edge e = v.addEdge("e", w, "weight", 1);
+        Edge f = w.addEdge("f", w, "weight", 2);
+        graph.tx().commit();
+        e.remove();
+        assertThrows(IllegalStateException.class, () -> e.property("weight"));
+        assertThrows(IllegalStateException.class, () -> e.value("weight"));
+        assertThrows(IllegalStateException.class, () -> e.property("weight", 3));
+        assertThrows(IllegalStateException.class, e::properties);
+        v.remove();
+        assertThrows(IllegalStateException.class, () -> v.property("name"));
+        assertThrows(IllegalStateException.class, () -> v.value("name"));
+        assertThrows(IllegalStateException.class, () -> v.property("name", "again"));
+        assertThrows(IllegalStateException.class, v::properties);
+        assertThrows(IllegalStateException.class, () -> v.addEdge("e", w));
+        graph.tx().commit();
+        // removed by another thread's committed transaction: the old object refuses in a new one
+        Worker other = new Worker();
+        other.run(() -> { graph.vertices(w.id()).next().remove(); graph.tx().commit(); return null; });
+        assertThrows(IllegalStateException.class, () -> w.property("name"));
+        assertThrows(IllegalStateException.class, () -> f.property("weight"), "edges go with their vertex");
+        assertEquals(0L, graph.traversal().V().count().next());
+        assertEquals(0L, graph.traversal().E().count().next());
+    }
+
+    static Object idOfKind(String kind, Random random) {
+        switch (kind) {
+            case "String": return "id-" + random.nextInt(1_000_000);
+            case "Long": return (long) random.nextInt(1_000_000_000) + 1;
+            default: return new UUID(random.nextLong(), random.nextLong());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"String", "Long", "UUID"})
+    @Timeout(120)
+    void concurrentCreationOfTheSameIdLeavesOneVertex(String kind) throws Exception {
+        GtranGraph graph = open("SERIALIZABLE");
+        Random random = new Random(7 + kind.hashCode());
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        executors.add(pool);
+        int rounds = 25;
+        Set<Object> ids = new HashSet<>();
+        for (int round = 0; round < rounds; round++) {
+            Object id = idOfKind(kind, random);
+            if (!ids.add(id)) {
+                continue;
+            }
+            CyclicBarrier created = new CyclicBarrier(2);
+            List<Future<String>> results = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                int who = t;
+                results.add(pool.submit(() -> {
+                    String outcome;
+                    try {
+                        graph.addVertex(T.id, id, "who", who);
+                        outcome = null;
+                    } catch (TransactionException | IllegalArgumentException e) {
+                        outcome = e.getClass().getSimpleName() + (graph.tx().isOpen() ? "+open" : "");
+                    }
+                    created.await(10, TimeUnit.SECONDS);
+                    if (outcome == null) {
+                        try {
+                            graph.tx().commit();
+                            return "committed";
+                        } catch (TransactionException e) {
+                            outcome = "TransactionException" + (graph.tx().isOpen() ? "+open" : "");
+                        }
+                    }
+                    if (graph.tx().isOpen()) {
+                        graph.tx().rollback();
+                    }
+                    return outcome;
+                }));
+            }
+            List<String> outcomes = new ArrayList<>();
+            for (Future<String> r : results) {
+                outcomes.add(r.get(20, TimeUnit.SECONDS));
+            }
+            assertEquals(1, outcomes.stream().filter("committed"::equals).count(), "round " + round + ": " + outcomes);
+            assertFalse(outcomes.stream().anyMatch(o -> o.endsWith("+open")),
+                    "a loser aborted by a concurrent creation of id " + id + " must not keep an open transaction: " + outcomes);
+            assertEquals(1L, graph.traversal().V(id).count().next(), "round " + round);
+            graph.tx().rollback();
+        }
+        assertEquals(ids.size(), graph.traversal().V().count().next(), "one vertex per id, no orphans");
+        assertEquals(ids, graph.traversal().V().id().toSet());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"String", "Long", "UUID"})
+    @Timeout(60)
+    void anIdIsFreeAgainAfterRollbackOrCommittedRemoval(String kind) throws Exception {
+        GtranGraph graph = open("SERIALIZABLE");
+        Object id = idOfKind(kind, new Random(11));
+        graph.addVertex(T.id, id, "gen", 0);
+        graph.tx().rollback();
+        assertFalse(graph.vertices(id).hasNext());
+        graph.addVertex(T.id, id, "gen", 1);
+        graph.tx().commit();
+        assertEquals(List.of(1), graph.traversal().V(id).values("gen").toList());
+        assertThrows(IllegalArgumentException.class, () -> graph.addVertex(T.id, id), "taken while it lives");
+        graph.tx().rollback();
+        graph.vertices(id).next().remove();
+        graph.tx().commit();
+        assertFalse(graph.vertices(id).hasNext());
+        graph.addVertex(T.id, id, "gen", 2);
+        graph.tx().commit();
+        assertEquals(List.of(2), graph.traversal().V(id).values("gen").toList());
+        // removal and re-creation in one transaction, then a rolled back re-creation
+        graph.vertices(id).next().remove();
+        graph.addVertex(T.id, id, "gen", 3);
+        graph.tx().commit();
+        assertEquals(List.of(3), new Worker().run(() -> graph.traversal().V(id).values("gen").toList()));
+        graph.vertices(id).next().remove();
+        graph.tx().commit();
+        graph.addVertex(T.id, id, "gen", 4);
+        graph.tx().rollback();
+        assertFalse(graph.vertices(id).hasNext());
+        graph.addVertex(T.id, id, "gen", 5);
+        graph.tx().commit();
+        assertEquals(List.of(5), graph.traversal().V(id).values("gen").toList());
+        assertEquals(1L, graph.traversal().V().count().next());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"SERIALIZABLE", "SNAPSHOT"})
+    @Timeout(60)
+    void aSnapshotKeepsFindingAVertexByIdAfterItsIdIsReused(String isolation) throws Exception {
+        GtranGraph graph = open(isolation);
+        graph.addVertex(T.id, "x", "gen", "old");
+        graph.tx().commit();
+        Worker reader = new Worker();
+        assertEquals(List.of("old"), reader.run(() -> graph.traversal().V("x").values("gen").toList()));
+        new Worker().run(() -> {
+            graph.vertices("x").next().remove();
+            graph.addVertex(T.id, "x", "gen", "new");
+            graph.tx().commit();
+            return null;
+        });
+        assertEquals(List.of("old"), reader.run(() -> graph.traversal().V().values("gen").toList()), "scan in the reader's snapshot");
+        assertEquals(List.of("old"), reader.run(() -> graph.traversal().V("x").values("gen").toList()),
+                "look-up by id in the reader's snapshot must agree with its scan");
+    }
+}
