@@ -13,9 +13,9 @@ import org.apache.tinkerpop.gremlin.structure.util.TransactionException;
  * graph's isolation level. Gremlin Server relies on the binding to the calling thread.
  *
  * <p>A conflict, met while the transaction runs or at commit, aborts it: every write is undone,
- * the thread's transaction is gone, and the caller gets a {@link TransactionException} whose
- * message names the conflict (its cause is gtran's {@link TransactionConflictException}). The
- * caller may retry the whole transaction.
+ * the thread's transaction is gone, and the caller gets a {@link TransactionAbortedException} (a
+ * TinkerPop {@link TransactionException}, retryable) whose message names the conflict (its cause
+ * is gtran's {@link TransactionConflictException}). The caller may retry the whole transaction.
  *
  * <p>Iterators handed out by a transaction end (report no more elements) once it commits or
  * rolls back.
@@ -143,6 +143,6 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
     }
 
     private static TransactionException aborted(TransactionConflictException conflict) {
-        return new TransactionException("transaction aborted, retry it: " + conflict.getMessage(), conflict);
+        return new TransactionAbortedException(conflict);
     }
 }
