@@ -1,0 +1,199 @@
+package io.gtran.server;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.concurrent.CountDownLatch;
+import org.apache.tinkerpop.gremlin.server.GremlinServer;
+import org.apache.tinkerpop.gremlin.server.Settings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A gtran node: Gremlin Server with gtran's graph and plugin. {@code bin/gtran server [--conf
+ * FILE]} runs {@link #main}. Without {@code --conf} it uses the embedded default configuration
+ * (conf/ of this module: one graph {@code graph}, traversal source {@code g}, GraphBinary and
+ * GraphSON, 127.0.0.1:8182). SIGTERM and Ctrl-C stop it cleanly: running transactions are rolled
+ * back, the graph is closed.
+ */
+public final class GtranServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GtranServer.class);
+    /** The default configuration files, packaged from gtran-server/conf. */
+    static final String[] DEFAULT_FILES = {"gremlin-server.yaml", "gtran.properties", "init.groovy"};
+    private static final String DEFAULT_RESOURCES = "/io/gtran/server/conf/";
+
+    private final GremlinServer server;
+    private final Settings settings;
+
+    private GtranServer(Settings settings) {
+        this.settings = settings;
+        this.server = new GremlinServer(settings);
+    }
+
+    /**
+     * Starts a node with the settings read from a Gremlin Server YAML file; its relative paths are
+     * resolved against the working directory, as Gremlin Server does.
+     *
+     * @throws IllegalArgumentException if the file is missing or is not valid Gremlin Server YAML
+     * @throws IllegalStateException    if the server does not start (port taken, bad graph configuration...)
+     */
+    public static GtranServer start(Path yaml) {
+        if (!Files.isRegularFile(yaml)) {
+            throw new IllegalArgumentException("no such configuration file: " + yaml.toAbsolutePath());
+        }
+        Settings settings;
+        try {
+            settings = Settings.read(yaml.toString());
+        } catch (Exception e) {
+            throw new IllegalArgumentException("not a Gremlin Server configuration: " + yaml.toAbsolutePath() + ": " + e.getMessage(), e);
+        }
+        return start(settings);
+    }
+
+    /** Starts a node with {@code settings}; see {@link #start(Path)}. */
+    public static GtranServer start(Settings settings) {
+        GtranServer node = new GtranServer(settings);
+        try {
+            node.server.start().join();
+        } catch (Exception e) {
+            node.close();
+            throw new IllegalStateException("gtran node did not start on " + settings.host + ":" + settings.port + ": "
+                    + rootMessage(e), e);
+        }
+        return node;
+    }
+
+    /**
+     * Copies the default configuration into {@code dir}, with the paths in the YAML made absolute,
+     * and returns the YAML's path. {@code host} and {@code port} replace the defaults.
+     */
+    public static Path writeDefaultConfiguration(Path dir, String host, int port) {
+        try {
+            Files.createDirectories(dir);
+            for (String name : DEFAULT_FILES) {
+                try (InputStream in = GtranServer.class.getResourceAsStream(DEFAULT_RESOURCES + name)) {
+                    if (in == null) {
+                        throw new IllegalStateException("default configuration missing from the jar: " + name);
+                    }
+                    String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                    if (name.endsWith(".yaml")) {
+                        String absolute = dir.toAbsolutePath().toString().replace('\\', '/') + "/";
+                        text = text.replace("conf/", absolute)
+                                .replaceFirst("(?m)^host: \\S+", "host: " + host)
+                                .replaceFirst("(?m)^port: \\d+", "port: " + port);
+                    }
+                    Files.writeString(dir.resolve(name), text);
+                }
+            }
+            return dir.resolve(DEFAULT_FILES[0]);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the default configuration to " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    public GremlinServer gremlinServer() {
+        return server;
+    }
+
+    /** Stops serving: rolls back open transactions, closes the graphs. Safe to call twice. */
+    @Override
+    public void close() {
+        try {
+            server.stop().join();
+        } catch (RuntimeException e) {
+            LOG.warn("gtran node did not stop cleanly: {}", rootMessage(e), e);
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+
+    /** {@code [--conf FILE] [--host H] [--port P]}; runs until SIGTERM or Ctrl-C. */
+    public static void main(String[] args) throws InterruptedException {
+        Path conf = null;
+        String host = "127.0.0.1";
+        int port = 8182;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            switch (arg) {
+                case "--conf":
+                    conf = Paths.get(value(args, ++i, arg));
+                    break;
+                case "--host":
+                    host = value(args, ++i, arg);
+                    break;
+                case "--port":
+                    String p = value(args, ++i, arg);
+                    try {
+                        port = Integer.parseInt(p);
+                    } catch (NumberFormatException e) {
+                        fail("--port must be a number: " + p);
+                    }
+                    if (port < 0 || port > 65535) {
+                        fail("--port out of range: " + port);
+                    }
+                    break;
+                case "--help":
+                case "-h":
+                    System.out.println("usage: bin/gtran server [--conf gremlin-server.yaml | --host H --port P]");
+                    return;
+                default:
+                    fail("unknown option: " + arg + " (expected --conf FILE, --host H, --port P)");
+            }
+        }
+        if (conf != null && (!host.equals("127.0.0.1") || port != 8182)) {
+            fail("--host and --port apply to the default configuration; with --conf set host and port in " + conf);
+        }
+        if (conf == null) {
+            try {
+                Path dir = Files.createTempDirectory("gtran-conf-");
+                dir.toFile().deleteOnExit();
+                conf = writeDefaultConfiguration(dir, host, port);
+            } catch (IOException e) {
+                fail("cannot write the default configuration: " + e.getMessage());
+            }
+        }
+        GtranServer node;
+        try {
+            node = start(conf);
+        } catch (RuntimeException e) {
+            fail(e.getMessage());
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("gtran node stopping");
+            node.close();
+            stopped.countDown();
+        }, "gtran-shutdown"));
+        System.out.println("GTRAN_SERVER ready host=" + node.settings.host + " port=" + node.settings.port
+                + " conf=" + conf.toAbsolutePath());
+        System.out.flush();
+        stopped.await();
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            fail(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static void fail(String message) {
+        System.err.println("gtran server: " + message);
+        System.exit(2);
+    }
+}

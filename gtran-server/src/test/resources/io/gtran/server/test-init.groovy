@@ -1,0 +1,25 @@
+// Loads TinkerPop's test graphs from gremlin-test's Gryo files and binds a traversal source per graph.
+import org.apache.tinkerpop.gremlin.structure.io.gryo.GryoResourceAccess
+
+def load(target, file) {
+    def tmp = java.io.File.createTempFile("gtran-test-data", ".kryo")
+    tmp.deleteOnExit()
+    GryoResourceAccess.class.getResourceAsStream(file).withStream { input -> tmp.withOutputStream { out -> out << input } }
+    target.traversal().io(tmp.absolutePath).read().iterate()
+    target.tx().commit()
+}
+
+load(modern, "tinkerpop-modern-v3.kryo")
+load(classic, "tinkerpop-classic-v3.kryo")
+load(crew, "tinkerpop-crew-v3.kryo")
+load(sink, "tinkerpop-sink-v3.kryo")
+load(grateful, "grateful-dead-v3.kryo")
+
+def globals = [:]
+globals << [g : traversal().withEmbedded(graph)]
+globals << [ggraph : traversal().withEmbedded(graph)]
+globals << [gmodern : traversal().withEmbedded(modern)]
+globals << [gclassic : traversal().withEmbedded(classic)]
+globals << [gcrew : traversal().withEmbedded(crew)]
+globals << [gsink : traversal().withEmbedded(sink)]
+globals << [ggrateful : traversal().withEmbedded(grateful)]
