@@ -50,7 +50,7 @@ public class GtranRemoteWorld implements World {
                 default: throw new UnsupportedOperationException("GraphData not supported: " + graphData.name());
             }
         }
-        return traversal().withRemote(DriverRemoteConnection.using(client, source));
+        return traversal().with(DriverRemoteConnection.using(client, source));
     }
 
     @Override

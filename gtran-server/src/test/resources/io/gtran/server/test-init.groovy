@@ -1,7 +1,13 @@
 // Loads TinkerPop's test graphs from gremlin-test's Gryo files and binds a traversal source per graph.
+// Gremlin Server runs this script again for every session's script engine: load only once.
 import org.apache.tinkerpop.gremlin.structure.io.gryo.GryoResourceAccess
 
 def load(target, file) {
+    def empty = !target.traversal().V().hasNext()
+    target.tx().rollback()
+    if (!empty) {
+        return
+    }
     def tmp = java.io.File.createTempFile("gtran-test-data", ".kryo")
     tmp.deleteOnExit()
     GryoResourceAccess.class.getResourceAsStream(file).withStream { input -> tmp.withOutputStream { out -> out << input } }
