@@ -44,7 +44,12 @@ abstract class GtranElement implements Element {
     /** This thread's transaction, with the element visible in it. */
     final GtranTransaction.Scope visibleScope() {
         GtranTransaction.Scope scope = graph.transaction().scope();
-        boolean visible = isEdge() ? scope.txn().edgeExists(internalId) : scope.txn().vertexExists(internalId);
+        boolean visible;
+        try {
+            visible = isEdge() ? scope.txn().edgeExists(internalId) : scope.txn().vertexExists(internalId);
+        } catch (RuntimeException e) {
+            throw scope.translate(e); // a dependency wait can end in a conflict
+        }
         if (!visible) {
             throw removed();
         }

@@ -89,6 +89,12 @@ public final class GtranGraph implements Graph {
         this.allowNullPropertyValues = bool(ALLOW_NULL_PROPERTY_VALUES, settings.get(ALLOW_NULL_PROPERTY_VALUES));
         StoreConfig storeConfig = StoreConfig.from(settings);
         TxnConfig txnConfig = TxnConfig.from(settings);
+        List<String> vertexHash = keys(settings, VERTEX_HASH_INDEX);
+        List<String> vertexOrdered = keys(settings, VERTEX_ORDERED_INDEX);
+        List<String> edgeHash = keys(settings, EDGE_HASH_INDEX);
+        List<String> edgeOrdered = keys(settings, EDGE_ORDERED_INDEX);
+        Indexes.refuseBoth(vertexHash, vertexOrdered, "gtran.index.vertex");
+        Indexes.refuseBoth(edgeHash, edgeOrdered, "gtran.index.edge");
         this.cluster = new InJvmCluster();
         Fabric joined = null;
         GraphStore opened = null;
@@ -109,9 +115,7 @@ public final class GtranGraph implements Graph {
         this.fabric = joined;
         this.store = opened;
         this.ids = new GtranIds(this);
-        this.indexes = new Indexes(this,
-                keys(settings, VERTEX_HASH_INDEX), keys(settings, VERTEX_ORDERED_INDEX),
-                keys(settings, EDGE_HASH_INDEX), keys(settings, EDGE_ORDERED_INDEX));
+        this.indexes = new Indexes(this, vertexHash, vertexOrdered, edgeHash, edgeOrdered);
         this.transaction = new GtranTransaction(this);
         this.features = new GtranFeatures(this);
     }
@@ -155,7 +159,15 @@ public final class GtranGraph implements Graph {
                 id = scope.txn().addVertex(labelId);
             }
             indexes.labelAdded(false, labelId, id);
-            Object exposed = userId == null ? null : ids.bindVertex(scope, userId, id);
+            Object exposed = null;
+            if (userId != null) {
+                try {
+                    exposed = ids.bindVertex(scope, userId, id);
+                } catch (IllegalArgumentException taken) {
+                    scope.txn().removeVertex(id); // the id is taken: the new vertex must not stay
+                    throw taken;
+                }
+            }
             GtranVertex vertex = new GtranVertex(this, id, exposed, label);
             // as TinkerGraph: a key given more than once makes a multi-property
             Set<String> seen = new java.util.HashSet<>();

@@ -83,7 +83,12 @@ final class GtranIds {
      */
     boolean shadowed(long internal, boolean edge) {
         ExternalIdMap map = map(edge);
-        return map.created() && map.internalId(internal) != ExternalIdMap.ABSENT;
+        if (!map.created()) {
+            return false;
+        }
+        synchronized (map) { // against bind's check of the store and put, see bind
+            return map.internalId(internal) != ExternalIdMap.ABSENT;
+        }
     }
 
     /** Binds {@code external} to the new vertex {@code internal} in {@code scope}'s transaction; returns the id it shows. */
@@ -103,11 +108,15 @@ final class GtranIds {
         if (id instanceof Long number && number == internal) {
             return number; // the element's own internal id: nothing to map
         }
-        if (id instanceof Long number && ElementIds.isWellFormed(number) && exists(txn, number, edge)
-                && (!map.created() || map.externalId(number) == null)) {
-            throw alreadyExists(given, edge); // the internal id of a live element known by it
-        }
         synchronized (map) {
+            // A number that is the internal id of an element known by it (no external id), even one
+            // another transaction is creating right now: checked under the map's lock, as shadowed()
+            // is after a creation, so one of the two always sees the other.
+            if (id instanceof Long number && ElementIds.isWellFormed(number) && ElementIds.isEdge(number) == edge
+                    && (edge ? store.containsEdge(number) : store.containsVertex(number))
+                    && map.externalId(number) == null && !replaceable(txn, number, edge, id)) {
+                throw alreadyExists(given, edge);
+            }
             if (map.put(given, internal)) {
                 scope.onAbort(() -> {
                     synchronized (map) {
@@ -225,8 +234,9 @@ final class GtranIds {
             if (internal != ExternalIdMap.ABSENT) {
                 return exists(txn, internal, edge) ? internal : retiredVisible(txn, canonical, edge, internal);
             }
-        } else if (canonical instanceof String s) {
-            canonical = parse(s);
+        }
+        if (canonical instanceof String s) {
+            canonical = parse(s); // an internal id written as a string
         }
         if (canonical instanceof Long number && ElementIds.isWellFormed(number) && ElementIds.isEdge(number) == edge
                 && ElementIds.node(number) == store.nodeId()) {

@@ -115,7 +115,11 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
             fireOnRollback();
             throw aborted(conflict);
         } catch (RuntimeException e) {
-            scope.txn.rollback();
+            try {
+                scope.txn.rollback();
+            } catch (RuntimeException alsoFailed) {
+                e.addSuppressed(alsoFailed); // e.g. the graph was closed underneath
+            }
             scope.revert();
             fireOnRollback();
             throw new TransactionException("commit failed, transaction rolled back: " + e, e);

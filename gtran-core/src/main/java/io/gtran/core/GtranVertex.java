@@ -73,11 +73,11 @@ final class GtranVertex extends GtranElement implements Vertex {
         }
         GtranTransaction.Scope scope = visibleScope();
         Transaction txn = scope.txn();
-        long in = inVertex instanceof GtranVertex v && v.graph == graph ? v.internalId : graph.ids.resolve(txn, inVertex.id(), false);
-        if (in == ElementIds.NONE || !txn.vertexExists(in)) {
-            throw alreadyRemoved(Vertex.class, inVertex.id());
-        }
         try {
+            long in = inVertex instanceof GtranVertex v && v.graph == graph ? v.internalId : graph.ids.resolve(txn, inVertex.id(), false);
+            if (in == ElementIds.NONE || !txn.vertexExists(in)) {
+                throw alreadyRemoved(Vertex.class, inVertex.id());
+            }
             int labelId = graph.store.labels().intern(label);
             long edgeId = txn.addEdge(internalId, in, labelId);
             while (userId == null && graph.ids.shadowed(edgeId, true)) {
@@ -85,7 +85,15 @@ final class GtranVertex extends GtranElement implements Vertex {
                 edgeId = txn.addEdge(internalId, in, labelId);
             }
             graph.indexes.labelAdded(true, labelId, edgeId);
-            Object exposed = userId == null ? null : graph.ids.bindEdge(scope, userId, edgeId);
+            Object exposed = null;
+            if (userId != null) {
+                try {
+                    exposed = graph.ids.bindEdge(scope, userId, edgeId);
+                } catch (IllegalArgumentException taken) {
+                    txn.removeEdge(edgeId); // the id is taken: the new edge must not stay
+                    throw taken;
+                }
+            }
             GtranEdge edge = new GtranEdge(graph, edgeId, exposed, label, internalId, in);
             for (int i = 0; i < keyValues.length; i += 2) {
                 if (keyValues[i] instanceof String key && (keyValues[i + 1] != null || graph.allowNullPropertyValues)) {

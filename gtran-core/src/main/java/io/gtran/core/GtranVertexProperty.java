@@ -132,8 +132,10 @@ final class GtranVertexProperty<V> implements VertexProperty<V> {
         GtranTransaction.Scope scope = vertex.visibleScope();
         try {
             List<Entry> before = vertex.entries(scope, keyId);
-            List<Entry> after = new ArrayList<>(before);
-            if (after.removeIf(e -> e.id.equals(id))) {
+            int at = find(before);
+            if (at >= 0) {
+                List<Entry> after = new ArrayList<>(before);
+                after.remove(at);
                 vertex.writeEntries(scope, key, keyId, before, after);
             }
         } catch (RuntimeException e) {
@@ -141,14 +143,26 @@ final class GtranVertexProperty<V> implements VertexProperty<V> {
         }
     }
 
-    /** Where this property is among its key's entries. */
+    /**
+     * Where this property is among its key's entries. A value that replaced this one under the same
+     * id (a single property set again keeps its derived id) is not this property: this one was removed.
+     */
     private int indexIn(List<Entry> entries) {
+        int at = find(entries);
+        if (at >= 0) {
+            return at;
+        }
+        throw GtranElement.alreadyRemoved(VertexProperty.class, id);
+    }
+
+    private int find(List<Entry> entries) {
         for (int i = 0; i < entries.size(); i++) {
-            if (entries.get(i).id.equals(id)) {
+            Entry e = entries.get(i);
+            if (e.id.equals(id) && java.util.Objects.deepEquals(e.value, value)) {
                 return i;
             }
         }
-        throw GtranElement.alreadyRemoved(VertexProperty.class, id);
+        return -1;
     }
 
     @Override

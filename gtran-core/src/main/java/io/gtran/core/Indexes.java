@@ -55,18 +55,20 @@ public final class Indexes {
     private final Map<Integer, Set<Long>> vertexLabels = new ConcurrentHashMap<>();
     private final Map<Integer, Set<Long>> edgeLabels = new ConcurrentHashMap<>();
     private int nextIndexNumber;
+    /** How long {@link #create} waits for running transactions; tests shorten it. */
+    volatile long createWaitMillis = 30_000;
 
     Indexes(GtranGraph graph, List<String> vertexHash, List<String> vertexOrdered, List<String> edgeHash, List<String> edgeOrdered) {
         this.graph = graph;
-        refuseBoth(vertexHash, vertexOrdered, "gtran.index.vertex");
-        refuseBoth(edgeHash, edgeOrdered, "gtran.index.edge");
-        vertexHash.forEach(key -> register(false, key, Type.HASH));
-        vertexOrdered.forEach(key -> register(false, key, Type.ORDERED));
-        edgeHash.forEach(key -> register(true, key, Type.HASH));
-        edgeOrdered.forEach(key -> register(true, key, Type.ORDERED));
+        // declared at open, over an empty graph: nothing to fill
+        vertexHash.forEach(key -> register(false, key, Type.HASH).ready());
+        vertexOrdered.forEach(key -> register(false, key, Type.ORDERED).ready());
+        edgeHash.forEach(key -> register(true, key, Type.HASH).ready());
+        edgeOrdered.forEach(key -> register(true, key, Type.ORDERED).ready());
     }
 
-    private static void refuseBoth(List<String> hash, List<String> ordered, String prefix) {
+    /** @throws IllegalArgumentException if a key is declared with both index types */
+    static void refuseBoth(List<String> hash, List<String> ordered, String prefix) {
         for (String key : hash) {
             if (ordered.contains(key)) {
                 throw new IllegalArgumentException("key has both index types: " + prefix + ".hash and " + prefix
@@ -101,8 +103,14 @@ public final class Indexes {
             return;
         }
         PropertyIndex index = register(edge, key, type);
-        awaitTransactionsBefore();
-        fill(index, edge);
+        try {
+            awaitTransactionsBefore();
+            fill(index, edge);
+        } catch (RuntimeException e) {
+            (edge ? edgeIndexes : vertexIndexes).remove(key, index); // never leave a half-filled index in use
+            throw e;
+        }
+        index.ready();
     }
 
     /** Drops an index; returns false if there was none. */
@@ -129,7 +137,7 @@ public final class Indexes {
 
     private synchronized PropertyIndex register(boolean edge, String key, Type type) {
         Map<String, PropertyIndex> indexes = edge ? edgeIndexes : vertexIndexes;
-        PropertyIndex index = new PropertyIndex(key, type, ++nextIndexNumber);
+        PropertyIndex index = new PropertyIndex(key, type, ++nextIndexNumber); // not ready until filled
         PropertyIndex raced = indexes.putIfAbsent(key, index);
         return raced != null ? raced : index;
     }
@@ -139,10 +147,11 @@ public final class Indexes {
         Transaction probe = graph.engine.begin(graph.isolation);
         long mark = probe.beginTime();
         probe.rollback();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(createWaitMillis);
         while (graph.engine.watermark() <= mark) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("transactions begun before the index was created are still running after 30 s");
+                throw new IllegalStateException("transactions begun before the index was created are still running after "
+                        + createWaitMillis + " ms; the index was not created");
             }
             Thread.onSpinWait();
             try {
@@ -262,7 +271,7 @@ public final class Indexes {
     PropertyIndex indexFor(boolean edge, String key, P<?> predicate) {
         Map<String, PropertyIndex> indexes = edge ? edgeIndexes : vertexIndexes;
         PropertyIndex index = indexes.isEmpty() ? null : indexes.get(key);
-        return index != null && index.canAnswer(predicate) ? index : null;
+        return index != null && index.isReady() && index.canAnswer(predicate) ? index : null;
     }
 
     /**

@@ -26,20 +26,39 @@ final class PropertyIndex {
     final String key;
     final Indexes.Type type;
     private final long tag;
+    /** Values by normalised key; an ordered index keeps only numbers, strings and booleans here, sorted. */
     private final Map<Object, Set<Long>> entries;
+    /** An ordered index's other values (no order Gremlin defines across them), by equality. */
+    private final Map<Object, Set<Long>> unordered;
+    private volatile boolean ready;
 
     PropertyIndex(String key, Indexes.Type type, int number) {
         this.key = key;
         this.type = type;
         this.tag = Indexes.indexTag(number);
         this.entries = type == Indexes.Type.HASH ? new ConcurrentHashMap<>() : new ConcurrentSkipListMap<>(ORDER);
+        this.unordered = type == Indexes.Type.HASH ? entries : new ConcurrentHashMap<>();
+    }
+
+    /** Marks the index filled: from now on look-ups use it. */
+    void ready() {
+        ready = true;
+    }
+
+    boolean isReady() {
+        return ready;
+    }
+
+    private Map<Object, Set<Long>> mapFor(Object normalized) {
+        return rank(normalized) <= 3 ? entries : unordered;
     }
 
     void add(Object value, long elementId) {
         if (value == null) {
             return; // null matches no look-up predicate
         }
-        entries.computeIfAbsent(normalize(value), v -> new ConcurrentSkipListSet<>()).add(elementId);
+        Object key = normalize(value);
+        mapFor(key).computeIfAbsent(key, v -> new ConcurrentSkipListSet<>()).add(elementId);
     }
 
     /** The conflict key of one value of this index. */
@@ -56,7 +75,11 @@ final class PropertyIndex {
 
     boolean canAnswer(P<?> predicate) {
         if (Indexes.isEquality(predicate)) {
-            return true;
+            Object value = predicate.getValue();
+            if (predicate.getBiPredicate() == Contains.within) {
+                return ((Collection<?>) value).stream().allMatch(PropertyIndex::indexable);
+            }
+            return indexable(value);
         }
         if (type != Indexes.Type.ORDERED) {
             return false;
@@ -67,6 +90,15 @@ final class PropertyIndex {
         }
         return predicate.getBiPredicate() == Compare.gt || predicate.getBiPredicate() == Compare.gte
                 || predicate.getBiPredicate() == Compare.lt || predicate.getBiPredicate() == Compare.lte;
+    }
+
+    /**
+     * Whether equality with {@code value} can be looked up: not null (the index holds no nulls), and
+     * not a collection, map or array (Gremlin compares their elements by value, 1 equal to 1.0, which
+     * the element's own equals does not).
+     */
+    private static boolean indexable(Object value) {
+        return value != null && !(value instanceof Collection) && !(value instanceof Map) && !value.getClass().isArray();
     }
 
     /** Candidates (a superset) for {@code predicate}, which {@link #canAnswer} accepted. */
@@ -106,7 +138,8 @@ final class PropertyIndex {
         if (value == null) {
             return;
         }
-        Set<Long> ids = entries.get(normalize(value));
+        Object key = normalize(value);
+        Set<Long> ids = mapFor(key).get(key);
         if (ids != null) {
             hits.add(ids);
         }
@@ -178,15 +211,7 @@ final class PropertyIndex {
             case 3:
                 return Boolean.compare((Boolean) a, (Boolean) b);
             default:
-                int byType = a.getClass().getName().compareTo(b.getClass().getName());
-                if (byType != 0) {
-                    return byType;
-                }
-                if (a instanceof Comparable && a.getClass() == b.getClass()) {
-                    return ((Comparable<Object>) a).compareTo(b);
-                }
-                return Integer.compare(a.hashCode(), b.hashCode()) != 0 ? Integer.compare(a.hashCode(), b.hashCode())
-                        : a.equals(b) ? 0 : System.identityHashCode(a) - System.identityHashCode(b);
+                throw new IllegalStateException("unordered values are not kept in the sorted map: " + a.getClass().getName());
         }
     };
 
