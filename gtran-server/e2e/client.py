@@ -1,0 +1,55 @@
+"""gtran end to end through gremlinpython: add, read, commit, roll back, and a conflict (status 596)."""
+import sys
+
+from gremlin_python.driver.driver_remote_connection import DriverRemoteConnection
+from gremlin_python.driver.protocol import GremlinServerError
+from gremlin_python.process.anonymous_traversal import traversal
+
+url = sys.argv[1]
+conn = DriverRemoteConnection(url, "g")
+g = traversal().with_remote(conn)
+label = "python"
+
+
+def check(cond, what):
+    if not cond:
+        print("E2E client=python FAILED: " + what)
+        sys.exit(1)
+
+
+g.V().has_label(label).drop().iterate()
+g.add_v(label).property("name", "a").property("n", 1).iterate()
+check(g.V().has_label(label).values("name").to_list() == ["a"], "sessionless add then read")
+
+tx = g.tx()
+gtx = tx.begin()
+gtx.add_v(label).property("name", "b").iterate()
+check(g.V().has_label(label).count().next() == 1, "uncommitted write invisible to others")
+tx.commit()
+check(g.V().has_label(label).count().next() == 2, "commit makes it visible")
+
+tx = g.tx()
+gtx = tx.begin()
+gtx.add_v(label).property("name", "c").iterate()
+tx.rollback()
+check(g.V().has_label(label).count().next() == 2, "rollback discards")
+
+first, second = g.tx(), g.tx()
+one, two = first.begin(), second.begin()
+one.V().has(label, "name", "a").property("n", 2).iterate()
+status = None
+try:
+    two.V().has(label, "name", "a").property("n", 3).iterate()
+    second.commit()
+except GremlinServerError as e:
+    status = e.status_code
+    check("conflict" in str(e), "the error names the conflict: " + str(e))
+check(status == 596, "second writer gets a retryable 596, got %s" % status)
+try:
+    second.rollback()
+except Exception:
+    pass  # the server already ended it
+first.commit()
+check(g.V().has(label, "name", "a").values("n").next() == 2, "exactly one write took effect")
+conn.close()
+print("E2E client=python ok")
