@@ -149,9 +149,10 @@ final class GtranEdge extends GtranElement implements Edge {
     @Override
     @SuppressWarnings("unchecked")
     public <V> Iterator<Property<V>> properties(String... propertyKeys) {
-        GtranTransaction.Scope scope = visibleScope();
+        GtranTransaction.Scope scope = graph.transaction().scope(); // property reads check visibility
         Transaction txn = scope.txn();
         try {
+            boolean checked = false;
             List<Property<V>> result = new ArrayList<>();
             if (propertyKeys.length == 0) {
                 for (Map.Entry<Integer, Object> stored : txn.edgeProperties(internalId).entrySet()) {
@@ -168,10 +169,14 @@ final class GtranEdge extends GtranElement implements Edge {
                 if (keyId == Dictionary.ABSENT) {
                     continue;
                 }
+                checked = true;
                 Object stored = txn.edgeProperty(internalId, keyId);
                 if (stored != null) {
                     result.add(new GtranProperty<>(this, key, (V) PropertyValues.fromStored(stored)));
                 }
+            }
+            if (!checked && !txn.edgeExists(internalId)) {
+                throw removed(); // no key was read, so nothing checked the edge is still there
             }
             return result.iterator();
         } catch (RuntimeException e) {

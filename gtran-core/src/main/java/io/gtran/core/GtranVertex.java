@@ -108,7 +108,8 @@ final class GtranVertex extends GtranElement implements Vertex {
 
     @Override
     public Iterator<Edge> edges(Direction direction, String... edgeLabels) {
-        GtranTransaction.Scope scope = visibleScope();
+        // the adjacency read checks visibility itself (a removed vertex: ElementNotFoundException, translated)
+        GtranTransaction.Scope scope = graph.transaction().scope();
         try {
             long[] ids = edgeIds(scope.txn(), toStore(direction), edgeLabels);
             return new GtranIterator<>(scope.txn(), ids, id -> new GtranEdge(graph, id, null));
@@ -119,7 +120,7 @@ final class GtranVertex extends GtranElement implements Vertex {
 
     @Override
     public Iterator<Vertex> vertices(Direction direction, String... edgeLabels) {
-        GtranTransaction.Scope scope = visibleScope();
+        GtranTransaction.Scope scope = graph.transaction().scope(); // see edges()
         Transaction txn = scope.txn();
         try {
             long[] out = direction == Direction.IN ? new long[0] : edgeIds(txn, EdgeDirection.OUT, edgeLabels);
@@ -244,9 +245,10 @@ final class GtranVertex extends GtranElement implements Vertex {
     @Override
     @SuppressWarnings("unchecked")
     public <V> Iterator<VertexProperty<V>> properties(String... propertyKeys) {
-        GtranTransaction.Scope scope = visibleScope();
+        GtranTransaction.Scope scope = graph.transaction().scope(); // property reads check visibility
         Transaction txn = scope.txn();
         try {
+            boolean checked = false;
             List<VertexProperty<V>> result = new ArrayList<>();
             if (propertyKeys.length == 0) {
                 for (Map.Entry<Integer, Object> stored : txn.vertexProperties(internalId).entrySet()) {
@@ -265,9 +267,13 @@ final class GtranVertex extends GtranElement implements Vertex {
                 if (keyId == Dictionary.ABSENT) {
                     continue;
                 }
+                checked = true;
                 for (Entry e : entries(scope, keyId)) {
                     result.add(new GtranVertexProperty<>(this, key, keyId, e.id, (V) e.value));
                 }
+            }
+            if (!checked && !txn.vertexExists(internalId)) {
+                throw removed(); // no key was read, so nothing checked the vertex is still there
             }
             return result.iterator();
         } catch (RuntimeException e) {
