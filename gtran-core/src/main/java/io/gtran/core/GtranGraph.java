@@ -158,7 +158,7 @@ public final class GtranGraph implements Graph {
                 scope.txn().removeVertex(id); // a user's id already names this number: take another
                 id = scope.txn().addVertex(labelId);
             }
-            indexes.labelAdded(false, labelId, id);
+            indexes.vertexLabelAdded(labelId, id);
             Object exposed = null;
             if (userId != null) {
                 try {

@@ -61,7 +61,7 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
             for (HasContainer has : hasContainers) {
                 Collection<String> labels = labels(has);
                 if (labels != null) {
-                    return filtered(visible(graph, txn, graph.indexes.withLabels(txn, edge, labels), edge));
+                    return filtered(iterator(graph, txn, graph.indexes.withLabels(txn, edge, labels), edge)); // already visible
                 }
             }
         } catch (RuntimeException e) {
@@ -95,7 +95,10 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
                 keep[n++] = id;
             }
         }
-        long[] visible = java.util.Arrays.copyOf(keep, n);
+        return iterator(graph, txn, java.util.Arrays.copyOf(keep, n), edge);
+    }
+
+    private static Iterator<? extends Element> iterator(GtranGraph graph, Transaction txn, long[] visible, boolean edge) {
         return edge
                 ? new GtranIterator<Edge>(txn, visible, id -> new GtranEdge(graph, id, null))
                 : new GtranIterator<Vertex>(txn, visible, id -> new GtranVertex(graph, id, null));

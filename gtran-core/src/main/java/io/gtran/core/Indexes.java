@@ -5,13 +5,11 @@ import io.gtran.storage.Dictionary;
 import io.gtran.storage.EdgeCursor;
 import io.gtran.txn.ConflictKey;
 import io.gtran.txn.Transaction;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.tinkerpop.gremlin.process.traversal.Compare;
 import org.apache.tinkerpop.gremlin.process.traversal.Contains;
@@ -52,8 +50,8 @@ public final class Indexes {
     private final GtranGraph graph;
     private final Map<String, PropertyIndex> vertexIndexes = new ConcurrentHashMap<>();
     private final Map<String, PropertyIndex> edgeIndexes = new ConcurrentHashMap<>();
-    private final Map<Integer, Set<Long>> vertexLabels = new ConcurrentHashMap<>();
-    private final Map<Integer, Set<Long>> edgeLabels = new ConcurrentHashMap<>();
+    /** Vertex ids per label id. Edges have no label index: an edge label look-up scans the edge table. */
+    private final Map<Integer, LabelIndex> vertexLabels = new ConcurrentHashMap<>();
     private int nextIndexNumber;
     /** How long {@link #create} waits for running transactions; tests shorten it. */
     volatile long createWaitMillis = 30_000;
@@ -195,8 +193,8 @@ public final class Indexes {
         return !(edge ? edgeIndexes : vertexIndexes).isEmpty() && (edge ? edgeIndexes : vertexIndexes).containsKey(key);
     }
 
-    void labelAdded(boolean edge, int labelId, long id) {
-        (edge ? edgeLabels : vertexLabels).computeIfAbsent(labelId, l -> new ConcurrentSkipListSet<>()).add(id);
+    void vertexLabelAdded(int labelId, long id) {
+        vertexLabels.computeIfAbsent(labelId, l -> new LabelIndex()).add(id);
     }
 
     void vertexPropertyWritten(GtranTransaction.Scope scope, long vertexId, String key, List<Entry> before, List<Entry> after) {
@@ -283,36 +281,41 @@ public final class Indexes {
     }
 
     /**
-     * Candidates with one of {@code labels}, in id order per label, recording a read of each label
-     * scan. Entries of elements that no longer exist are dropped on the way.
+     * The elements with one of {@code labels} that {@code txn} sees, recording a read of each label
+     * scan: vertices from the label index (creation order), edges from a scan of the edge table.
      */
     long[] withLabels(Transaction txn, boolean edge, Collection<String> labels) {
-        List<Long> result = new ArrayList<>();
+        long[] result = new long[16];
+        int[] length = {0};
         for (String label : labels) {
             int labelId = graph.store.labels().find(label);
             if (labelId == Dictionary.ABSENT) {
                 txn.recordRead(edge ? ConflictKey.edgeScan(ConflictKey.ANY_LABEL) : ConflictKey.vertexScan(ConflictKey.ANY_LABEL));
                 continue;
             }
-            txn.recordRead(edge ? ConflictKey.edgeScan(labelId) : ConflictKey.vertexScan(labelId));
-            Set<Long> members = (edge ? edgeLabels : vertexLabels).get(labelId);
-            if (members == null) {
+            if (edge) {
+                long[] found = txn.allEdges(labelId); // records the label's scan
+                result = append(result, length, found);
                 continue;
             }
-            for (Long id : members) {
-                boolean exists = edge ? graph.store.containsEdge(id) : graph.store.containsVertex(id);
-                if (!exists) {
-                    members.remove(id); // freed by GC: no transaction can see it any more
-                } else {
-                    result.add(id);
-                }
+            txn.recordRead(ConflictKey.vertexScan(labelId)); // covers every member: creations and removals write it
+            LabelIndex members = vertexLabels.get(labelId);
+            if (members != null) {
+                int[] count = {0};
+                long[] all = members.members(graph.store::containsVertex, new long[16], count);
+                result = append(result, length, txn.visibleVertices(Arrays.copyOf(all, count[0])));
             }
         }
-        long[] ids = new long[result.size()];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = result.get(i);
+        return Arrays.copyOf(result, length[0]);
+    }
+
+    private static long[] append(long[] to, int[] length, long[] more) {
+        if (length[0] + more.length > to.length) {
+            to = Arrays.copyOf(to, length[0] + more.length);
         }
-        return ids;
+        System.arraycopy(more, 0, to, length[0], more.length);
+        length[0] += more.length;
+        return to;
     }
 
     static boolean isEquality(P<?> predicate) {

@@ -187,4 +187,40 @@ class GtranReviewFindingsTest {
             other.shutdownNow();
         }
     }
+
+    @Test
+    @Timeout(30)
+    void aLabelLookUpIsValidatedAgainstAConcurrentCreationAtSerializable() throws Exception {
+        for (String isolation : List.of("SERIALIZABLE", "SNAPSHOT")) {
+            GtranGraph graph = open(GtranGraph.ISOLATION, isolation);
+            ExecutorService other = Executors.newSingleThreadExecutor();
+            try {
+                Vertex a = graph.addVertex(T.label, "x");
+                a.addEdge("e", a);
+                graph.addVertex(T.label, "y");
+                graph.tx().commit();
+                GraphTraversalSource g = graph.traversal();
+                assertEquals(1L, g.V().hasLabel("x").count().next());
+                assertEquals(1L, g.E().hasLabel("e").count().next());
+                assertTrue(g.V().hasLabel("x").explain().toString().contains("index=label"));
+                graph.addVertex(T.label, "y"); // this transaction writes, so at SR its reads are validated
+                other.submit(() -> {
+                    Vertex b = graph.addVertex(T.label, "x");
+                    b.addEdge("e", b);
+                    graph.tx().commit();
+                }).get();
+                if (isolation.equals("SERIALIZABLE")) {
+                    assertThrows(TransactionException.class, () -> graph.tx().commit(), "a phantom in the label scan");
+                } else {
+                    graph.tx().commit(); // snapshot isolation does not validate reads
+                }
+                assertEquals(2L, g.V().hasLabel("x").count().next());
+                assertEquals(2L, g.E().hasLabel("e").count().next());
+                graph.tx().rollback();
+            } finally {
+                other.shutdownNow();
+                graph.close();
+            }
+        }
+    }
 }
