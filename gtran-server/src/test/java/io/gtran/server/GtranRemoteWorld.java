@@ -26,7 +26,18 @@ public class GtranRemoteWorld implements World {
     private final Cluster cluster;
 
     public GtranRemoteWorld() {
-        this.cluster = node.cluster(Serializers.GRAPHBINARY_V1);
+        this(Serializers.GRAPHBINARY_V1);
+    }
+
+    protected GtranRemoteWorld(Serializers serializer) {
+        this.cluster = node.cluster(serializer);
+    }
+
+    /** The same through GraphSON 3. */
+    public static final class GraphSON extends GtranRemoteWorld {
+        public GraphSON() {
+            super(Serializers.GRAPHSON_V3);
+        }
     }
 
     @Override

@@ -7,7 +7,11 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
+import org.apache.tinkerpop.gremlin.tinkergraph.structure.TinkerIoRegistryV3;
+import org.apache.tinkerpop.gremlin.util.MessageSerializer;
 import org.apache.tinkerpop.gremlin.util.ser.Serializers;
 
 /**
@@ -47,7 +51,12 @@ final class TestNode implements AutoCloseable {
     }
 
     Cluster cluster(Serializers serializer) {
-        return Cluster.build("127.0.0.1").port(port).serializer(serializer).create();
+        MessageSerializer<?> configured = serializer.simpleInstance();
+        if (serializer == Serializers.GRAPHSON_V3) {
+            // subgraph() results are TinkerGraphs: the client needs TinkerGraph's GraphSON types, as the server has
+            configured.configure(Map.of("ioRegistries", List.of(TinkerIoRegistryV3.class.getName())), null);
+        }
+        return Cluster.build("127.0.0.1").port(port).serializer(configured).create();
     }
 
     Cluster cluster() {
