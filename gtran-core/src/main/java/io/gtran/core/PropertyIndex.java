@@ -194,7 +194,6 @@ final class PropertyIndex {
         return 4;
     }
 
-    @SuppressWarnings("unchecked")
     static final Comparator<Object> ORDER = (a, b) -> {
         int ra = rank(a);
         int rb = rank(b);
