@@ -90,6 +90,7 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
         Scope scope = current.get();
         if (scope != null && !scope.txn.isActive()) {
             current.remove(); // ended underneath (aborted by a conflict met elsewhere)
+            scope.revert();   // and what it changed outside the store goes too
             return false;
         }
         return scope != null;
