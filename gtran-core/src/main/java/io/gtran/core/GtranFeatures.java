@@ -75,6 +75,12 @@ public final class GtranFeatures implements Graph.Features {
         }
     }
 
+    /** The id types gtran accepts from users: integral numbers up to Long, String, UUID. */
+    static boolean allowsIdType(Object id) {
+        return id instanceof Long || id instanceof Integer || id instanceof Short || id instanceof Byte
+                || id instanceof String || id instanceof java.util.UUID;
+    }
+
     /** Graph variables are not supported, so neither is any type of variable value. */
     public static final class NoVariables implements VariableFeatures {
         @Override
@@ -192,9 +198,7 @@ public final class GtranFeatures implements Graph.Features {
 
         @Override
         default boolean willAllowId(Object id) {
-            return id instanceof Number && !(id instanceof Double || id instanceof Float
-                    || id instanceof java.math.BigDecimal || id instanceof java.math.BigInteger)
-                    || id instanceof String || id instanceof java.util.UUID;
+            return allowsIdType(id);
         }
     }
 
@@ -223,21 +227,6 @@ public final class GtranFeatures implements Graph.Features {
         public boolean supportsNullPropertyValues() {
             return nulls;
         }
-
-        @Override
-        public boolean supportsAnyIds() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsCustomIds() {
-            return false;
-        }
-
-        @Override
-        public boolean willAllowId(Object id) {
-            return GtranIdFeatures.super.willAllowId(id);
-        }
     }
 
     public static final class GtranEdgeFeatures implements EdgeFeatures, GtranIdFeatures {
@@ -257,21 +246,6 @@ public final class GtranFeatures implements Graph.Features {
         @Override
         public boolean supportsNullPropertyValues() {
             return nulls;
-        }
-
-        @Override
-        public boolean supportsAnyIds() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsCustomIds() {
-            return false;
-        }
-
-        @Override
-        public boolean willAllowId(Object id) {
-            return GtranIdFeatures.super.willAllowId(id);
         }
     }
 
@@ -299,9 +273,7 @@ public final class GtranFeatures implements Graph.Features {
 
         @Override
         public boolean willAllowId(Object id) {
-            return id instanceof Number && !(id instanceof Double || id instanceof Float
-                    || id instanceof java.math.BigDecimal || id instanceof java.math.BigInteger)
-                    || id instanceof String || id instanceof java.util.UUID;
+            return allowsIdType(id);
         }
     }
 }
