@@ -54,7 +54,7 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
             for (HasContainer has : hasContainers) {
                 PropertyIndex index = has.getKey() == null ? null : graph.indexes.indexFor(edge, has.getKey(), has.getPredicate());
                 if (index != null) {
-                    long[] candidates = graph.indexes.lookUp(txn, index, has.getPredicate());
+                    long[] candidates = graph.indexes.lookUp(txn, index, has.getPredicate(), edge);
                     return filtered(visible(graph, txn, candidates, edge));
                 }
             }

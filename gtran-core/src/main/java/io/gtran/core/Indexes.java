@@ -111,6 +111,11 @@ public final class Indexes {
         index.ready();
     }
 
+    /** The index on {@code key} of vertices or edges, or null; for tests. */
+    PropertyIndex index(Class<? extends Element> kind, String key) {
+        return (edgeKind(kind) ? edgeIndexes : vertexIndexes).get(key);
+    }
+
     /** Drops an index; returns false if there was none. */
     public boolean drop(Class<? extends Element> kind, String key) {
         return (edgeKind(kind) ? edgeIndexes : vertexIndexes).remove(key) != null;
@@ -276,8 +281,8 @@ public final class Indexes {
      * Candidates for {@code key} matching {@code predicate} (a superset; see the class comment),
      * recording the index read in {@code txn}.
      */
-    long[] lookUp(Transaction txn, PropertyIndex index, P<?> predicate) {
-        return index.lookUp(txn, predicate);
+    long[] lookUp(Transaction txn, PropertyIndex index, P<?> predicate, boolean edge) {
+        return index.lookUp(txn, predicate, edge ? graph.store::containsEdge : graph.store::containsVertex);
     }
 
     /**

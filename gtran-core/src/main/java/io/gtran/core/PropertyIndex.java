@@ -102,7 +102,7 @@ final class PropertyIndex {
     }
 
     /** Candidates (a superset) for {@code predicate}, which {@link #canAnswer} accepted. */
-    long[] lookUp(Transaction txn, P<?> predicate) {
+    long[] lookUp(Transaction txn, P<?> predicate, java.util.function.LongPredicate inStore) {
         List<Set<Long>> hits = new ArrayList<>();
         if (predicate.getBiPredicate() == Compare.eq) {
             txn.recordRead(conflictKey(predicate.getValue()));
@@ -124,6 +124,10 @@ final class PropertyIndex {
         int at = 0;
         for (Set<Long> hit : hits) {
             for (Long id : hit) {
+                if (!inStore.test(id)) {
+                    hit.remove(id); // freed by GC: dead to every transaction, so the entry can go
+                    continue;
+                }
                 if (at == ids.length) {
                     ids = java.util.Arrays.copyOf(ids, ids.length * 2 + 1); // grew since counted
                 }
@@ -213,6 +217,20 @@ final class PropertyIndex {
                 throw new IllegalStateException("unordered values are not kept in the sorted map: " + a.getClass().getName());
         }
     };
+
+    /** How many (value, element) entries the index holds; for tests. */
+    int entryCount() {
+        int n = 0;
+        for (Set<Long> ids : entries.values()) {
+            n += ids.size();
+        }
+        if (unordered != entries) {
+            for (Set<Long> ids : unordered.values()) {
+                n += ids.size();
+            }
+        }
+        return n;
+    }
 
     @Override
     public String toString() {

@@ -223,4 +223,32 @@ class GtranReviewFindingsTest {
             }
         }
     }
+
+    @Test
+    @Timeout(60)
+    void indexEntriesOfElementsGcFreedAreDroppedByTheNextLookUp() throws Exception {
+        GtranGraph graph = open(GtranGraph.VERTEX_HASH_INDEX, "name");
+        try {
+            GraphTraversalSource g = graph.traversal();
+            List<Object> ids = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                ids.add(graph.addVertex("name", "x").id());
+            }
+            graph.tx().commit();
+            PropertyIndex index = graph.indexes().index(Vertex.class, "name");
+            assertEquals(10, index.entryCount());
+            g.V(ids.toArray()).drop().iterate();
+            graph.tx().commit();
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (graph.store.vertexCount() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20); // GC frees the removed vertices once no transaction can see them
+            }
+            assertEquals(0, graph.store.vertexCount(), "GC freed the removed vertices");
+            assertEquals(0L, g.V().has("name", "x").count().next());
+            graph.tx().commit();
+            assertEquals(0, index.entryCount(), "the look-up dropped the entries of freed vertices");
+        } finally {
+            graph.close();
+        }
+    }
 }
