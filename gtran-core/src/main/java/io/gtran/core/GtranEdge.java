@@ -18,17 +18,15 @@ import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
 
 /** An edge of a {@link GtranGraph}; its label and endpoints never change, so they are read once. */
 final class GtranEdge extends GtranElement implements Edge {
-    private String label;
     private long outVertex = ElementIds.NONE;
     private long inVertex = ElementIds.NONE;
 
     GtranEdge(GtranGraph graph, long internalId, Object id) {
-        super(graph, internalId, id);
+        super(graph, internalId, id, null);
     }
 
     GtranEdge(GtranGraph graph, long internalId, Object id, String label, long outVertex, long inVertex) {
-        super(graph, internalId, id);
-        this.label = label;
+        super(graph, internalId, id, label);
         this.outVertex = outVertex;
         this.inVertex = inVertex;
     }
@@ -41,20 +39,6 @@ final class GtranEdge extends GtranElement implements Edge {
     @Override
     Class<? extends Element> kind() {
         return Edge.class;
-    }
-
-    @Override
-    public String label() {
-        String known = label;
-        if (known == null) {
-            try {
-                known = graph.store.labels().name(graph.store.edgeLabel(internalId));
-            } catch (UnknownElementException gone) {
-                throw removed();
-            }
-            label = known;
-        }
-        return known;
     }
 
     long outId() {

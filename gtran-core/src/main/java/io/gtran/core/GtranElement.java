@@ -1,5 +1,6 @@
 package io.gtran.core;
 
+import io.gtran.storage.UnknownElementException;
 import io.gtran.txn.ElementNotFoundException;
 import org.apache.tinkerpop.gremlin.structure.Element;
 import org.apache.tinkerpop.gremlin.structure.Graph;
@@ -15,11 +16,14 @@ abstract class GtranElement implements Element {
     final long internalId;
     /** The id users see; resolved on first use when the element came from a scan. */
     private Object id;
+    /** The label, which never changes; read from the store on first use when not known. */
+    private String label;
 
-    GtranElement(GtranGraph graph, long internalId, Object id) {
+    GtranElement(GtranGraph graph, long internalId, Object id, String label) {
         this.graph = graph;
         this.internalId = internalId;
         this.id = id;
+        this.label = label;
     }
 
     abstract boolean isEdge();
@@ -32,6 +36,21 @@ abstract class GtranElement implements Element {
         if (known == null) {
             known = graph.ids.exposed(internalId, isEdge());
             id = known;
+        }
+        return known;
+    }
+
+    @Override
+    public String label() {
+        String known = label;
+        if (known == null) {
+            try {
+                int labelId = isEdge() ? graph.store.edgeLabel(internalId) : graph.store.vertexLabel(internalId);
+                known = graph.store.labels().name(labelId);
+            } catch (UnknownElementException gone) {
+                throw removed();
+            }
+            label = known;
         }
         return known;
     }

@@ -5,7 +5,6 @@ import io.gtran.storage.Dictionary;
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.EdgeDirection;
 import io.gtran.storage.ElementIds;
-import io.gtran.storage.UnknownElementException;
 import io.gtran.txn.Transaction;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -23,15 +22,12 @@ import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
 
 /** A vertex of a {@link GtranGraph}; see {@link GtranElement}. */
 final class GtranVertex extends GtranElement implements Vertex {
-    private String label;
-
     GtranVertex(GtranGraph graph, long internalId, Object id) {
-        super(graph, internalId, id);
+        super(graph, internalId, id, null);
     }
 
     GtranVertex(GtranGraph graph, long internalId, Object id, String label) {
-        super(graph, internalId, id);
-        this.label = label;
+        super(graph, internalId, id, label);
     }
 
     @Override
@@ -42,20 +38,6 @@ final class GtranVertex extends GtranElement implements Vertex {
     @Override
     Class<? extends Element> kind() {
         return Vertex.class;
-    }
-
-    @Override
-    public String label() {
-        String known = label;
-        if (known == null) {
-            try {
-                known = graph.store.labels().name(graph.store.vertexLabel(internalId));
-            } catch (UnknownElementException gone) {
-                throw removed();
-            }
-            label = known;
-        }
-        return known;
     }
 
     // ---------------------------------------------------------------- edges
