@@ -60,7 +60,7 @@ sed -e "s#^port: .*#port: $PORT#" -e "s#conf/init.groovy#conf/gtran-init.groovy#
   "$GTRAN_HOME/gtran-server/conf/gremlin-server.yaml" > "$SERVER_HOME/conf/gremlin-server-gtran.yaml"
 
 # 4. start it
-JDK17_FLAGS="--add-exports=java.base/sun.nio.ch=ALL-UNNAMED --add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED --add-exports=java.base/jdk.internal.util=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/jdk.internal.misc=ALL-UNNAMED -Dchronicle.analytics.disable=true -Dchronicle.announcer.disable=true"
+JDK17_FLAGS="$("$GTRAN_HOME/bin/gtran" jvm-flags)"
 LOG="$SERVER_HOME/logs/gremlin.log"
 mkdir -p "$SERVER_HOME/logs"
 stop_server() {
