@@ -1,35 +1,45 @@
 package io.gtran.rdma;
 
-import java.util.concurrent.CompletableFuture;
-
 /**
  * One node's view of the cluster fabric: the memory regions it registered, handles to other
- * nodes' regions, and reliable messages to other nodes.
+ * nodes' regions, mailboxes for messages between named threads, and news of lost peers.
  *
  * <p>A fabric offers the two primitives of the G-Tran transport (paper §4.1): one-sided access to
  * registered {@link Region}s (read, write, compare-and-swap, fetch-and-add, served without the
- * remote node's code running) and two-sided messages delivered to a {@link MessageHandler}.
- * Implementations: {@link InJvmCluster} (all nodes in one JVM); TCP and RDMA verbs implementations
- * must behave the same way, which {@code FabricContractTest} checks.
+ * remote node's application threads running; synchronous, asynchronous, or gathered into a
+ * {@link Batch}), and two-sided messages between {@link Mailbox}es. Implementations:
+ * {@link InJvmCluster} (all nodes in one JVM), {@code NettyFabric} (TCP), {@code DisniFabric} (RDMA
+ * verbs). They behave the same way, which {@code FabricContractTest} checks.
  *
- * <p>Node ids are {@code 0..}{@link #MAX_NODE}, channels {@code 0..}{@link #MAX_CHANNEL}.
+ * <p>Node ids are {@code 0..}{@link #MAX_NODE}.
  *
  * <p>How failures show up:
  * <ul>
  *   <li>any operation on a closed fabric: {@link IllegalStateException} {@code "fabric is closed: node=N"};
  *   <li>a node or region that never existed: {@link UnknownRegionException};
- *   <li>a node that existed but is closed or unreachable (a dead peer), or an injected fault:
- *       {@link RegionAccessException} from region operations, a {@link DeliveryException} in the
- *       future returned by {@link #send};
- *   <li>misuse (bad size, offset, channel): {@link IllegalArgumentException} with {@code name=value}.
+ *   <li>a node that existed but is closed or unreachable (a dead peer), a time-out, or an injected
+ *       fault: {@link RegionAccessException} from region operations (in the future, for the
+ *       asynchronous ones), a {@link DeliveryException} in the future returned by
+ *       {@link Mailbox#send};
+ *   <li>misuse (bad size, offset, length, name): {@link IllegalArgumentException} with
+ *       {@code name=value}, thrown by the call itself, never put in a future.
  * </ul>
  */
 public interface Fabric extends AutoCloseable {
     /** The largest node id. */
     int MAX_NODE = 1023;
 
-    /** The largest message channel. */
-    int MAX_CHANNEL = 255;
+    /**
+     * The largest message payload and the largest bulk {@link Region#read}/{@link Region#write}
+     * length, in bytes (16 MiB). Every transport frames at most this much data in one piece.
+     */
+    int MAX_TRANSFER_BYTES = 16 << 20;
+
+    /** The longest mailbox name, in UTF-8 bytes. */
+    int MAX_MAILBOX_NAME_BYTES = 255;
+
+    /** The number of undelivered messages a mailbox holds unless {@link #openMailbox(String, int)} says otherwise. */
+    int DEFAULT_MAILBOX_CAPACITY = 1 << 16;
 
     /** This node's id, {@code 0..}{@link #MAX_NODE}. */
     int localNode();
@@ -49,7 +59,8 @@ public interface Fabric extends AutoCloseable {
     Region register(String name, long bytes);
 
     /**
-     * A handle to region {@code name} of node {@code node}, which may be this node.
+     * A handle to region {@code name} of node {@code node}, which may be this node. For a remote
+     * node this may take a round trip, to learn the region's size.
      *
      * @throws UnknownRegionException if there is no such node or no such region on it (the message
      *     names {@code node=} and {@code name=})
@@ -59,40 +70,52 @@ public interface Fabric extends AutoCloseable {
     Region connect(int node, String name);
 
     /**
-     * Sends {@code payload} to the handler installed for {@code channel} on {@code node} (which may
-     * be this node). Delivery is reliable, and messages from this node to one receiver are handled
-     * in the order the {@code send} calls were made. The payload is copied before this method
-     * returns, so the caller may reuse the array.
+     * A new, empty batch of region operations on handles of this fabric; see {@link Batch}.
      *
-     * <p>The returned future completes normally after the receiver's handler has returned (the
-     * acknowledgement). It completes exceptionally with a {@link DeliveryException} naming
-     * {@code node=} and {@code channel=} if the node is unknown or closed, has no handler for the
-     * channel when the message arrives, or the handler throws (the handler's exception is the
-     * cause). Dependent stages attached with non-async methods may run on a transport thread of
-     * either node; never block in them (use the {@code *Async} variants, or {@code get()}).
-     *
-     * @throws IllegalArgumentException if {@code channel} is outside {@code 0..}{@link #MAX_CHANNEL}
      * @throws IllegalStateException if this fabric is closed
      */
-    CompletableFuture<Void> send(int node, int channel, byte[] payload);
+    Batch batch();
 
     /**
-     * Installs the handler for messages arriving on {@code channel}. Handlers of one node run one
-     * at a time on that node's delivery thread, so a handler that blocks delays every later message
-     * to this node.
+     * Opens the mailbox {@code name} on this node, holding up to {@link #DEFAULT_MAILBOX_CAPACITY}
+     * undelivered messages. Any node may send to it from then on, until it is closed.
      *
-     * @throws IllegalArgumentException if {@code channel} is outside {@code 0..}{@link #MAX_CHANNEL}
-     * @throws IllegalStateException if a handler is already installed for {@code channel}, or this
-     *     fabric is closed
+     * @throws IllegalArgumentException if {@code name} is empty or longer than
+     *     {@link #MAX_MAILBOX_NAME_BYTES} UTF-8 bytes
+     * @throws IllegalStateException if a mailbox of that name is open here (the message names it),
+     *     or this fabric is closed
      */
-    void onMessage(int channel, MessageHandler handler);
+    default Mailbox openMailbox(String name) {
+        return openMailbox(name, DEFAULT_MAILBOX_CAPACITY);
+    }
 
     /**
-     * Leaves the cluster; idempotent. Afterwards every operation on this fabric and on region
-     * handles obtained from it throws {@link IllegalStateException} {@code "fabric is closed:
-     * node=N"}; other nodes see this node as dead: their handles to its regions throw
-     * {@link RegionAccessException} and their sends to it fail with {@link DeliveryException}.
-     * Messages queued for this node and not yet handled fail the same way.
+     * Opens the mailbox {@code name} on this node, holding up to {@code capacity} messages that
+     * have arrived and not been received; a message arriving at a full mailbox is refused (its
+     * sender's future fails naming {@code capacity=}).
+     *
+     * @throws IllegalArgumentException if {@code name} is empty or too long, or {@code capacity < 1}
+     * @throws IllegalStateException if a mailbox of that name is open here, or this fabric is closed
+     */
+    Mailbox openMailbox(String name, int capacity);
+
+    /**
+     * Adds a listener told when a peer this node was in contact with is lost: it closed, its
+     * connection broke, it stopped answering, or a partition was injected. Each loss is told once
+     * per listener; a peer that comes back and is lost again is told again. Listeners run on a
+     * transport thread: they must return quickly and never block.
+     *
+     * @throws IllegalStateException if this fabric is closed
+     */
+    void onPeerLost(PeerListener listener);
+
+    /**
+     * Leaves the cluster; idempotent. Afterwards every operation on this fabric, its mailboxes and
+     * region handles obtained from it throws {@link IllegalStateException} {@code "fabric is closed:
+     * node=N"} (a thread blocked in {@link Mailbox#receive} wakes up with it); outstanding
+     * asynchronous operations fail. Other nodes see this node as dead: their handles to its regions
+     * throw {@link RegionAccessException}, their sends to it fail with {@link DeliveryException},
+     * and their peer listeners are told.
      */
     @Override
     void close();

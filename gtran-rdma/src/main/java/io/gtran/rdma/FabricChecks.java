@@ -1,5 +1,6 @@
 package io.gtran.rdma;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -23,13 +24,47 @@ public final class FabricChecks {
     }
 
     /**
-     * Checks a message channel.
+     * Checks a mailbox name: not empty, at most {@link Fabric#MAX_MAILBOX_NAME_BYTES} UTF-8 bytes.
      *
-     * @throws IllegalArgumentException unless {@code 0 <= channel <=} {@link Fabric#MAX_CHANNEL}
+     * @return the name's UTF-8 bytes, which transports put in frames
+     * @throws NullPointerException if {@code name} is null
+     * @throws IllegalArgumentException naming {@code mailbox=} otherwise
      */
-    public static void checkChannel(int channel) {
-        if (channel < 0 || channel > Fabric.MAX_CHANNEL) {
-            throw new IllegalArgumentException("channel out of range: channel=" + channel + ", max=" + Fabric.MAX_CHANNEL);
+    public static byte[] checkMailboxName(String name) {
+        Objects.requireNonNull(name, "mailbox");
+        byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+        if (utf8.length == 0 || utf8.length > Fabric.MAX_MAILBOX_NAME_BYTES) {
+            throw new IllegalArgumentException("mailbox name must be 1.." + Fabric.MAX_MAILBOX_NAME_BYTES
+                    + " UTF-8 bytes: mailbox=" + (utf8.length > 64 ? name.substring(0, 32) + "..." : name)
+                    + ", bytes=" + utf8.length);
+        }
+        return utf8;
+    }
+
+    /**
+     * Checks a message payload's size.
+     *
+     * @throws NullPointerException if {@code payload} is null
+     * @throws IllegalArgumentException naming {@code bytes=} and {@code max=} if it is larger than
+     *     {@link Fabric#MAX_TRANSFER_BYTES}
+     */
+    public static void checkPayload(byte[] payload) {
+        Objects.requireNonNull(payload, "payload");
+        if (payload.length > Fabric.MAX_TRANSFER_BYTES) {
+            throw new IllegalArgumentException("message too large: bytes=" + payload.length + ", max="
+                    + Fabric.MAX_TRANSFER_BYTES);
+        }
+    }
+
+    /**
+     * Checks a mailbox capacity.
+     *
+     * @throws IllegalArgumentException naming {@code capacity=} unless it is positive
+     */
+    public static void checkCapacity(String mailbox, int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("mailbox capacity must be positive: mailbox=" + mailbox + ", capacity="
+                    + capacity);
         }
     }
 
@@ -79,12 +114,27 @@ public final class FabricChecks {
      */
     public static void checkRange(Region region, long offset, byte[] array, int arrayOffset, int length) {
         Objects.requireNonNull(array, "array");
+        checkTransferLength(region, offset, length);
+        Objects.checkFromIndexSize(arrayOffset, length, array.length);
+    }
+
+    /**
+     * Checks the region range {@code [offset, offset + length)} of a bulk operation and that
+     * {@code length} is at most {@link Fabric#MAX_TRANSFER_BYTES}.
+     *
+     * @throws IllegalArgumentException naming the region, {@code offset=}, {@code length=} and
+     *     {@code size=} (and {@code max=} for a length over the limit)
+     */
+    public static void checkTransferLength(Region region, long offset, int length) {
         long size = region.size();
+        if (length > Fabric.MAX_TRANSFER_BYTES) {
+            throw new IllegalArgumentException("transfer too large: " + describe(region) + ", offset=" + offset
+                    + ", length=" + length + ", size=" + size + ", max=" + Fabric.MAX_TRANSFER_BYTES);
+        }
         if (length < 0 || offset < 0 || offset > size - length) {
             throw new IllegalArgumentException("range out of bounds: " + describe(region) + ", offset=" + offset
                     + ", length=" + length + ", size=" + size);
         }
-        Objects.checkFromIndexSize(arrayOffset, length, array.length);
     }
 
     /** {@code "node=N, region=NAME"}, the prefix every region message uses. */

@@ -94,20 +94,19 @@ public final class FaultyFabric implements Fabric {
     }
 
     @Override
-    public CompletableFuture<Void> send(int node, int channel, byte[] payload) {
+    public Batch batch() {
         checkOpen();
-        FabricChecks.checkChannel(channel);
-        Objects.requireNonNull(payload, "payload");
-        if (node >= 0 && node <= MAX_NODE && dropsLeft.getAndUpdate(node, left -> Math.max(0, left - 1)) > 0) {
-            return CompletableFuture.failedFuture(new DeliveryException("message dropped by fault injection: node=" + node
-                    + ", channel=" + channel));
-        }
-        return delegate.send(node, channel, payload);
+        return new OpBatch(region -> region instanceof FaultyRegion faulty && faulty.owner() == this, this::checkOpen);
     }
 
     @Override
-    public void onMessage(int channel, MessageHandler handler) {
-        delegate.onMessage(channel, handler);
+    public Mailbox openMailbox(String name, int capacity) {
+        return new FaultyMailbox(delegate.openMailbox(name, capacity));
+    }
+
+    @Override
+    public void onPeerLost(PeerListener listener) {
+        delegate.onPeerLost(listener);
     }
 
     @Override
@@ -141,6 +140,10 @@ public final class FaultyFabric implements Fabric {
             this.region = region;
         }
 
+        FaultyFabric owner() {
+            return FaultyFabric.this;
+        }
+
         @Override
         protected Region target() {
             if (failing(region.node())) {
@@ -148,6 +151,52 @@ public final class FaultyFabric implements Fabric {
                         + FabricChecks.describe(region));
             }
             return region;
+        }
+    }
+
+    /** A mailbox whose sends consult the drop counter of their target node. */
+    private final class FaultyMailbox implements Mailbox {
+        private final Mailbox mailbox;
+
+        FaultyMailbox(Mailbox mailbox) {
+            this.mailbox = mailbox;
+        }
+
+        @Override
+        public int node() {
+            return mailbox.node();
+        }
+
+        @Override
+        public String name() {
+            return mailbox.name();
+        }
+
+        @Override
+        public CompletableFuture<Void> send(int node, String to, byte[] payload) {
+            checkOpen();
+            FabricChecks.checkMailboxName(to);
+            FabricChecks.checkPayload(payload);
+            if (node >= 0 && node <= MAX_NODE && dropsLeft.getAndUpdate(node, left -> Math.max(0, left - 1)) > 0) {
+                return CompletableFuture.failedFuture(new DeliveryException("message dropped by fault injection: node="
+                        + node + ", mailbox=" + to));
+            }
+            return mailbox.send(node, to, payload);
+        }
+
+        @Override
+        public Message receive(long timeout, java.util.concurrent.TimeUnit unit) throws InterruptedException {
+            return mailbox.receive(timeout, unit);
+        }
+
+        @Override
+        public Message poll() {
+            return mailbox.poll();
+        }
+
+        @Override
+        public void close() {
+            mailbox.close();
         }
     }
 }

@@ -1,5 +1,8 @@
 package io.gtran.rdma;
 
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
 /**
  * A {@link Region} that passes every operation to another: the base of region decorators (fault
  * injection, tests that pause a thread at a read), which override only what they change.
@@ -8,7 +11,7 @@ public class ForwardingRegion implements Region {
     private final Region delegate;
 
     public ForwardingRegion(Region delegate) {
-        this.delegate = java.util.Objects.requireNonNull(delegate, "delegate");
+        this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 
     /** The region operations go to; decorators may pick another per call by overriding this. */
@@ -59,6 +62,36 @@ public class ForwardingRegion implements Region {
     @Override
     public void write(long offset, byte[] src, int srcOffset, int length) {
         target().write(offset, src, srcOffset, length);
+    }
+
+    @Override
+    public CompletableFuture<Long> readLongAsync(long offset) {
+        return target().readLongAsync(offset);
+    }
+
+    @Override
+    public CompletableFuture<Void> writeLongAsync(long offset, long value) {
+        return target().writeLongAsync(offset, value);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> compareAndSwapAsync(long offset, long expected, long value) {
+        return target().compareAndSwapAsync(offset, expected, value);
+    }
+
+    @Override
+    public CompletableFuture<Long> fetchAddAsync(long offset, long delta) {
+        return target().fetchAddAsync(offset, delta);
+    }
+
+    @Override
+    public CompletableFuture<byte[]> readAsync(long offset, int length) {
+        return target().readAsync(offset, length);
+    }
+
+    @Override
+    public CompletableFuture<Void> writeAsync(long offset, byte[] src, int srcOffset, int length) {
+        return target().writeAsync(offset, src, srcOffset, length);
     }
 
     @Override

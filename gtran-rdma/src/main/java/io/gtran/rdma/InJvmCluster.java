@@ -15,6 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *     Fabric n1 = cluster.join(1);
  *     Region counter = n0.register("counter", 8);
  *     n1.connect(0, "counter").fetchAdd(0, 1);
+ *     Mailbox inbox = n0.openMailbox("worker-0");
+ *     n1.openMailbox("worker-1").send(0, "worker-0", new byte[] {42});
+ *     Message message = inbox.receive(1, TimeUnit.SECONDS);
  * }
  * }</pre>
  *
@@ -64,6 +67,15 @@ public final class InJvmCluster implements AutoCloseable {
     @Override
     public String toString() {
         return "InJvmCluster" + new TreeMap<>(members).values();
+    }
+
+    /** Tells every other open member's peer listeners that {@code lost} is gone. */
+    void peerLost(InJvmFabric lost, String reason) {
+        for (InJvmFabric member : members.values()) {
+            if (member != lost && !member.isClosed()) {
+                member.tellPeerLost(lost.localNode(), reason);
+            }
+        }
     }
 
     /** The latest fabric that joined as {@code node}, open or closed, or null if none ever did. */

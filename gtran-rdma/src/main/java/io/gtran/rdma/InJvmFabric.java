@@ -1,56 +1,40 @@
 package io.gtran.rdma;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One node of an {@link InJvmCluster}. Regions are direct buffers ({@link InJvmMemory}) that other
+ * One node of an {@link InJvmCluster}. Regions are direct buffers ({@link RegionMemory}) that other
  * nodes of the same cluster reach through {@link InJvmRegion} handles, with no copying and no
- * thread hop. Messages are copied at send and handled on this node's single delivery thread
- * ({@code gtran-fabric-node-N}, a daemon), which is what orders them.
+ * thread hop. A message is copied at send and put straight into the receiving mailbox's queue on
+ * the sender's thread, so messages from one sending thread arrive in send order.
  *
  * <p>Closing sets the closed flag (every later operation, and every handle to this node's
- * regions, fails at once), shuts the delivery thread down and waits up to
- * {@link #CLOSE_WAIT_SECONDS} for the handler that is running to return, then interrupts it;
- * messages still queued fail with a {@link DeliveryException}. Called from one of this node's own
- * handlers, close does not wait. The closed node stays in the cluster, so others see "closed", not "unknown", until a
- * new fabric joins under the same id.
+ * regions, fails at once), closes this node's mailboxes (waking their receivers) and tells the
+ * peer listeners of every other open node. The closed node stays in the cluster, so others see
+ * "closed", not "unknown", until a new fabric joins under the same id.
  */
 final class InJvmFabric implements Fabric {
-    /** How long {@link #close()} waits for a running handler before interrupting it. */
-    static final long CLOSE_WAIT_SECONDS = 10;
-
     private static final Logger LOG = LoggerFactory.getLogger(InJvmFabric.class);
 
     private final InJvmCluster cluster;
     private final int node;
-    private final ConcurrentHashMap<String, InJvmMemory> regions = new ConcurrentHashMap<>();
-    private final AtomicReferenceArray<MessageHandler> handlers = new AtomicReferenceArray<>(MAX_CHANNEL + 1);
+    private final ConcurrentHashMap<String, RegionMemory> regions = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, InJvmMailbox> mailboxes = new ConcurrentHashMap<>();
+    private final List<PeerListener> peerListeners = new CopyOnWriteArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final ExecutorService delivery;
-    private volatile Thread deliveryThread;
 
     InJvmFabric(InJvmCluster cluster, int node) {
         this.cluster = cluster;
         this.node = node;
-        this.delivery = Executors.newSingleThreadExecutor(task -> {
-            Thread thread = new Thread(task, "gtran-fabric-node-" + node);
-            thread.setDaemon(true);
-            deliveryThread = thread;
-            return thread;
-        });
     }
 
     @Override
@@ -62,18 +46,18 @@ final class InJvmFabric implements Fabric {
     public Region register(String name, long bytes) {
         checkOpen();
         FabricChecks.checkRegistration(name, bytes);
-        if (bytes > InJvmMemory.MAX_BYTES) {
+        if (bytes > RegionMemory.MAX_BYTES) {
             throw new IllegalArgumentException("region too large for the in-JVM fabric: name=" + name + ", bytes=" + bytes
-                    + ", max=" + InJvmMemory.MAX_BYTES);
+                    + ", max=" + RegionMemory.MAX_BYTES);
         }
         if (regions.containsKey(name)) {
             throw duplicate(name);
         }
-        InJvmMemory memory = new InJvmMemory(this, name, bytes);
+        RegionMemory memory = new RegionMemory(name, bytes);
         if (regions.putIfAbsent(name, memory) != null) {
             throw duplicate(name);
         }
-        return new InJvmRegion(this, memory);
+        return new InJvmRegion(this, this, memory);
     }
 
     @Override
@@ -87,36 +71,39 @@ final class InJvmFabric implements Fabric {
         if (owner.isClosed()) {
             throw new RegionAccessException("node is closed: node=" + node + ", region=" + name);
         }
-        InJvmMemory memory = owner.regions.get(name);
+        RegionMemory memory = owner.regions.get(name);
         if (memory == null) {
             throw new UnknownRegionException("unknown region: node=" + node + ", name=" + name);
         }
-        return new InJvmRegion(this, memory);
+        return new InJvmRegion(this, owner, memory);
     }
 
     @Override
-    public CompletableFuture<Void> send(int node, int channel, byte[] payload) {
+    public Batch batch() {
         checkOpen();
-        FabricChecks.checkChannel(channel);
-        byte[] copy = Objects.requireNonNull(payload, "payload").clone();
-        CompletableFuture<Void> acked = new CompletableFuture<>();
-        InJvmFabric receiver = cluster.member(node);
-        if (receiver == null) {
-            acked.completeExceptionally(new DeliveryException("unknown node: node=" + node + ", channel=" + channel));
-        } else {
-            receiver.enqueue(this.node, channel, copy, acked);
-        }
-        return acked;
+        return new OpBatch(region -> region instanceof InJvmRegion handle && handle.holder() == this, this::checkOpen);
     }
 
     @Override
-    public void onMessage(int channel, MessageHandler handler) {
+    public Mailbox openMailbox(String name, int capacity) {
         checkOpen();
-        FabricChecks.checkChannel(channel);
-        Objects.requireNonNull(handler, "handler");
-        if (!handlers.compareAndSet(channel, null, handler)) {
-            throw new IllegalStateException("message handler already installed: node=" + node + ", channel=" + channel);
+        FabricChecks.checkMailboxName(name);
+        FabricChecks.checkCapacity(name, capacity);
+        InJvmMailbox mailbox = new InJvmMailbox(name, capacity);
+        if (mailboxes.putIfAbsent(name, mailbox) != null) {
+            throw new IllegalStateException("mailbox already open: node=" + node + ", mailbox=" + name);
         }
+        if (closed.get()) { // closed while we opened: close() may have missed it
+            mailbox.queue.close(closedMessage());
+            checkOpen();
+        }
+        return mailbox;
+    }
+
+    @Override
+    public void onPeerLost(PeerListener listener) {
+        checkOpen();
+        peerListeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
     @Override
@@ -124,22 +111,10 @@ final class InJvmFabric implements Fabric {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        delivery.shutdown();
-        if (Thread.currentThread() == deliveryThread) {
-            return; // closed by our own handler: waiting for it would wait for ourselves
+        for (InJvmMailbox mailbox : mailboxes.values()) {
+            mailbox.queue.close(closedMessage());
         }
-        try {
-            if (!delivery.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                LOG.warn("node={}: a message handler did not return within {}s of close; interrupting it", node,
-                        CLOSE_WAIT_SECONDS);
-                for (Runnable never : delivery.shutdownNow()) {
-                    Delivery queued = (Delivery) never;
-                    queued.acked.completeExceptionally(closedBeforeDelivery(queued.channel));
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        cluster.peerLost(this, "node closed");
         LOG.debug("node={} closed", node);
     }
 
@@ -151,73 +126,101 @@ final class InJvmFabric implements Fabric {
     /** Throws {@code IllegalStateException("fabric is closed: node=N")} once closed. */
     void checkOpen() {
         if (closed.get()) {
-            throw new IllegalStateException("fabric is closed: node=" + node);
+            throw new IllegalStateException(closedMessage());
+        }
+    }
+
+    /** Tells this node's listeners that {@code peer} is lost; a listener that throws is logged. */
+    void tellPeerLost(int peer, String reason) {
+        for (PeerListener listener : peerListeners) {
+            try {
+                listener.peerLost(peer, reason);
+            } catch (RuntimeException e) {
+                LOG.warn("node={}: peer listener failed on the loss of node={}", node, peer, e);
+            }
         }
     }
 
     @Override
     public String toString() {
-        List<Integer> channels = new ArrayList<>();
-        for (int channel = 0; channel <= MAX_CHANNEL; channel++) {
-            if (handlers.get(channel) != null) {
-                channels.add(channel);
-            }
-        }
         return "InJvmFabric[node=" + node + ", closed=" + closed.get() + ", regions=" + new TreeSet<>(regions.keySet())
-                + ", channels=" + channels + "]";
+                + ", mailboxes=" + new TreeSet<>(mailboxes.keySet()) + "]";
     }
 
-    private void enqueue(int fromNode, int channel, byte[] payload, CompletableFuture<Void> acked) {
-        try {
-            delivery.execute(new Delivery(fromNode, channel, payload, acked));
-        } catch (RejectedExecutionException e) {
-            acked.completeExceptionally(closedBeforeDelivery(channel)); // shut down after the caller looked us up
-        }
-    }
-
-    /** One message on its way to a handler of this node; runs on the delivery thread, one at a time. */
-    private final class Delivery implements Runnable {
-        final int fromNode;
-        final int channel;
-        final byte[] payload;
-        final CompletableFuture<Void> acked;
-
-        Delivery(int fromNode, int channel, byte[] payload, CompletableFuture<Void> acked) {
-            this.fromNode = fromNode;
-            this.channel = channel;
-            this.payload = payload;
-            this.acked = acked;
-        }
-
-        @Override
-        public void run() {
-            if (closed.get()) {
-                acked.completeExceptionally(closedBeforeDelivery(channel));
-                return;
-            }
-            MessageHandler handler = handlers.get(channel);
-            if (handler == null) {
-                acked.completeExceptionally(new DeliveryException("no message handler: node=" + node + ", channel="
-                        + channel + ", fromNode=" + fromNode));
-                return;
-            }
-            try {
-                handler.onMessage(fromNode, payload);
-            } catch (Throwable t) { // anything the handler throws belongs to the sender; this thread keeps delivering
-                LOG.debug("node={}: handler for channel={} failed on a message from node={}", node, channel, fromNode, t);
-                acked.completeExceptionally(new DeliveryException("message handler failed: node=" + node + ", channel="
-                        + channel + ", fromNode=" + fromNode + ": " + t, t));
-                return;
-            }
-            acked.complete(null);
-        }
-    }
-
-    private DeliveryException closedBeforeDelivery(int channel) {
-        return new DeliveryException("node is closed: node=" + node + ", channel=" + channel);
+    private String closedMessage() {
+        return "fabric is closed: node=" + node;
     }
 
     private IllegalStateException duplicate(String name) {
         return new IllegalStateException("region already registered: node=" + node + ", name=" + name);
+    }
+
+    /** A mailbox of this node; sending puts the message into the receiver's queue directly. */
+    private final class InJvmMailbox implements Mailbox {
+        final MailboxQueue queue;
+
+        InJvmMailbox(String name, int capacity) {
+            this.queue = new MailboxQueue(name, capacity);
+        }
+
+        @Override
+        public int node() {
+            return node;
+        }
+
+        @Override
+        public String name() {
+            return queue.name();
+        }
+
+        @Override
+        public CompletableFuture<Void> send(int to, String mailbox, byte[] payload) {
+            checkOpen();
+            checkMailboxOpen();
+            FabricChecks.checkMailboxName(mailbox);
+            FabricChecks.checkPayload(payload);
+            Message message = new Message(node, queue.name(), payload.clone());
+            InJvmFabric receiver = cluster.member(to);
+            String failure;
+            if (receiver == null) {
+                failure = "unknown node";
+            } else if (receiver.isClosed()) {
+                failure = "node is closed";
+            } else {
+                InJvmMailbox target = receiver.mailboxes.get(mailbox);
+                failure = target == null ? "no such mailbox" : target.queue.deliver(message);
+            }
+            return failure == null ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(
+                    new DeliveryException(failure + ": node=" + to + ", mailbox=" + mailbox));
+        }
+
+        @Override
+        public Message receive(long timeout, TimeUnit unit) throws InterruptedException {
+            return queue.receive(timeout, unit);
+        }
+
+        @Override
+        public Message poll() {
+            return queue.poll();
+        }
+
+        @Override
+        public void close() {
+            if (!queue.isClosed()) {
+                queue.close("mailbox is closed: node=" + node + ", mailbox=" + queue.name());
+                mailboxes.remove(queue.name(), this);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "InJvmMailbox[node=" + node + ", mailbox=" + queue.name() + ", waiting=" + queue.size() + "]";
+        }
+
+        private void checkMailboxOpen() {
+            if (queue.isClosed()) {
+                throw new IllegalStateException("mailbox is closed: node=" + node + ", mailbox=" + queue.name());
+            }
+        }
     }
 }

@@ -1,23 +1,33 @@
 package io.gtran.rdma;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * A handle held by node {@code local} to a region whose memory another (or the same) in-JVM node
  * owns. Every operation first checks that the holder is open ({@link IllegalStateException}) and
  * that the owner is open ({@link RegionAccessException}: a dead peer), then its arguments with
- * {@link FabricChecks}. {@link #node()}, {@link #name()} and {@link #size()} always answer.
+ * {@link FabricChecks}. {@link #node()}, {@link #name()} and {@link #size()} always answer. The
+ * asynchronous forms run at once on the caller's thread and return a completed future.
  */
 final class InJvmRegion implements Region {
     private final InJvmFabric local;
-    private final InJvmMemory memory;
+    private final InJvmFabric owner;
+    private final RegionMemory memory;
 
-    InJvmRegion(InJvmFabric local, InJvmMemory memory) {
+    InJvmRegion(InJvmFabric local, InJvmFabric owner, RegionMemory memory) {
         this.local = local;
+        this.owner = owner;
         this.memory = memory;
+    }
+
+    /** The fabric whose handle this is. */
+    InJvmFabric holder() {
+        return local;
     }
 
     @Override
     public int node() {
-        return memory.owner().localNode();
+        return owner.localNode();
     }
 
     @Override
@@ -65,20 +75,87 @@ final class InJvmRegion implements Region {
     }
 
     @Override
+    public CompletableFuture<Long> readLongAsync(long offset) {
+        RegionAccessException dead = checkLongOperation(offset);
+        return dead != null ? CompletableFuture.failedFuture(dead) : CompletableFuture.completedFuture(memory.getLongVolatile(offset));
+    }
+
+    @Override
+    public CompletableFuture<Void> writeLongAsync(long offset, long value) {
+        RegionAccessException dead = checkLongOperation(offset);
+        if (dead != null) {
+            return CompletableFuture.failedFuture(dead);
+        }
+        memory.putLongVolatile(offset, value);
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> compareAndSwapAsync(long offset, long expected, long value) {
+        RegionAccessException dead = checkLongOperation(offset);
+        return dead != null ? CompletableFuture.failedFuture(dead)
+                : CompletableFuture.completedFuture(memory.compareAndSetLong(offset, expected, value));
+    }
+
+    @Override
+    public CompletableFuture<Long> fetchAddAsync(long offset, long delta) {
+        RegionAccessException dead = checkLongOperation(offset);
+        return dead != null ? CompletableFuture.failedFuture(dead) : CompletableFuture.completedFuture(memory.getAndAddLong(offset, delta));
+    }
+
+    @Override
+    public CompletableFuture<byte[]> readAsync(long offset, int length) {
+        local.checkOpen();
+        FabricChecks.checkTransferLength(this, offset, length);
+        RegionAccessException dead = deadFailure();
+        if (dead != null) {
+            return CompletableFuture.failedFuture(dead);
+        }
+        byte[] bytes = new byte[length];
+        memory.getBytes(offset, bytes, 0, length);
+        return CompletableFuture.completedFuture(bytes);
+    }
+
+    @Override
+    public CompletableFuture<Void> writeAsync(long offset, byte[] src, int srcOffset, int length) {
+        local.checkOpen();
+        FabricChecks.checkRange(this, offset, src, srcOffset, length);
+        RegionAccessException dead = deadFailure();
+        if (dead != null) {
+            return CompletableFuture.failedFuture(dead);
+        }
+        memory.putBytes(offset, src, srcOffset, length);
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
     public String toString() {
         return "InJvmRegion[" + FabricChecks.describe(this) + ", size=" + size() + ", heldBy=" + local.localNode() + "]";
     }
 
-    private InJvmMemory longWord(long offset) {
+    private RegionMemory longWord(long offset) {
         reachable();
         FabricChecks.checkLongOffset(this, offset);
         return memory;
     }
 
+    /** Checks an asynchronous long operation; returns its failure if the owner is dead, else null. */
+    private RegionAccessException checkLongOperation(long offset) {
+        local.checkOpen();
+        FabricChecks.checkLongOffset(this, offset);
+        return deadFailure();
+    }
+
     private void reachable() {
         local.checkOpen();
-        if (memory.owner().isClosed()) {
-            throw new RegionAccessException("node is closed: " + FabricChecks.describe(this));
+        RegionAccessException dead = deadFailure();
+        if (dead != null) {
+            throw dead;
         }
+    }
+
+    /** The failure of an operation on a closed owner's region, or null while the owner is open. */
+    private RegionAccessException deadFailure() {
+        return owner.isClosed() ? new RegionAccessException("node is closed: " + FabricChecks.describe(this)) : null;
     }
 }

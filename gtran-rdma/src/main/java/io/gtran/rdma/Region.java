@@ -1,8 +1,12 @@
 package io.gtran.rdma;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * A handle to a registered memory region of some node, addressed by byte offset; obtained from
- * {@link Fabric#register} or {@link Fabric#connect}. Every operation is complete when it returns.
+ * {@link Fabric#register} or {@link Fabric#connect}. Every synchronous operation is complete when
+ * it returns; each has an asynchronous form ({@code ...Async}) returning a future, and
+ * {@link Fabric#batch} gathers many into one request per node.
  *
  * <p><b>Long operations</b> ({@link #readLong}, {@link #writeLong}, {@link #compareAndSwap},
  * {@link #fetchAdd}) need an 8-byte aligned offset with {@code offset + 8 <= size()}. Each is
@@ -21,7 +25,10 @@ package io.gtran.rdma;
  * {@code offset=} and {@code size=} (and {@code length=} for bulk operations); an array range
  * outside the caller's array throws {@link IndexOutOfBoundsException}. A handle to a region of a
  * closed or unreachable node throws {@link RegionAccessException}; a handle obtained from a
- * fabric that has since been closed throws {@link IllegalStateException}.
+ * fabric that has since been closed throws {@link IllegalStateException}. The asynchronous forms
+ * throw misuse and a closed fabric at once, and put every other failure ({@link RegionAccessException}
+ * for a dead peer or a time-out) in the future. Bulk lengths are at most
+ * {@link Fabric#MAX_TRANSFER_BYTES}.
  */
 public interface Region {
     /** The id of the node that owns this region's memory. */
@@ -58,4 +65,22 @@ public interface Region {
 
     /** Copies {@code length} bytes from {@code src[srcOffset..]} into the region at {@code offset}. */
     void write(long offset, byte[] src, int srcOffset, int length);
+
+    /** {@link #readLong}, completing when the value has arrived. */
+    CompletableFuture<Long> readLongAsync(long offset);
+
+    /** {@link #writeLong}, completing when the write has been applied. */
+    CompletableFuture<Void> writeLongAsync(long offset, long value);
+
+    /** {@link #compareAndSwap}, completing with whether the swap happened. */
+    CompletableFuture<Boolean> compareAndSwapAsync(long offset, long expected, long value);
+
+    /** {@link #fetchAdd}, completing with the value before the addition. */
+    CompletableFuture<Long> fetchAddAsync(long offset, long delta);
+
+    /** {@link #read} of {@code length} bytes into a new array. */
+    CompletableFuture<byte[]> readAsync(long offset, int length);
+
+    /** {@link #write} of a copy of {@code src[srcOffset..srcOffset+length)}, taken before this returns. */
+    CompletableFuture<Void> writeAsync(long offset, byte[] src, int srcOffset, int length);
 }
