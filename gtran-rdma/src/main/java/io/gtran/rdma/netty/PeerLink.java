@@ -1,0 +1,163 @@
+package io.gtran.rdma.netty;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What one node knows of one peer: its address, the connection its requests go over (made on
+ * first use, made again after a loss), the incarnation it last answered with, and whether it is in
+ * contact. The peer is in contact once a handshake with it succeeded in either direction (our
+ * connection to it, or its connection to us); losing it (a connection closing or falling silent,
+ * a new incarnation turning up) tells the fabric's listeners once, until contact is made again.
+ */
+final class PeerLink {
+    private static final Logger LOG = LoggerFactory.getLogger(PeerLink.class);
+    /** How often a request is offered to a fresh connection when the one it met had just closed. */
+    private static final int SUBMIT_ATTEMPTS = 3;
+
+    private final NettyFabric fabric;
+    private final int node;
+    private final InetSocketAddress address;
+    private final String addressText;
+    private ClientConnection connection; // guarded by this
+    private boolean inContact; // guarded by this
+    private long incarnation; // guarded by this; 0 until the peer answered once
+    private String lostBecause; // guarded by this
+
+    PeerLink(NettyFabric fabric, int node, InetSocketAddress address) {
+        this.fabric = fabric;
+        this.node = node;
+        this.address = address;
+        this.addressText = address.getHostString() + ":" + address.getPort();
+    }
+
+    int node() {
+        return node;
+    }
+
+    InetSocketAddress address() {
+        return address;
+    }
+
+    /** {@code host:port}, for messages. */
+    String addressText() {
+        return addressText;
+    }
+
+    /** Sends {@code request} over the current connection, opening one if needed. */
+    void submit(Request request) {
+        for (int attempt = 1; ; attempt++) {
+            ClientConnection current = connection();
+            if (current == null) {
+                request.releaseFrame();
+                request.fail(fabric.closedMessage(), addressText);
+                return;
+            }
+            if (current.submit(request)) {
+                return;
+            }
+            if (attempt == SUBMIT_ATTEMPTS) {
+                request.releaseFrame();
+                request.fail("connection closed", addressText);
+                return;
+            }
+        }
+    }
+
+    /**
+     * Sends region operations for peer incarnation {@code incarnation}, in order, in as few OPS
+     * frames as the frame limit allows (one, unless the requests or their results pass
+     * {@link FrameDescriptor#MAX_BODY_LENGTH}).
+     */
+    void submitOps(List<RegionOp> ops, long incarnation) {
+        int from = 0;
+        while (from < ops.size()) {
+            long body = OpDescriptor.FIRST_OP_OFFSET;
+            long results = 0;
+            int to = from;
+            while (to < ops.size()) {
+                RegionOp op = ops.get(to);
+                if (to > from && (body + op.encodedLength() > FrameDescriptor.MAX_BODY_LENGTH
+                        || OpDescriptor.FIRST_OP_OFFSET + results + op.resultLength() > FrameDescriptor.MAX_BODY_LENGTH)) {
+                    break;
+                }
+                body += op.encodedLength();
+                results += op.resultLength();
+                to++;
+            }
+            List<RegionOp> frame = from == 0 && to == ops.size() ? ops : new ArrayList<>(ops.subList(from, to));
+            submit(new OpsRequest(incarnation, frame, (int) body, (int) results));
+            from = to;
+        }
+    }
+
+    /** The open connection, a new one if there is none, or null once the fabric is closed. */
+    private synchronized ClientConnection connection() {
+        if (connection == null || connection.isClosed()) {
+            if (fabric.isClosed()) {
+                return null;
+            }
+            connection = new ClientConnection(fabric, this);
+            connection.start();
+        }
+        return connection;
+    }
+
+    /** A handshake with the peer succeeded (either direction); it answered as {@code peerIncarnation}. */
+    void contact(long peerIncarnation) {
+        boolean restarted;
+        synchronized (this) {
+            restarted = incarnation != 0 && incarnation != peerIncarnation && inContact;
+            incarnation = peerIncarnation;
+        }
+        if (restarted) {
+            lost("node restarted");
+        }
+        synchronized (this) {
+            inContact = true;
+            lostBecause = null;
+        }
+    }
+
+    /** Our connection to the peer closed; if it had been established, the peer is lost. */
+    void connectionClosed(ClientConnection closed, boolean established, String reason) {
+        if (established) {
+            lost(reason);
+        }
+    }
+
+    /** The peer is lost for {@code reason}: tells the listeners if it was in contact. */
+    void lost(String reason) {
+        synchronized (this) {
+            if (!inContact) {
+                return;
+            }
+            inContact = false;
+            lostBecause = reason;
+        }
+        if (!fabric.isClosed()) {
+            LOG.info("node={}: lost peer node={} at {}: {}", fabric.localNode(), node, addressText, reason);
+            fabric.tellPeerLost(node, reason);
+        }
+    }
+
+    /** Closes the connection (failing what waits on it with {@code reason}); the fabric is closing. */
+    void close(String reason) {
+        ClientConnection current;
+        synchronized (this) {
+            current = connection;
+        }
+        if (current != null) {
+            current.close(reason);
+        }
+    }
+
+    @Override
+    public synchronized String toString() {
+        return "node=" + node + " " + (inContact ? "in contact" : lostBecause != null ? "lost (" + lostBecause + ")"
+                : "not in contact") + ", connection=" + (connection == null ? "none" : connection);
+    }
+}
