@@ -18,6 +18,7 @@ class ClusterConfigTest {
     void builderKeepsWhatItIsGivenAndHasDefaults() {
         ClusterConfig config = ClusterConfig.builder(1).nodes(TWO).operationTimeout(Duration.ofSeconds(3)).build();
         assertEquals(1, config.localNode());
+        assertEquals("netty", config.transport());
         assertEquals(TWO.get(1), config.localAddress());
         assertEquals(Duration.ofSeconds(3), config.operationTimeout());
         assertEquals(Duration.ofSeconds(5), config.connectTimeout());
@@ -29,12 +30,14 @@ class ClusterConfigTest {
     void propertiesGiveTheSameConfiguration() {
         Properties properties = new Properties();
         properties.setProperty(ClusterConfig.NODE, "0");
+        properties.setProperty(ClusterConfig.TRANSPORT, "rdma");
         properties.setProperty(ClusterConfig.NODES, " 127.0.0.1:7100 , 127.0.0.1:7101");
         properties.setProperty(ClusterConfig.OPERATION_TIMEOUT_MS, "2500");
         properties.setProperty(ClusterConfig.PEER_LOST_AFTER_MS, "4000");
         properties.setProperty("gtran.storage.something", "ignored: not a fabric key");
         ClusterConfig config = ClusterConfig.fromProperties(properties);
         assertEquals(0, config.localNode());
+        assertEquals("rdma", config.transport());
         assertEquals(TWO, config.nodes());
         assertEquals(Duration.ofMillis(2500), config.operationTimeout());
         assertEquals(Duration.ofMillis(4000), config.peerLostAfter());
@@ -45,6 +48,7 @@ class ClusterConfigTest {
         assertMessage(() -> ClusterConfig.builder(2).nodes(TWO).build(), "localNode=2", "nodes=2");
         assertMessage(() -> ClusterConfig.builder(-1).nodes(TWO).build(), "localNode=-1");
         assertMessage(() -> ClusterConfig.builder(0).build(), "nodes=0");
+        assertMessage(() -> ClusterConfig.builder(0).nodes(TWO).transport(" ").build(), "transport");
         assertMessage(() -> ClusterConfig.builder(0).nodes(List.of(TWO.get(0), TWO.get(0))).build(), "node=1",
                 "share an address");
         assertMessage(() -> ClusterConfig.builder(0).nodes(TWO).operationTimeout(Duration.ZERO).build(),
@@ -84,5 +88,11 @@ class ClusterConfigTest {
 
     private static void assertMessage(org.junit.jupiter.api.function.Executable executable, String... parts) {
         FabricContractTest.assertMessageHas(assertThrows(IllegalArgumentException.class, executable), parts);
+    }
+
+    @Test
+    void anUnknownTransportIsRefusedListingTheKnownOnes() {
+        ClusterConfig config = ClusterConfig.builder(0).nodes(TWO).transport("carrier-pigeon").build();
+        assertMessage(() -> Fabrics.start(config), "unknown transport", "gtran.fabric.transport=carrier-pigeon", "known:");
     }
 }
