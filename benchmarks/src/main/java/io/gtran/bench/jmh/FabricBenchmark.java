@@ -6,6 +6,7 @@ import io.gtran.rdma.Fabric;
 import io.gtran.rdma.Fabrics;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.rdma.Mailbox;
+import io.gtran.rdma.Message;
 import io.gtran.rdma.Region;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -37,7 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * insert) and {@code netty} (two TCP fabrics in this JVM talking over 127.0.0.1, started through
  * {@link Fabrics}: every operation crosses the loopback socket and node 1's event loop).
  *
- * <p><b>Benchmarks</b> (one thread on node 0; node 1 drains its mailbox on a thread of its own):
+ * <p><b>Benchmarks</b> (one thread on node 0; node 1 answers messages on a thread of its own):
  * <ul>
  *   <li>{@link #readLong}: one synchronous one-sided 8-byte read: its average time is the read
  *       latency, its inverse the throughput of one caller that waits for each reply.
@@ -45,10 +46,13 @@ import org.openjdk.jmh.annotations.Warmup;
  *       flushed, counted as {@value #BATCH} operations: the throughput of one caller that does not
  *       wait for each reply.
  *   <li>{@link #compareAndSwap}: one synchronous remote CAS (alternating values, so every one swaps).
- *   <li>{@link #sendMessage}: one 64-byte message into node 1's mailbox, waiting for its
- *       acknowledgement (the message is in the mailbox).
- *   <li>{@link #sendMessagesPipelined}: {@value #BATCH} 64-byte messages sent without waiting, then
- *       all acknowledgements awaited, counted as {@value #BATCH} operations: mailbox messages/s.
+ *   <li>{@link #messageRoundTrip}: a 64-byte message to node 1's {@code echo} mailbox, whose thread
+ *       sends it back; the benchmark waits for the reply in its own mailbox. Two messages, two
+ *       mailbox hand-offs between threads: the request/response pattern of G-Tran's remote queries.
+ *   <li>{@link #messagesPipelined}: {@value #BATCH} messages sent to {@code echo} without waiting,
+ *       then their {@value #BATCH} replies received, counted as {@value #BATCH} operations: mailbox
+ *       messages/s each way with a bounded number in flight (a sender that outran the receiver
+ *       would fill the mailbox, and a full mailbox refuses messages).
  * </ul>
  *
  * <p>Run {@code bin/gtran bench jmh FabricBenchmark -bm avgt -tu us} for latencies and
@@ -57,13 +61,13 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @State(Scope.Benchmark)
 @BenchmarkMode({Mode.Throughput, Mode.AverageTime})
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@OutputTimeUnit(TimeUnit.MICROSECONDS) // ops/us and us/op; pass -tu s for ops/s
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class FabricBenchmark extends GtranForkSettings {
     static final int BATCH = 64;
     private static final String REGION = "bench";
-    private static final String SINK = "sink";
+    private static final String ECHO = "echo";
 
     @Param({"in-jvm", "netty"})
     public String transport;
@@ -73,12 +77,11 @@ public class FabricBenchmark extends GtranForkSettings {
     private Fabric node1;
     private Region remote;
     private Batch batch;
-    private Mailbox outbox;
-    private Mailbox sink;
-    private ExecutorService drainer;
-    private Future<?> draining;
+    private Mailbox client;
+    private Mailbox echo;
+    private ExecutorService echoThread;
+    private Future<?> echoing;
     private final byte[] payload = new byte[64];
-    private final List<CompletableFuture<?>> pending = new ArrayList<>(BATCH);
     private long casValue;
 
     @Setup(Level.Trial)
@@ -93,16 +96,19 @@ public class FabricBenchmark extends GtranForkSettings {
             node0 = Fabrics.start(ClusterConfig.builder(0).transport(transport).nodes(nodes).build());
         }
         node1.register(REGION, 4096).writeLong(0, 42);
-        sink = node1.openMailbox(SINK);
-        drainer = Executors.newSingleThreadExecutor(task -> {
-            Thread thread = new Thread(task, "fabric-benchmark-sink");
+        echo = node1.openMailbox(ECHO);
+        echoThread = Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, "fabric-benchmark-echo");
             thread.setDaemon(true);
             return thread;
         });
-        draining = drainer.submit(() -> {
+        echoing = echoThread.submit(() -> {
             while (!Thread.currentThread().isInterrupted()) {
                 try {
-                    sink.receive(100, TimeUnit.MILLISECONDS);
+                    Message request = echo.receive(100, TimeUnit.MILLISECONDS);
+                    if (request != null) {
+                        echo.send(request.fromNode(), request.fromMailbox(), request.payload());
+                    }
                 } catch (InterruptedException | IllegalStateException e) {
                     return; // stopped, or node 1 closed
                 }
@@ -110,14 +116,14 @@ public class FabricBenchmark extends GtranForkSettings {
         });
         remote = node0.connect(1, REGION);
         batch = node0.batch();
-        outbox = node0.openMailbox("source");
+        client = node0.openMailbox("client");
     }
 
     @TearDown(Level.Trial)
     public void stop() throws Exception {
-        draining.cancel(true);
-        drainer.shutdownNow();
-        drainer.awaitTermination(10, TimeUnit.SECONDS);
+        echoing.cancel(true);
+        echoThread.shutdownNow();
+        echoThread.awaitTermination(10, TimeUnit.SECONDS);
         node0.close();
         node1.close();
         if (inJvm != null) {
@@ -153,18 +159,30 @@ public class FabricBenchmark extends GtranForkSettings {
     }
 
     @Benchmark
-    public void sendMessage() {
-        outbox.send(1, SINK, payload).join();
+    public byte[] messageRoundTrip() throws InterruptedException {
+        client.send(1, ECHO, payload);
+        return reply().payload();
     }
 
     @Benchmark
     @OperationsPerInvocation(BATCH)
-    public void sendMessagesPipelined() {
-        pending.clear();
+    public int messagesPipelined() throws InterruptedException {
         for (int i = 0; i < BATCH; i++) {
-            pending.add(outbox.send(1, SINK, payload));
+            client.send(1, ECHO, payload);
         }
-        CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).join();
+        int bytes = 0;
+        for (int i = 0; i < BATCH; i++) {
+            bytes += reply().payload().length;
+        }
+        return bytes;
+    }
+
+    private Message reply() throws InterruptedException {
+        Message reply = client.receive(10, TimeUnit.SECONDS);
+        if (reply == null) {
+            throw new IllegalStateException("no reply from node 1's echo mailbox within 10 s");
+        }
+        return reply;
     }
 
     /** A port on 127.0.0.1 free a moment ago (the fabric binds it right after). */
