@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
@@ -36,19 +35,26 @@ class FaultyFabricTest {
 
     @Test
     void dropsTheNextMessagesToOneNodeOnly() throws Exception {
-        List<Byte> at1 = new CopyOnWriteArrayList<>();
-        List<Byte> at2 = new CopyOnWriteArrayList<>();
-        n1.onMessage(1, (from, payload) -> at1.add(payload[0]));
-        n2.onMessage(1, (from, payload) -> at2.add(payload[0]));
+        Mailbox at1 = n1.openMailbox("in");
+        Mailbox at2 = n2.openMailbox("in");
+        Mailbox out = faulty.openMailbox("out");
         faulty.dropNextMessages(1, 2);
         FabricContractTest.assertMessageHas(FabricContractTest.failure(DeliveryException.class,
-                faulty.send(1, 1, new byte[] {1})), "dropped", "node=1", "channel=1");
-        faulty.send(2, 1, new byte[] {1}).get(10, SECONDS);
-        FabricContractTest.failure(DeliveryException.class, faulty.send(1, 1, new byte[] {2}));
-        faulty.send(1, 1, new byte[] {3}).get(10, SECONDS);
-        faulty.send(1, 1, new byte[] {4}).get(10, SECONDS);
-        assertEquals(List.of((byte) 3, (byte) 4), at1);
-        assertEquals(List.of((byte) 1), at2);
+                out.send(1, "in", new byte[] {1})), "dropped", "node=1", "mailbox=in");
+        out.send(2, "in", new byte[] {1}).get(10, SECONDS);
+        FabricContractTest.failure(DeliveryException.class, out.send(1, "in", new byte[] {2}));
+        out.send(1, "in", new byte[] {3}).get(10, SECONDS);
+        out.send(1, "in", new byte[] {4}).get(10, SECONDS);
+        assertEquals(List.of((byte) 3, (byte) 4), drain(at1));
+        assertEquals(List.of((byte) 1), drain(at2));
+    }
+
+    private static List<Byte> drain(Mailbox mailbox) {
+        List<Byte> firstBytes = new ArrayList<>();
+        for (Message message = mailbox.poll(); message != null; message = mailbox.poll()) {
+            firstBytes.add(message.payload()[0]);
+        }
+        return firstBytes;
     }
 
     @Test
@@ -86,16 +92,17 @@ class FaultyFabricTest {
 
     @Test
     void healSwitchesEveryFaultOff() throws Exception {
-        n1.onMessage(1, (from, payload) -> { });
+        n1.openMailbox("in");
+        Mailbox out = faulty.openMailbox("out");
         n1.register("r", 8);
         faulty.dropNextMessages(1, 5);
         faulty.failRegionAccess(1);
         faulty.heal();
-        faulty.send(1, 1, new byte[1]).get(10, SECONDS);
+        out.send(1, "in", new byte[1]).get(10, SECONDS);
         assertEquals(0, faulty.connect(1, "r").readLong(0));
         faulty.dropNextMessages(1, 3);
         faulty.dropNextMessages(1, 0);
-        faulty.send(1, 1, new byte[1]).get(10, SECONDS);
+        out.send(1, "in", new byte[1]).get(10, SECONDS);
     }
 
     @Test
@@ -110,10 +117,11 @@ class FaultyFabricTest {
 
     @Test
     void aClosedDecoratorRefusesSendsEvenWhileDropping() {
+        Mailbox out = faulty.openMailbox("out");
         faulty.dropNextMessages(1, 1);
         faulty.close();
         assertEquals("fabric is closed: node=0",
-                assertThrows(IllegalStateException.class, () -> faulty.send(1, 1, new byte[1])).getMessage());
+                assertThrows(IllegalStateException.class, () -> out.send(1, "in", new byte[1])).getMessage());
         assertThrows(IllegalStateException.class, () -> faulty.connect(1, "r"));
         assertThrows(RegionAccessException.class, () -> n1.connect(0, "x"), "the wrapped node is closed");
     }
