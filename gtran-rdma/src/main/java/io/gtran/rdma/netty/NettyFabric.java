@@ -16,8 +16,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.handler.timeout.IdleStateHandler;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -102,8 +100,8 @@ public final class NettyFabric implements Fabric {
      * Starts node {@code config.localNode()}: its I/O threads (native epoll where available, else
      * NIO) and its listening socket on {@code config.localAddress()}.
      *
-     * @throws UncheckedIOException if the address cannot be listened on (taken, not local); the
-     *     message names {@code node=} and {@code address=}
+     * @throws IllegalStateException if the address cannot be listened on (taken, not local); the
+     *     message names {@code node=} and {@code address=}, the cause is the socket's exception
      */
     public static NettyFabric start(ClusterConfig config) {
         Objects.requireNonNull(config, "config");
@@ -131,11 +129,8 @@ public final class NettyFabric implements Fabric {
         String address = config.localAddress().getHostString() + ":" + config.localAddress().getPort();
         if (!bound.isSuccess()) {
             Throwable cause = bound.cause();
-            String message = "cannot listen: node=" + node + ", address=" + address + " (" + cause.getMessage() + ")";
-            if (cause instanceof IOException io) {
-                throw new UncheckedIOException(message, io);
-            }
-            throw new IllegalStateException(message, cause);
+            throw new IllegalStateException("cannot listen: node=" + node + ", address=" + address + " ("
+                    + cause.getMessage() + ")", cause);
         }
         server = bound.channel();
         String noEpoll = NettyTransport.epollUnavailability();
