@@ -32,6 +32,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,6 +74,7 @@ public final class NettyFabric implements Fabric {
     private final List<PeerListener> peerListeners = new CopyOnWriteArrayList<>();
     private final Set<Channel> inbound = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final LongAdder opsFramesServed = new LongAdder();
     private volatile Channel server;
 
     /** A registered region and the id peers address it by. */
@@ -326,6 +328,16 @@ public final class NettyFabric implements Fabric {
     /** The regions by id, for the I/O threads; a snapshot, never changed in place. */
     RegionMemory[] regionsById() {
         return regionsById;
+    }
+
+    /** Counts one OPS frame applied for a peer. */
+    void opsFrameServed() {
+        opsFramesServed.increment();
+    }
+
+    /** How many OPS frames this node has applied for peers (a batch to this node is one, unless it passed the frame limit). */
+    long opsFramesServed() {
+        return opsFramesServed.sum();
     }
 
     /** The region registered as {@code name}, or null. */

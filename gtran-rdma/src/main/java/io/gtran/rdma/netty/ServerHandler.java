@@ -143,6 +143,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         ByteBuf reply = ctx.alloc().buffer(FrameDescriptor.LENGTH + replyLength);
         FrameDescriptor.writeHeader(reply, FrameDescriptor.OPS_REPLY, frame.requestId(), replyLength);
         RegionService.apply(body, regions, reply);
+        fabric.opsFrameServed();
         ctx.write(reply);
     }
 
