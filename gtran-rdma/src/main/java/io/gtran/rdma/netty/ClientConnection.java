@@ -133,6 +133,14 @@ final class ClientConnection {
         return true;
     }
 
+    /** Tells the peer this node is closing (if the handshake is done), then {@link #close}s. */
+    void goodbye(String reason) {
+        if (state == State.READY) {
+            channel.writeAndFlush(FrameCodec.empty(channel.alloc(), FrameDescriptor.GOODBYE, 0));
+        }
+        close(reason);
+    }
+
     /** Closes the connection and fails every request waiting on it with {@code reason}; idempotent. */
     void close(String reason) {
         boolean wasReady;

@@ -39,7 +39,8 @@ import io.netty.buffer.ByteBuf;
  *   <li>{@link #OPS} → {@link #OPS_REPLY}: one or more one-sided region operations, applied in order;
  *   <li>{@link #SEND} → {@link #SEND_REPLY}: one mailbox message, answered once it is in the mailbox (or refused);
  *   <li>{@link #PING} → {@link #PONG}: a heartbeat on an idle connection;
- *   <li>{@link #GOODBYE}: server to client, unanswered: the node is closing.
+ *   <li>{@link #GOODBYE}: either way, unanswered: the sending node is closing (so the other end
+ *       reports it {@code "node is closed"} rather than a broken connection).
  * </ul>
  */
 final class FrameDescriptor {

@@ -27,6 +27,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -74,6 +75,7 @@ public final class NettyFabric implements Fabric {
     private final List<PeerListener> peerListeners = new CopyOnWriteArrayList<>();
     private final Set<Channel> inbound = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final CountDownLatch closeDone = new CountDownLatch(1);
     private final LongAdder opsFramesServed = new LongAdder();
     private volatile Channel server;
 
@@ -236,13 +238,30 @@ public final class NettyFabric implements Fabric {
     /**
      * Leaves the cluster; idempotent. Wakes mailbox receivers, stops listening, says GOODBYE on
      * every connection and closes it (failing what waits on this node's own connections), then
-     * stops the I/O threads. Peers see this node as dead as soon as their connections close.
+     * stops the I/O threads. Peers see this node as dead as soon as their connections close. A
+     * second, concurrent call returns when the first is done (a JVM shutdown hook and another
+     * thread may both close), except on an I/O thread, which cannot wait for its own group.
      */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
+            if (!transport.inEventLoop()) {
+                try {
+                    closeDone.await(2 * CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             return;
         }
+        try {
+            closeOnce();
+        } finally {
+            closeDone.countDown();
+        }
+    }
+
+    private void closeOnce() {
         String message = closedMessage();
         mailboxes.values().forEach(mailbox -> mailbox.queue.close(message));
         boolean mayWait = !transport.inEventLoop(); // an I/O thread must not wait for its own group
@@ -257,7 +276,7 @@ public final class NettyFabric implements Fabric {
         }
         for (PeerLink peer : peers) {
             if (peer != null) {
-                peer.close(message);
+                peer.close(localCloseReason());
             }
         }
         if (mayWait) {
@@ -265,10 +284,8 @@ public final class NettyFabric implements Fabric {
             for (ChannelFuture future : closing) {
                 future.awaitUninterruptibly(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             }
-            transport.shutdown(CLOSE_WAIT);
-        } else {
-            transport.shutdown(Duration.ZERO);
         }
+        transport.shutdown(CLOSE_WAIT);
         LOG.info("node={} closed", node);
     }
 
@@ -310,6 +327,11 @@ public final class NettyFabric implements Fabric {
 
     String closedMessage() {
         return "fabric is closed: node=" + node;
+    }
+
+    /** Why a request of this node failed when this node's fabric closed under it. */
+    String localCloseReason() {
+        return "fabric closed on node=" + node;
     }
 
     /** Refuses to wait for a reply on one of this node's I/O threads, which would wait for itself. */

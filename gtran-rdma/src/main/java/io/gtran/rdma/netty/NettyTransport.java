@@ -77,8 +77,14 @@ final class NettyTransport {
         return false;
     }
 
-    /** Stops the I/O threads, waiting up to {@code timeout} for them. */
+    /**
+     * Stops the I/O threads, waiting up to {@code timeout} for them unless called on one of them
+     * (which cannot wait for itself).
+     */
     void shutdown(Duration timeout) {
-        group.shutdownGracefully(0, timeout.toMillis(), TimeUnit.MILLISECONDS).awaitUninterruptibly(timeout.toMillis());
+        var terminated = group.shutdownGracefully(0, timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (!inEventLoop()) {
+            terminated.awaitUninterruptibly(timeout.toMillis());
+        }
     }
 }

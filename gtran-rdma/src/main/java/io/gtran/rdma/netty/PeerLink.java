@@ -53,7 +53,7 @@ final class PeerLink {
             ClientConnection current = connection();
             if (current == null) {
                 request.releaseFrame();
-                request.fail(fabric.closedMessage(), addressText);
+                request.fail(fabric.localCloseReason(), addressText);
                 return;
             }
             if (current.submit(request)) {
@@ -144,14 +144,14 @@ final class PeerLink {
         }
     }
 
-    /** Closes the connection (failing what waits on it with {@code reason}); the fabric is closing. */
+    /** Says GOODBYE and closes the connection (failing what waits on it with {@code reason}); the fabric is closing. */
     void close(String reason) {
         ClientConnection current;
         synchronized (this) {
             current = connection;
         }
         if (current != null) {
-            current.close(reason);
+            current.goodbye(reason);
         }
     }
 

@@ -24,7 +24,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(ServerHandler.class);
     private static final int REQUEST_TYPES = FrameDescriptor.bit(FrameDescriptor.LOOKUP)
             | FrameDescriptor.bit(FrameDescriptor.OPS) | FrameDescriptor.bit(FrameDescriptor.SEND)
-            | FrameDescriptor.bit(FrameDescriptor.PING);
+            | FrameDescriptor.bit(FrameDescriptor.PING) | FrameDescriptor.bit(FrameDescriptor.GOODBYE);
 
     private final NettyFabric fabric;
     private final FrameDecoder decoder;
@@ -63,6 +63,10 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
                 case FrameDescriptor.OPS -> ops(ctx, frame);
                 case FrameDescriptor.SEND -> send(ctx, frame);
                 case FrameDescriptor.PING -> ctx.write(FrameCodec.empty(ctx.alloc(), FrameDescriptor.PONG, frame.requestId()));
+                case FrameDescriptor.GOODBYE -> {
+                    closeReason = "node is closed";
+                    ctx.close();
+                }
                 default -> throw new ProtocolException("unexpected frame type: type=" + FrameDescriptor.typeName(frame.type()));
             }
         } finally {

@@ -17,9 +17,7 @@ import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Message;
 import io.gtran.rdma.Region;
 import io.gtran.rdma.RegionAccessException;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
@@ -35,7 +33,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -64,6 +61,7 @@ class TwoProcessFabricTest {
     private final ExecutorService pool = Executors.newFixedThreadPool(4);
     private final List<PeerLoss> losses = new CopyOnWriteArrayList<>();
     private Process child;
+    private Path childOutput;
     private NettyFabric local;
 
     private record PeerLoss(int node, String reason) {
@@ -80,6 +78,7 @@ class TwoProcessFabricTest {
             } catch (IllegalStateException e) { // a port was taken meanwhile: try others
                 if (child != null) {
                     child.destroyForcibly().waitFor(10, SECONDS);
+                    child = null;
                 }
                 if (attempt == START_ATTEMPTS) {
                     throw e;
@@ -96,6 +95,7 @@ class TwoProcessFabricTest {
             if (child != null) {
                 child.destroyForcibly();
                 assertTrue(child.waitFor(30, SECONDS), "child did not die");
+                logChildOutput();
             }
         } finally {
             if (local != null) {
@@ -186,10 +186,12 @@ class TwoProcessFabricTest {
     @Test
     void aTerminatedProcessSaysGoodbye() throws Exception {
         assertEquals(0, local.connect(1, FabricNodeMain.REGION).readLong(0));
-        child.destroy(); // SIGTERM: the shutdown hook closes the fabric
+        // SIGTERM alone (Process.destroy() would also close the child's input): the shutdown hook closes the fabric.
+        assertTrue(child.toHandle().destroy());
         assertTrue(child.waitFor(WAIT.toSeconds(), SECONDS));
+        assertEquals(143, child.exitValue(), "ended by SIGTERM, after the shutdown hook");
         awaitTrue(() -> !losses.isEmpty(), "node 0 hears that node 1 is lost");
-        assertEquals(new PeerLoss(1, "node is closed"), losses.get(0));
+        assertEquals(new PeerLoss(1, "node is closed"), losses.get(0), "node 1 said GOODBYE");
     }
 
     @Test
@@ -231,33 +233,32 @@ class TwoProcessFabricTest {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(childJvmFlags());
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), FabricNodeMain.class.getName(), file.toString()));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        CompletableFuture<String> ready = new CompletableFuture<>();
-        pool.submit(() -> {
-            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), UTF_8))) {
-                String line;
-                while ((line = lines.readLine()) != null) {
-                    LOG.info("[node 1] {}", line);
-                    if (line.startsWith(FabricNodeMain.READY + " node=1")) {
-                        ready.complete(line);
-                    }
-                }
-            } catch (IOException e) {
-                LOG.info("[node 1] output ended: {}", e.toString());
+        // To a file, not a pipe: Process.destroy() closes the pipes at once, and the child's last words would be lost.
+        childOutput = dir.resolve("node-1.out");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(childOutput.toFile()).start();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (Files.readAllLines(childOutput, UTF_8).stream().noneMatch(line -> line.startsWith(FabricNodeMain.READY
+                + " node=1"))) {
+            if (!process.isAlive()) {
+                logChildOutput();
+                throw new IllegalStateException("node 1 exited before it was ready: exit=" + process.exitValue());
             }
-            ready.completeExceptionally(new IllegalStateException("node 1 exited before it was ready: exit="
-                    + process.waitFor()));
-            return null;
-        });
-        try {
-            ready.get(WAIT.toSeconds(), SECONDS);
-        } catch (ExecutionException e) {
-            throw (IllegalStateException) e.getCause();
-        } catch (TimeoutException e) {
-            process.destroyForcibly();
-            throw new AssertionError("node 1 did not print its ready line within " + WAIT, e);
+            if (System.nanoTime() > deadline) {
+                process.destroyForcibly();
+                logChildOutput();
+                throw new AssertionError("node 1 did not print its ready line within " + WAIT);
+            }
+            Thread.sleep(10);
         }
         return process;
+    }
+
+    private void logChildOutput() throws IOException {
+        if (childOutput != null && Files.exists(childOutput)) {
+            for (String line : Files.readAllLines(childOutput, UTF_8)) {
+                LOG.info("[node 1] {}", line);
+            }
+        }
     }
 
     /** This JVM's module flags (--add-opens and the like), a small heap, and quick start-up. */
