@@ -130,6 +130,22 @@ class NettyFabricTest {
     }
 
     @Test
+    void closingFailsWhatIsOutstandingAtOnce() throws Exception {
+        List<InetSocketAddress> addresses = NettyTestCluster.freeAddresses(2);
+        toClose.add(new FakePeer(1, addresses.get(1), true));
+        NettyFabric n0 = start(0, addresses, builder -> builder.operationTimeout(Duration.ofSeconds(30)));
+        Region region = n0.connect(1, "quiet");
+        CompletableFuture<Long> read = region.readLongAsync(0);
+        CompletableFuture<Void> sent = n0.openMailbox("m").send(1, "x", new byte[1]);
+        long started = System.nanoTime();
+        n0.close();
+        assertMessageHas(failure(RegionAccessException.class, read), "fabric closed on node=0", "node=1", "region=quiet");
+        assertMessageHas(failure(DeliveryException.class, sent), "fabric closed on node=0", "node=1", "mailbox=x");
+        long tookMillis = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(tookMillis < 10_000, "failed " + tookMillis + "ms after close, long before the operation timeout");
+    }
+
+    @Test
     void aHandleToARestartedNodeFailsAndANewLookUpReachesTheNewNode() throws Exception {
         NettyTestCluster cluster = cluster(2);
         NettyFabric n0 = cluster.node(0);
@@ -197,7 +213,10 @@ class NettyFabricTest {
         NettyTestCluster cluster = cluster(2);
         cluster.node(1).register("r", 16);
         Region remote = cluster.node(0).connect(1, "r");
-        CompletableFuture<Long> nested = remote.readLongAsync(0).thenApply(value -> remote.readLong(8));
+        Batch batch = cluster.node(0).batch();
+        // attached before the flush, so it runs where the reply is read: on an I/O thread
+        CompletableFuture<Long> nested = batch.readLong(remote, 0).thenApply(value -> remote.readLong(8));
+        batch.flush();
         IllegalStateException refused = failure(IllegalStateException.class, nested);
         assertMessageHas(refused, "I/O thread", "node=1", "region=r", "asynchronous form");
         assertEquals(0, remote.readLongAsync(0).thenCompose(value -> remote.readLongAsync(8)).get(WAIT_SECONDS, SECONDS),
