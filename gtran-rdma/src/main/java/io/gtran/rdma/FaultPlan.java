@@ -34,8 +34,10 @@ import java.util.function.Supplier;
  *       {@code [min, max]}. A synchronous region operation (and {@link Fabric#connect}) blocks its
  *       caller that long, then runs; an asynchronous one, a batched one, or a message is issued to
  *       the wrapped fabric that much later from this plan's scheduler thread, so its future
- *       completes that much later and no transport thread ever sleeps. Delays keep the order of
- *       one pair's traffic: nothing overtakes what was delayed before it.
+ *       completes that much later and no transport thread ever sleeps. A pair's messages and
+ *       asynchronous operations leave in the order they were issued, whatever delay each drew
+ *       (nothing overtakes what was delayed before it); a synchronous operation waits out its own
+ *       delay on its caller's thread and may pass asynchronous ones still waiting.
  *   <li><b>Reorder</b> ({@link Links#reorder}): messages are held until {@code window} of them
  *       have gathered or the first has waited {@code hold}, then released in a shuffled order.
  *       This deliberately <em>breaks the per-sender ordering</em> that {@link Mailbox} promises;

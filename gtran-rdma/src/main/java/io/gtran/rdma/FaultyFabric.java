@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@link Fabric} decorator for one node that injects the faults a shared {@link FaultPlan}
+ * A {@link Fabric} decorator ({@link ForwardingFabric}) for one node that injects the faults a shared {@link FaultPlan}
  * asks for, over any transport; for tests. Wrap every node of a test cluster with the same plan
  * ({@link FaultPlan#wrap}) so that a fault between two nodes applies at both ends.
  *
@@ -32,10 +32,9 @@ import org.slf4j.LoggerFactory;
  * partitions: when a partition puts this node on one side, they are told that each node on the
  * other side was lost (reason {@code "partitioned by fault injection"}), once until the plan heals.
  */
-public final class FaultyFabric implements Fabric {
+public final class FaultyFabric extends ForwardingFabric {
     private static final Logger LOG = LoggerFactory.getLogger(FaultyFabric.class);
 
-    private final Fabric delegate;
     private final FaultPlan plan;
     private final int node;
     private final List<PeerListener> listeners = new CopyOnWriteArrayList<>();
@@ -47,7 +46,7 @@ public final class FaultyFabric implements Fabric {
 
     /** Wraps {@code delegate}, steered by {@code plan}. */
     public FaultyFabric(Fabric delegate, FaultPlan plan) {
-        this.delegate = Objects.requireNonNull(delegate, "delegate");
+        super(delegate);
         this.plan = Objects.requireNonNull(plan, "plan");
         this.node = delegate.localNode();
         plan.attach(this);
@@ -66,7 +65,7 @@ public final class FaultyFabric implements Fabric {
     @Override
     public Region register(String name, long bytes) {
         checkOpen();
-        return new FaultyRegion(delegate.register(name, bytes));
+        return new FaultyRegion(delegate().register(name, bytes));
     }
 
     @Override
@@ -75,7 +74,7 @@ public final class FaultyFabric implements Fabric {
         Objects.requireNonNull(name, "name");
         contact(to);
         plan.beforeRegionOperation(node, to, name);
-        return new FaultyRegion(delegate.connect(to, name));
+        return new FaultyRegion(delegate().connect(to, name));
     }
 
     @Override
@@ -87,14 +86,14 @@ public final class FaultyFabric implements Fabric {
     @Override
     public Mailbox openMailbox(String name, int capacity) {
         checkOpen();
-        return new FaultyMailbox(delegate.openMailbox(name, capacity));
+        return new FaultyMailbox(delegate().openMailbox(name, capacity));
     }
 
     @Override
     public void onPeerLost(PeerListener listener) {
         checkOpen();
         Objects.requireNonNull(listener, "listener");
-        delegate.onPeerLost(listener);
+        delegate().onPeerLost(listener);
         listeners.add(listener);
     }
 
@@ -102,12 +101,12 @@ public final class FaultyFabric implements Fabric {
     public void close() {
         closed = true;
         plan.detach(this);
-        delegate.close();
+        delegate().close();
     }
 
     @Override
     public String toString() {
-        return "FaultyFabric[" + delegate + ", cutOff=" + new java.util.TreeSet<>(cutOff) + "]";
+        return "FaultyFabric[" + delegate() + ", cutOff=" + new java.util.TreeSet<>(cutOff) + "]";
     }
 
     // ---- what the plan asks -------------------------------------------------------------------

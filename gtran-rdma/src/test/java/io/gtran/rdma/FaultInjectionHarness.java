@@ -60,7 +60,10 @@ public abstract class FaultInjectionHarness {
         void close();
     }
 
-    /** Starts a cluster of {@code nodes} nodes with ids {@code 0..nodes-1}. */
+    /**
+     * Starts a cluster of {@code nodes} nodes with ids {@code 0..nodes-1}. Some tests start a second,
+     * independent cluster while the first runs (to replay a seed), so two must be able to coexist.
+     */
     protected abstract TestCluster startCluster(int nodes) throws Exception;
 
     private TestCluster cluster;
