@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,6 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -152,7 +154,8 @@ public final class FaultPlan implements AutoCloseable {
 
     /**
      * Cuts {@code a} from {@code b} until {@link #heal}: see the class comment. Partitions add up;
-     * repeating one changes nothing and tells no listener again.
+     * repeating one changes nothing and tells no listener again. The listeners are told on the
+     * calling thread, before this returns.
      *
      * @throws IllegalArgumentException if a side is empty, holds an invalid node id, or the sides share
      *     a node (the message names it)
@@ -214,7 +217,7 @@ public final class FaultPlan implements AutoCloseable {
         StringBuilder text = new StringBuilder("FaultPlan[seed=").append(seed).append(", cuts=").append(cuts)
                 .append(", links={");
         String separator = "";
-        for (LinkFaults link : new java.util.TreeMap<>(links).values()) {
+        for (LinkFaults link : new TreeMap<>(links).values()) {
             String rules = link.describe();
             if (!rules.isEmpty()) {
                 text.append(separator).append(link.from()).append("->").append(link.to()).append(": ").append(rules);
@@ -513,7 +516,7 @@ public final class FaultPlan implements AutoCloseable {
             return new Links(all);
         }
 
-        private Links each(java.util.function.Consumer<LinkFaults> rule) {
+        private Links each(Consumer<LinkFaults> rule) {
             checkOpen();
             pairs.forEach(pair -> rule.accept(link(pair)));
             return this;

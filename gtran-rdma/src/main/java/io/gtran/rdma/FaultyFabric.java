@@ -5,10 +5,12 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,7 +108,7 @@ public final class FaultyFabric extends ForwardingFabric {
 
     @Override
     public String toString() {
-        return "FaultyFabric[" + delegate() + ", cutOff=" + new java.util.TreeSet<>(cutOff) + "]";
+        return "FaultyFabric[" + delegate() + ", cutOff=" + new TreeSet<>(cutOff) + "]";
     }
 
     // ---- what the plan asks -------------------------------------------------------------------
@@ -259,7 +261,7 @@ public final class FaultyFabric extends ForwardingFabric {
             FabricChecks.checkLongOffset(this, offset);
         }
 
-        private <T> CompletableFuture<T> async(java.util.function.Supplier<CompletableFuture<T>> operation) {
+        private <T> CompletableFuture<T> async(Supplier<CompletableFuture<T>> operation) {
             return plan.regionAsync(node, region.node(), region.name(), operation);
         }
     }
