@@ -23,9 +23,11 @@ import java.util.Set;
  *
  * <p>As properties ({@link #fromProperties}): {@code gtran.fabric.node=1},
  * {@code gtran.fabric.nodes=127.0.0.1:7100,127.0.0.1:7101}, and optionally
+ * {@code gtran.fabric.transport} ({@value #DEFAULT_TRANSPORT} or {@code rdma}; see {@link Fabrics}),
  * {@code gtran.fabric.connect-timeout-ms}, {@code gtran.fabric.operation-timeout-ms},
  * {@code gtran.fabric.heartbeat-interval-ms}, {@code gtran.fabric.peer-lost-after-ms}.
  *
+ * @param transport the name of the {@link FabricProvider} that starts the fabric
  * @param localNode this process's node id, an index into {@code nodes}
  * @param nodes every node's listening address, by node id
  * @param connectTimeout how long establishing a connection to a peer may take
@@ -34,8 +36,10 @@ import java.util.Set;
  * @param heartbeatInterval how often an idle connection is probed
  * @param peerLostAfter how long a peer may stay silent (no reply, no heartbeat) before it is lost
  */
-public record ClusterConfig(int localNode, List<InetSocketAddress> nodes, Duration connectTimeout,
+public record ClusterConfig(String transport, int localNode, List<InetSocketAddress> nodes, Duration connectTimeout,
                             Duration operationTimeout, Duration heartbeatInterval, Duration peerLostAfter) {
+    public static final String TRANSPORT = "gtran.fabric.transport";
+    public static final String DEFAULT_TRANSPORT = "netty";
     public static final String NODE = "gtran.fabric.node";
     public static final String NODES = "gtran.fabric.nodes";
     public static final String CONNECT_TIMEOUT_MS = "gtran.fabric.connect-timeout-ms";
@@ -45,6 +49,10 @@ public record ClusterConfig(int localNode, List<InetSocketAddress> nodes, Durati
 
     /** Checks every field; the message names the field and its value. */
     public ClusterConfig {
+        Objects.requireNonNull(transport, "transport");
+        if (transport.isBlank()) {
+            throw new IllegalArgumentException("transport name is empty: transport=" + transport);
+        }
         Objects.requireNonNull(nodes, "nodes");
         if (nodes.isEmpty() || nodes.size() > Fabric.MAX_NODE + 1) {
             throw new IllegalArgumentException("cluster needs 1.." + (Fabric.MAX_NODE + 1) + " node addresses: nodes="
@@ -84,7 +92,7 @@ public record ClusterConfig(int localNode, List<InetSocketAddress> nodes, Durati
      * @throws IllegalArgumentException naming the key and the bad value
      */
     public static ClusterConfig fromProperties(Properties properties) {
-        Set<String> known = Set.of(NODE, NODES, CONNECT_TIMEOUT_MS, OPERATION_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS,
+        Set<String> known = Set.of(TRANSPORT, NODE, NODES, CONNECT_TIMEOUT_MS, OPERATION_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS,
                 PEER_LOST_AFTER_MS);
         for (String key : properties.stringPropertyNames()) {
             if (key.startsWith("gtran.fabric.") && !known.contains(key)) {
@@ -93,6 +101,7 @@ public record ClusterConfig(int localNode, List<InetSocketAddress> nodes, Durati
             }
         }
         Builder builder = builder(intSetting(properties, NODE));
+        builder.transport(properties.getProperty(TRANSPORT, DEFAULT_TRANSPORT).trim());
         String nodes = properties.getProperty(NODES);
         if (nodes == null || nodes.isBlank()) {
             throw new IllegalArgumentException("missing setting: " + NODES + " (host:port,host:port,...)");
@@ -158,9 +167,13 @@ public record ClusterConfig(int localNode, List<InetSocketAddress> nodes, Durati
         return new InetSocketAddress(entry.substring(0, colon), port);
     }
 
-    /** Builds a {@link ClusterConfig}; defaults: connect 5 s, operation 10 s, heartbeat 1 s, lost after 5 s. */
+    /**
+     * Builds a {@link ClusterConfig}; defaults: transport {@value #DEFAULT_TRANSPORT}, connect 5 s,
+     * operation 10 s, heartbeat 1 s, lost after 5 s.
+     */
     public static final class Builder {
         private final int localNode;
+        private String transport = DEFAULT_TRANSPORT;
         private List<InetSocketAddress> nodes = List.of();
         private Duration connectTimeout = Duration.ofSeconds(5);
         private Duration operationTimeout = Duration.ofSeconds(10);
@@ -169,6 +182,11 @@ public record ClusterConfig(int localNode, List<InetSocketAddress> nodes, Durati
 
         private Builder(int localNode) {
             this.localNode = localNode;
+        }
+
+        public Builder transport(String transport) {
+            this.transport = transport;
+            return this;
         }
 
         public Builder nodes(List<InetSocketAddress> nodes) {
@@ -197,7 +215,7 @@ public record ClusterConfig(int localNode, List<InetSocketAddress> nodes, Durati
         }
 
         public ClusterConfig build() {
-            return new ClusterConfig(localNode, nodes, connectTimeout, operationTimeout, heartbeatInterval, peerLostAfter);
+            return new ClusterConfig(transport, localNode, nodes, connectTimeout, operationTimeout, heartbeatInterval, peerLostAfter);
         }
     }
 }

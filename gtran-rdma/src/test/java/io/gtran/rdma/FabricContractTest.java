@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -23,7 +22,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,7 +43,6 @@ public abstract class FabricContractTest {
 
     private static final Logger LOG = LoggerFactory.getLogger(FabricContractTest.class);
     private static final long WAIT_SECONDS = 30;
-    private static final int CHANNEL = 7;
 
     /** A running cluster of the implementation under test. */
     protected interface TestCluster extends AutoCloseable {
@@ -351,24 +348,190 @@ public abstract class FabricContractTest {
         assertMessageHas(assertThrows(UnknownRegionException.class, () -> n1.connect(-1, "known")), "node=-1");
     }
 
-    // ---- messages ---------------------------------------------------------------------------
+    // ---- asynchronous operations and batches ------------------------------------------------
+
+    @Test
+    void asynchronousOperationsDoWhatTheirSynchronousFormsDo() throws Exception {
+        Region own = n0.register("async", 64);
+        Region remote = n1.connect(0, "async");
+        remote.writeLongAsync(8, 41).get(WAIT_SECONDS, SECONDS);
+        assertEquals(41, remote.readLongAsync(8).get(WAIT_SECONDS, SECONDS));
+        assertTrue(remote.compareAndSwapAsync(8, 41, 42).get(WAIT_SECONDS, SECONDS));
+        assertFalse(remote.compareAndSwapAsync(8, 41, 43).get(WAIT_SECONDS, SECONDS));
+        assertEquals(42, remote.fetchAddAsync(8, 8).get(WAIT_SECONDS, SECONDS));
+        assertEquals(50, own.readLong(8));
+        byte[] src = {9, 8, 7, 6, 5};
+        CompletableFuture<Void> written = remote.writeAsync(17, src, 1, 3);
+        src[1] = 0; // the bytes were taken at the call
+        written.get(WAIT_SECONDS, SECONDS);
+        assertArrayEquals(new byte[] {0, 8, 7, 6, 0}, remote.readAsync(16, 5).get(WAIT_SECONDS, SECONDS));
+        assertArrayEquals(new byte[0], remote.readAsync(64, 0).get(WAIT_SECONDS, SECONDS));
+        assertEquals(50, n2.connect(0, "async").readLongAsync(8).get(WAIT_SECONDS, SECONDS), "also seen from node 2");
+    }
+
+    @Test
+    void asynchronousMisuseIsThrownAtTheCallNotPutInTheFuture() {
+        n0.register("async-bounds", 64);
+        Region region = n1.connect(0, "async-bounds");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> region.readLongAsync(3)), "offset=3", "size=64");
+        assertThrows(IllegalArgumentException.class, () -> region.writeLongAsync(64, 1));
+        assertThrows(IllegalArgumentException.class, () -> region.compareAndSwapAsync(-8, 0, 1));
+        assertThrows(IllegalArgumentException.class, () -> region.fetchAddAsync(60, 1));
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> region.readAsync(60, 8)), "length=8", "size=64");
+        assertThrows(IllegalArgumentException.class, () -> region.readAsync(0, -1));
+        assertThrows(IndexOutOfBoundsException.class, () -> region.writeAsync(0, new byte[4], 2, 3));
+        assertEquals(0, region.readLong(0), "rejected operations wrote nothing");
+    }
+
+    @Test
+    void concurrentAsynchronousFetchAddsFromEveryNodeLoseNothing() throws Exception {
+        int perNode = 20_000;
+        n2.register("async-counter", 8);
+        List<Future<Long>> sums = new ArrayList<>();
+        for (Fabric fabric : List.of(n0, n1, n2)) {
+            Region counter = fabric.connect(2, "async-counter");
+            sums.add(pool.submit(() -> {
+                List<CompletableFuture<Long>> previous = new ArrayList<>(perNode);
+                for (int i = 0; i < perNode; i++) {
+                    previous.add(counter.fetchAddAsync(0, 1));
+                }
+                long distinct = 0;
+                for (CompletableFuture<Long> value : previous) {
+                    distinct += value.get(WAIT_SECONDS, SECONDS);
+                }
+                return distinct;
+            }));
+        }
+        long total = 0;
+        for (Future<Long> sum : sums) {
+            total += sum.get(WAIT_SECONDS, SECONDS);
+        }
+        long n = 3L * perNode;
+        assertEquals(n, n0.connect(2, "async-counter").readLong(0));
+        assertEquals(n * (n - 1) / 2, total, "previous values are 0..n-1, each handed out once");
+    }
+
+    @Test
+    void aBatchIssuesNothingUntilFlushThenAppliesEachNodesOperationsInOrder() throws Exception {
+        Region at1 = n1.register("batch", 64);
+        n2.register("batch", 64);
+        Batch batch = n0.batch();
+        Region on1 = n0.connect(1, "batch");
+        Region on2 = n0.connect(2, "batch");
+        CompletableFuture<Void> write = batch.writeLong(on1, 0, 5);
+        CompletableFuture<Long> read = batch.readLong(on1, 0);
+        CompletableFuture<Boolean> swap = batch.compareAndSwap(on1, 0, 5, 6);
+        CompletableFuture<Long> add = batch.fetchAdd(on1, 0, 10);
+        byte[] src = {1, 2, 3};
+        CompletableFuture<Void> bulk = batch.write(on2, 8, src, 0, 3);
+        src[0] = 9; // the bytes were taken at the call
+        CompletableFuture<byte[]> bulkRead = batch.read(on2, 8, 4);
+        CompletableFuture<Long> other = batch.fetchAdd(on2, 0, 1);
+        assertEquals(7, batch.size());
+        assertEquals(0, at1.readLong(0), "nothing applied before flush");
+        assertFalse(read.isDone());
+        batch.flush().get(WAIT_SECONDS, SECONDS);
+        assertEquals(0, batch.size(), "flush empties the batch");
+        assertTrue(write.isDone());
+        assertEquals(5, read.get());
+        assertTrue(swap.get());
+        assertEquals(6, add.get());
+        assertEquals(16, at1.readLong(0));
+        assertTrue(bulk.isDone());
+        assertArrayEquals(new byte[] {1, 2, 3, 0}, bulkRead.get());
+        assertEquals(0, other.get());
+        CompletableFuture<Long> again = batch.readLong(on2, 0);
+        batch.flush().get(WAIT_SECONDS, SECONDS);
+        assertEquals(1, again.get(), "a flushed batch is reused");
+        batch.flush().get(WAIT_SECONDS, SECONDS); // an empty flush is fine
+    }
+
+    @Test
+    void aBatchChecksArgumentsWhenOperationsAreAdded() {
+        n1.register("batch-bounds", 16);
+        Region region = n0.connect(1, "batch-bounds");
+        Batch batch = n0.batch();
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> batch.readLong(region, 4)), "offset=4");
+        assertThrows(IllegalArgumentException.class, () -> batch.fetchAdd(region, 16, 1));
+        assertThrows(IllegalArgumentException.class, () -> batch.read(region, 8, 9));
+        assertThrows(IndexOutOfBoundsException.class, () -> batch.write(region, 0, new byte[2], 1, 2));
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> batch.readLong(n1.connect(1, "batch-bounds"), 0)),
+                "another fabric");
+        assertEquals(0, batch.size(), "rejected operations were not added");
+    }
+
+    @Test
+    void manyBatchedOperationsOnSeveralNodesAllComplete() throws Exception {
+        int words = 512;
+        n1.register("wide", words * 8L);
+        n2.register("wide", words * 8L);
+        Region[] targets = {n0.connect(1, "wide"), n0.connect(2, "wide")};
+        Batch batch = n0.batch();
+        for (int round = 1; round <= 3; round++) {
+            List<CompletableFuture<Long>> adds = new ArrayList<>();
+            for (int word = 0; word < words; word++) {
+                for (Region target : targets) {
+                    adds.add(batch.fetchAdd(target, word * 8L, word));
+                }
+            }
+            batch.flush().get(WAIT_SECONDS, SECONDS);
+            for (int i = 0; i < adds.size(); i++) {
+                assertEquals((long) (i / 2) * (round - 1), adds.get(i).get(), "round " + round + ", operation " + i);
+            }
+        }
+    }
+
+    // ---- large transfers ---------------------------------------------------------------------
+
+    @Test
+    void transfersUpToTheLimitArriveIntactAndLargerOnesAreRefused() throws Exception {
+        int max = Fabric.MAX_TRANSFER_BYTES;
+        n1.register("large", max + 8L);
+        Region region = n0.connect(1, "large");
+        byte[] data = new byte[max];
+        new Random(SEED).nextBytes(data);
+        region.write(8, data, 0, max);
+        byte[] back = new byte[max];
+        region.read(8, back, 0, max);
+        assertArrayEquals(data, back);
+        assertArrayEquals(data, n2.connect(1, "large").readAsync(8, max).get(WAIT_SECONDS, SECONDS));
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> region.read(0, new byte[max + 1], 0, max + 1)),
+                "length=" + (max + 1), "max=" + max);
+        assertThrows(IllegalArgumentException.class, () -> region.writeAsync(0, new byte[max + 1], 0, max + 1));
+
+        Mailbox inbox = n1.openMailbox("large");
+        Mailbox outbox = n0.openMailbox("sender");
+        outbox.send(1, "large", data).get(WAIT_SECONDS, SECONDS);
+        assertArrayEquals(data, inbox.receive(WAIT_SECONDS, SECONDS).payload());
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> outbox.send(1, "large", new byte[max + 1])),
+                "bytes=" + (max + 1), "max=" + max);
+    }
+
+    // ---- mailboxes ---------------------------------------------------------------------------
 
     @Test
     void messagesFromEachSenderArriveInSendOrder() throws Exception {
         int count = 10_000;
-        List<List<Integer>> seen = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-        n0.onMessage(CHANNEL, (from, payload) -> seen.get(from).add(ByteBuffer.wrap(payload).getInt()));
+        Mailbox inbox = n0.openMailbox("inbox");
         List<Future<List<CompletableFuture<Void>>>> senders = new ArrayList<>();
         for (Fabric sender : List.of(n1, n2)) {
+            Mailbox outbox = sender.openMailbox("outbox");
             senders.add(pool.submit(() -> {
                 List<CompletableFuture<Void>> acks = new ArrayList<>(count);
                 byte[] payload = new byte[4]; // reused: send must copy it
                 for (int i = 0; i < count; i++) {
                     ByteBuffer.wrap(payload).putInt(0, i);
-                    acks.add(sender.send(0, CHANNEL, payload));
+                    acks.add(outbox.send(0, "inbox", payload));
                 }
                 return acks;
             }));
+        }
+        List<List<Integer>> seen = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        for (int i = 0; i < 2 * count; i++) {
+            Message message = inbox.receive(WAIT_SECONDS, SECONDS);
+            assertTrue(message != null, "message " + i + " never arrived");
+            assertEquals("outbox", message.fromMailbox());
+            seen.get(message.fromNode()).add(ByteBuffer.wrap(message.payload()).getInt());
         }
         for (Future<List<CompletableFuture<Void>>> sender : senders) {
             CompletableFuture.allOf(sender.get(WAIT_SECONDS, SECONDS).toArray(new CompletableFuture<?>[0]))
@@ -377,6 +540,7 @@ public abstract class FabricContractTest {
         assertInSequence(seen.get(1), count, "from node 1");
         assertInSequence(seen.get(2), count, "from node 2");
         assertTrue(seen.get(0).isEmpty());
+        assertEquals(null, inbox.poll(), "nothing more");
     }
 
     private static void assertInSequence(List<Integer> seen, int count, String what) {
@@ -386,78 +550,117 @@ public abstract class FabricContractTest {
                         + seen.subList(Math.max(0, i - 3), Math.min(seen.size(), i + 4)));
             }
         }
-        assertEquals(count, seen.size(), what + ": messages handled");
+        assertEquals(count, seen.size(), what + ": messages received");
     }
 
     @Test
-    void acknowledgementCompletesOnlyAfterTheHandlerRan() throws Exception {
-        CountDownLatch entered = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        AtomicBoolean finished = new AtomicBoolean();
-        n1.onMessage(CHANNEL, (from, payload) -> {
-            entered.countDown();
-            await(release);
-            finished.set(true);
-        });
-        CompletableFuture<Void> ack = n0.send(1, CHANNEL, new byte[] {1});
-        assertTrue(entered.await(WAIT_SECONDS, SECONDS));
-        assertFalse(ack.isDone(), "acknowledged while the handler was still running");
-        release.countDown();
-        ack.get(WAIT_SECONDS, SECONDS);
-        assertTrue(finished.get());
+    void aMessageNamesItsSenderSoTheReceiverCanAnswer() throws Exception {
+        Mailbox server = n1.openMailbox("server");
+        Mailbox client = n2.openMailbox("client-7");
+        client.send(1, "server", "ping".getBytes(UTF_8)).get(WAIT_SECONDS, SECONDS);
+        Message request = server.receive(WAIT_SECONDS, SECONDS);
+        assertEquals(2, request.fromNode());
+        assertEquals("client-7", request.fromMailbox());
+        assertEquals("ping", new String(request.payload(), UTF_8));
+        server.send(request.fromNode(), request.fromMailbox(), "pong".getBytes(UTF_8)).get(WAIT_SECONDS, SECONDS);
+        Message reply = client.receive(WAIT_SECONDS, SECONDS);
+        assertEquals(1, reply.fromNode());
+        assertEquals("server", reply.fromMailbox());
+        assertEquals("pong", new String(reply.payload(), UTF_8));
+        assertEquals(1, server.node());
+        assertEquals("server", server.name());
     }
 
     @Test
-    void handlerReceivesSenderAndPayloadAndANodeMayMessageItself() throws Exception {
-        List<String> seen = new ArrayList<>();
-        n0.onMessage(CHANNEL, (from, payload) -> seen.add(from + ":" + new String(payload, UTF_8)));
-        n0.send(0, CHANNEL, "self".getBytes(UTF_8)).get(WAIT_SECONDS, SECONDS);
-        n2.send(0, CHANNEL, "two".getBytes(UTF_8)).get(WAIT_SECONDS, SECONDS);
-        n1.send(0, CHANNEL, new byte[0]).get(WAIT_SECONDS, SECONDS);
-        assertEquals(List.of("0:self", "2:two", "1:"), seen);
+    void aNodeMayMessageItselfAndEmptyPayloadsArrive() throws Exception {
+        Mailbox self = n0.openMailbox("self");
+        self.send(0, "self", new byte[0]).get(WAIT_SECONDS, SECONDS);
+        Message message = self.poll();
+        assertEquals(0, message.fromNode());
+        assertEquals(0, message.payload().length);
     }
 
     @Test
-    void handlerExceptionFailsTheSendersFutureAndDeliveryGoesOn() throws Exception {
-        IllegalArgumentException boom = new IllegalArgumentException("boom");
-        n0.onMessage(3, (from, payload) -> {
-            if (payload[0] == 0) {
-                throw boom;
-            }
-        });
-        DeliveryException failure = failure(DeliveryException.class, n1.send(0, 3, new byte[] {0}));
-        assertMessageHas(failure, "node=0", "channel=3");
-        assertSame(boom, failure.getCause());
-        n1.send(0, 3, new byte[] {1}).get(WAIT_SECONDS, SECONDS);
+    void receiveWaitsForAMessageOrTimesOutWithNull() throws Exception {
+        Mailbox inbox = n0.openMailbox("waiting");
+        Mailbox outbox = n1.openMailbox("later");
+        assertEquals(null, inbox.receive(10, java.util.concurrent.TimeUnit.MILLISECONDS));
+        assertEquals(null, inbox.poll());
+        Future<Message> waiting = pool.submit(() -> inbox.receive(WAIT_SECONDS, SECONDS));
+        Thread.sleep(50);
+        outbox.send(0, "waiting", new byte[] {5}).get(WAIT_SECONDS, SECONDS);
+        assertArrayEquals(new byte[] {5}, waiting.get(WAIT_SECONDS, SECONDS).payload());
     }
 
     @Test
-    void sendWithoutAReceiverFails() throws Exception {
-        assertMessageHas(failure(DeliveryException.class, n0.send(1, 9, new byte[1])), "node=1", "channel=9");
-        assertMessageHas(failure(DeliveryException.class, n0.send(500, 9, new byte[1])), "node=500", "channel=9");
-        assertMessageHas(failure(DeliveryException.class, n0.send(-1, 9, new byte[1])), "node=-1");
+    void sendingWhereNoMailboxListensFailsNamingNodeAndMailbox() throws Exception {
+        Mailbox outbox = n0.openMailbox("outbox");
+        n1.openMailbox("elsewhere");
+        assertMessageHas(failure(DeliveryException.class, outbox.send(1, "nobody", new byte[1])),
+                "no such mailbox", "node=1", "mailbox=nobody");
+        assertMessageHas(failure(DeliveryException.class, outbox.send(500, "nobody", new byte[1])), "node=500",
+                "mailbox=nobody");
+        assertMessageHas(failure(DeliveryException.class, outbox.send(-1, "nobody", new byte[1])), "node=-1");
+        outbox.send(1, "elsewhere", new byte[1]).get(WAIT_SECONDS, SECONDS); // the connection still works
     }
 
     @Test
-    void channelsAreCheckedAndHaveOneHandlerEach() {
-        n0.onMessage(0, (from, payload) -> { });
-        n0.onMessage(Fabric.MAX_CHANNEL, (from, payload) -> { });
-        assertMessageHas(assertThrows(IllegalStateException.class, () -> n0.onMessage(0, (from, payload) -> { })),
-                "channel=0");
-        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> n0.onMessage(256, (from, payload) -> { })),
-                "channel=256");
-        assertThrows(IllegalArgumentException.class, () -> n0.onMessage(-1, (from, payload) -> { }));
-        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> n1.send(0, 256, new byte[1])), "channel=256");
-        assertThrows(NullPointerException.class, () -> n1.send(0, 0, null));
+    void mailboxNamesAreCheckedAndUniquePerNode() {
+        Mailbox first = n0.openMailbox("worker");
+        assertMessageHas(assertThrows(IllegalStateException.class, () -> n0.openMailbox("worker")), "node=0",
+                "mailbox=worker");
+        assertEquals("worker", n1.openMailbox("worker").name(), "names are per node");
+        assertThrows(IllegalArgumentException.class, () -> n0.openMailbox(""));
+        String tooLong = "m".repeat(Fabric.MAX_MAILBOX_NAME_BYTES + 1);
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> n0.openMailbox(tooLong)), "bytes=256");
+        assertEquals(Fabric.MAX_MAILBOX_NAME_BYTES, n0.openMailbox("m".repeat(255)).name().length());
+        assertThrows(NullPointerException.class, () -> n0.openMailbox(null));
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> n0.openMailbox("tiny", 0)), "capacity=0");
+        assertThrows(IllegalArgumentException.class, () -> first.send(1, tooLong, new byte[1]));
+        assertThrows(IllegalArgumentException.class, () -> first.send(1, "", new byte[1]));
+        assertThrows(NullPointerException.class, () -> first.send(1, "worker", null));
     }
 
-    // ---- closing ----------------------------------------------------------------------------
+    @Test
+    void aFullMailboxRefusesMessagesUntilSomeAreReceived() throws Exception {
+        Mailbox small = n1.openMailbox("small", 2);
+        Mailbox outbox = n0.openMailbox("outbox");
+        outbox.send(1, "small", new byte[] {1}).get(WAIT_SECONDS, SECONDS);
+        outbox.send(1, "small", new byte[] {2}).get(WAIT_SECONDS, SECONDS);
+        assertMessageHas(failure(DeliveryException.class, outbox.send(1, "small", new byte[] {3})), "full",
+                "node=1", "mailbox=small", "capacity=2");
+        assertArrayEquals(new byte[] {1}, small.poll().payload());
+        outbox.send(1, "small", new byte[] {4}).get(WAIT_SECONDS, SECONDS);
+        assertArrayEquals(new byte[] {2}, small.poll().payload());
+        assertArrayEquals(new byte[] {4}, small.poll().payload());
+    }
+
+    @Test
+    void aClosedMailboxDropsWhatItHeldAndItsNameMayBeReopened() throws Exception {
+        Mailbox inbox = n1.openMailbox("closing");
+        Mailbox outbox = n0.openMailbox("outbox");
+        outbox.send(1, "closing", new byte[] {1}).get(WAIT_SECONDS, SECONDS);
+        inbox.close();
+        inbox.close();
+        assertMessageHas(assertThrows(IllegalStateException.class, inbox::poll), "mailbox is closed", "mailbox=closing");
+        assertThrows(IllegalStateException.class, () -> inbox.receive(1, SECONDS));
+        assertThrows(IllegalStateException.class, () -> inbox.send(0, "outbox", new byte[1]));
+        assertMessageHas(failure(DeliveryException.class, outbox.send(1, "closing", new byte[] {2})), "node=1",
+                "mailbox=closing");
+        Mailbox reopened = n1.openMailbox("closing");
+        outbox.send(1, "closing", new byte[] {3}).get(WAIT_SECONDS, SECONDS);
+        assertArrayEquals(new byte[] {3}, reopened.receive(WAIT_SECONDS, SECONDS).payload(), "the old message is gone");
+    }
+
+    // ---- peers and closing -------------------------------------------------------------------
 
     @Test
     void aClosedNodeLooksDeadToTheOthers() throws Exception {
         n1.register("r", 8);
-        n1.onMessage(CHANNEL, (from, payload) -> { });
+        n1.openMailbox("inbox");
+        Mailbox outbox = n0.openMailbox("outbox");
         Region handle = n0.connect(1, "r");
+        outbox.send(1, "inbox", new byte[1]).get(WAIT_SECONDS, SECONDS);
         n1.close();
         RegionAccessException dead = assertThrows(RegionAccessException.class, () -> handle.readLong(0));
         assertMessageHas(dead, "node=1", "region=r");
@@ -467,53 +670,82 @@ public abstract class FabricContractTest {
         assertThrows(RegionAccessException.class, () -> handle.fetchAdd(0, 1));
         assertThrows(RegionAccessException.class, () -> handle.read(0, new byte[8], 0, 8));
         assertThrows(RegionAccessException.class, () -> handle.write(0, new byte[8], 0, 8));
+        assertMessageHas(failure(RegionAccessException.class, handle.readLongAsync(0)), "node=1", "region=r");
+        assertMessageHas(failure(RegionAccessException.class, handle.fetchAddAsync(0, 1)), "node=1");
+        Batch batch = n0.batch();
+        CompletableFuture<Long> batched = batch.readLong(handle, 0);
+        assertThrows(ExecutionException.class, () -> batch.flush().get(WAIT_SECONDS, SECONDS));
+        assertMessageHas(failure(RegionAccessException.class, batched), "node=1");
         assertMessageHas(assertThrows(RegionAccessException.class, () -> n2.connect(1, "r")), "node=1");
-        assertMessageHas(failure(DeliveryException.class, n0.send(1, CHANNEL, new byte[1])), "node=1", "channel=" + CHANNEL);
+        assertMessageHas(failure(DeliveryException.class, outbox.send(1, "inbox", new byte[1])), "node=1", "mailbox=inbox");
         assertEquals(1, handle.node(), "a dead handle still says what it was");
     }
 
     @Test
-    void aClosedFabricRefusesEveryOperation() {
+    void peersInContactAreToldOnceWhenANodeCloses() throws Exception {
+        n1.register("r", 8);
+        List<PeerLoss> heardBy0 = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<PeerLoss> heardBy2 = new java.util.concurrent.CopyOnWriteArrayList<>();
+        n0.onPeerLost((node, reason) -> heardBy0.add(new PeerLoss(node, reason)));
+        n2.onPeerLost((node, reason) -> {
+            throw new IllegalStateException("a failing listener must not stop the others");
+        });
+        n2.onPeerLost((node, reason) -> heardBy2.add(new PeerLoss(node, reason)));
+        assertEquals(0, n0.connect(1, "r").readLong(0)); // both are in contact with node 1
+        assertEquals(0, n2.connect(1, "r").readLong(0));
+        n1.close();
+        awaitTrue(() -> !heardBy0.isEmpty() && !heardBy2.isEmpty(), "nodes 0 and 2 hear that node 1 is lost");
+        Thread.sleep(200); // time for a duplicate to show up
+        assertEquals(1, heardBy0.size(), "told once: " + heardBy0);
+        assertEquals(1, heardBy2.size(), "told once: " + heardBy2);
+        assertEquals(1, heardBy0.get(0).node());
+        assertTrue(!heardBy0.get(0).reason().isEmpty());
+        assertThrows(NullPointerException.class, () -> n0.onPeerLost(null));
+    }
+
+    /** One call of a {@link PeerListener}. */
+    protected record PeerLoss(int node, String reason) {
+    }
+
+    @Test
+    void aClosedFabricRefusesEveryOperation() throws Exception {
         n0.register("peer", 8);
         Region own = n1.register("own", 8);
         Region peer = n1.connect(0, "peer");
+        Mailbox mailbox = n1.openMailbox("mine");
+        Batch batch = n1.batch();
         n1.close();
         String closed = "fabric is closed: node=1";
         assertEquals(closed, assertThrows(IllegalStateException.class, () -> n1.register("x", 8)).getMessage());
         assertEquals(closed, assertThrows(IllegalStateException.class, () -> n1.connect(0, "peer")).getMessage());
-        assertEquals(closed, assertThrows(IllegalStateException.class, () -> n1.send(0, CHANNEL, new byte[1])).getMessage());
-        assertEquals(closed, assertThrows(IllegalStateException.class, () -> n1.onMessage(CHANNEL, (f, p) -> { }))
-                .getMessage());
+        assertEquals(closed, assertThrows(IllegalStateException.class, () -> n1.batch()).getMessage());
+        assertEquals(closed, assertThrows(IllegalStateException.class, () -> n1.openMailbox("other")).getMessage());
+        assertEquals(closed, assertThrows(IllegalStateException.class, () -> n1.onPeerLost((n, r) -> { })).getMessage());
+        assertEquals(closed, assertThrows(IllegalStateException.class, () -> mailbox.send(0, "x", new byte[1])).getMessage());
+        assertEquals(closed, assertThrows(IllegalStateException.class, mailbox::poll).getMessage());
         assertEquals(closed, assertThrows(IllegalStateException.class, () -> peer.readLong(0)).getMessage());
+        assertEquals(closed, assertThrows(IllegalStateException.class, () -> peer.readLongAsync(0)).getMessage());
         assertEquals(closed, assertThrows(IllegalStateException.class, () -> peer.write(0, new byte[1], 0, 1)).getMessage());
+        assertEquals(closed, assertThrows(IllegalStateException.class, () -> batch.readLong(peer, 0)).getMessage());
+        assertEquals(closed, assertThrows(IllegalStateException.class, batch::flush).getMessage());
         assertThrows(IllegalStateException.class, () -> own.fetchAdd(0, 1));
         assertEquals(1, n1.localNode());
         assertEquals(0, n2.connect(0, "peer").readLong(0), "the others go on");
     }
 
     @Test
-    void messagesQueuedAtCloseFailAndTheRunningOneFinishes() throws Exception {
-        CountDownLatch entered = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        n1.onMessage(CHANNEL, (from, payload) -> {
-            entered.countDown();
-            await(release);
+    void closingWakesAReceiverThatIsWaiting() throws Exception {
+        Mailbox inbox = n1.openMailbox("blocked");
+        CountDownLatch waiting = new CountDownLatch(1);
+        Future<Message> receiver = pool.submit(() -> {
+            waiting.countDown();
+            return inbox.receive(WAIT_SECONDS, SECONDS);
         });
-        n1.register("probe", 8);
-        Region probe = n0.connect(1, "probe");
-        CompletableFuture<Void> running = n0.send(1, CHANNEL, new byte[] {1});
-        assertTrue(entered.await(WAIT_SECONDS, SECONDS));
-        CompletableFuture<Void> queued = n0.send(1, CHANNEL, new byte[] {2});
-        Future<?> closing = pool.submit(n1::close);
-        long deadline = System.nanoTime() + SECONDS.toNanos(WAIT_SECONDS);
-        while (!isDead(probe)) { // close has begun once the others see node 1 as dead
-            assertTrue(System.nanoTime() < deadline, "node 1 never looked dead to node 0 while closing");
-            Thread.sleep(1);
-        }
-        release.countDown();
-        closing.get(WAIT_SECONDS, SECONDS);
-        running.get(WAIT_SECONDS, SECONDS);
-        assertMessageHas(failure(DeliveryException.class, queued), "node=1");
+        assertTrue(waiting.await(WAIT_SECONDS, SECONDS));
+        Thread.sleep(50);
+        n1.close();
+        ExecutionException woken = assertThrows(ExecutionException.class, () -> receiver.get(WAIT_SECONDS, SECONDS));
+        assertEquals("fabric is closed: node=1", assertInstanceOf(IllegalStateException.class, woken.getCause()).getMessage());
     }
 
     @Test
@@ -554,12 +786,12 @@ public abstract class FabricContractTest {
         }
     }
 
-    private static boolean isDead(Region region) {
-        try {
-            region.readLong(0);
-            return false;
-        } catch (RegionAccessException e) {
-            return true;
+    /** Polls {@code condition} until it holds, failing with {@code what} after the wait limit. */
+    protected static void awaitTrue(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + SECONDS.toNanos(WAIT_SECONDS);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "timed out waiting: " + what);
+            Thread.sleep(5);
         }
     }
 }

@@ -1,14 +1,11 @@
 package io.gtran.rdma;
 
-import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The contract on {@link InJvmCluster}, plus what only the in-JVM fabric promises. */
@@ -79,30 +76,18 @@ class InJvmFabricTest extends FabricContractTest {
     }
 
     @Test
-    void handlersRunOnTheNodesNamedDaemonDeliveryThread() throws Exception {
-        AtomicReference<Thread> ran = new AtomicReference<>();
-        n2.onMessage(1, (from, payload) -> ran.set(Thread.currentThread()));
-        n0.send(2, 1, new byte[1]).get(10, SECONDS);
-        assertEquals("gtran-fabric-node-2", ran.get().getName());
-        assertTrue(ran.get().isDaemon());
-        n2.close();
-        ran.get().join(SECONDS.toMillis(10));
-        assertTrue(!ran.get().isAlive(), "close stops the delivery thread");
-    }
-
-    @Test
-    void aHandlerMayCloseItsOwnNode() throws Exception {
-        n1.onMessage(1, (from, payload) -> n1.close());
-        CompletableFuture<Void> ack = n0.send(1, 1, new byte[1]);
-        ack.get(10, SECONDS);
-        assertMessageHas(assertThrows(IllegalStateException.class, () -> n1.register("x", 8)), "fabric is closed: node=1");
+    void asynchronousOperationsCompleteBeforeTheyReturn() {
+        n1.register("now", 8);
+        Region region = n0.connect(1, "now");
+        assertTrue(region.fetchAddAsync(0, 1).isDone(), "no thread hop in one JVM");
+        assertTrue(region.readAsync(0, 8).isDone());
     }
 
     @Test
     void toStringShowsNodeState() {
         n0.register("b", 8);
         n0.register("a", 8);
-        n0.onMessage(4, (from, payload) -> { });
-        assertEquals("InJvmFabric[node=0, closed=false, regions=[a, b], channels=[4]]", n0.toString());
+        n0.openMailbox("m");
+        assertEquals("InJvmFabric[node=0, closed=false, regions=[a, b], mailboxes=[m]]", n0.toString());
     }
 }

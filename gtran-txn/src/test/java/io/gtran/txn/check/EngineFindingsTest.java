@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.rdma.Fabric;
+import io.gtran.rdma.ForwardingFabric;
 import io.gtran.rdma.ForwardingRegion;
 import io.gtran.rdma.InJvmCluster;
-import io.gtran.rdma.MessageHandler;
 import io.gtran.rdma.Region;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
@@ -19,7 +19,6 @@ import io.gtran.txn.TransactionConflictException;
 import io.gtran.txn.TransactionEngine;
 import io.gtran.txn.TxnConfig;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -63,24 +62,18 @@ class EngineFindingsTest {
     }
 
     /** A fabric whose registered regions hold one chosen thread at its next long read, until released. */
-    static final class PausingFabric implements Fabric {
-        private final Fabric delegate;
+    static final class PausingFabric extends ForwardingFabric {
         final AtomicReference<Thread> pauseThread = new AtomicReference<>();
         final CountDownLatch reached = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
 
         PausingFabric(Fabric delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public int localNode() {
-            return delegate.localNode();
+            super(delegate);
         }
 
         @Override
         public Region register(String name, long bytes) {
-            return new ForwardingRegion(delegate.register(name, bytes)) {
+            return new ForwardingRegion(delegate().register(name, bytes)) {
                 @Override
                 public long readLong(long offset) {
                     if (pauseThread.compareAndSet(Thread.currentThread(), null)) {
@@ -90,26 +83,6 @@ class EngineFindingsTest {
                     return super.readLong(offset);
                 }
             };
-        }
-
-        @Override
-        public Region connect(int node, String name) {
-            return delegate.connect(node, name);
-        }
-
-        @Override
-        public CompletableFuture<Void> send(int node, int channel, byte[] payload) {
-            return delegate.send(node, channel, payload);
-        }
-
-        @Override
-        public void onMessage(int channel, MessageHandler handler) {
-            delegate.onMessage(channel, handler);
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
         }
     }
 
