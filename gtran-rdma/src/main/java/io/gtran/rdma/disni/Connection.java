@@ -345,8 +345,11 @@ final class Connection {
         CompletableFuture<Frame> reply = new CompletableFuture<>();
         replies.put(requestId, reply);
         long timeout = fabric.operationTimeoutMillis();
-        fabric.schedule(() -> failReply(requestId, new RegionAccessException("no answer within " + timeout
-                + " ms: node=" + peer)), timeout);
+        Future<?> expiry = fabric.schedule(() -> failReply(requestId, new RegionAccessException("no answer within "
+                + timeout + " ms: node=" + peer)), timeout);
+        if (expiry != null) {
+            reply.whenComplete((answer, failure) -> expiry.cancel(false));
+        }
         String lost = lostBecause;
         if (lost != null) { // lost() may have run before the put
             failReply(requestId, new RegionAccessException(lost + ": node=" + peer));
