@@ -56,6 +56,9 @@ final class DisniEndpoint extends RdmaActiveEndpoint {
             throws IOException {
         super(group, id, serverSide);
         this.connection = new Connection(fabric, this, !serverSide);
+        if (serverSide) {
+            expectWaiter(fabric.acceptor()); // DiSNI's accept() waits for ESTABLISHED with no time limit too
+        }
     }
 
     /** Whether the current thread is one of DiSNI's CQ or CM threads, which must never block or join themselves. */
@@ -124,10 +127,9 @@ final class DisniEndpoint extends RdmaActiveEndpoint {
         if (type == RdmaCmEvent.EventType.RDMA_CM_EVENT_DISCONNECTED.ordinal()) {
             connection.lost(Connection.DISCONNECTED);
         } else if (isFailure(type)) {
-            String name = RdmaCmEvent.EventType.values()[type].name();
-            if (!interruptWaiter(name + " (status=" + event.getStatus() + ")")) {
-                connection.lost("connection failed: " + name);
-            }
+            String name = RdmaCmEvent.EventType.values()[type].name() + " (status=" + event.getStatus() + ")";
+            interruptWaiter(name);
+            connection.lost("connection failed: " + name);
         }
     }
 
@@ -222,15 +224,13 @@ final class DisniEndpoint extends RdmaActiveEndpoint {
         return status >= 0 && status < all.length ? all[status].name() : Integer.toString(status);
     }
 
-    private boolean interruptWaiter(String why) {
+    private void interruptWaiter(String why) {
         synchronized (interruptLock) {
-            if (waiting == null) {
-                return false;
+            if (waiting != null) {
+                failure = why;
+                interruptedByUs = true;
+                waiting.interrupt();
             }
-            failure = why;
-            interruptedByUs = true;
-            waiting.interrupt();
-            return true;
         }
     }
 

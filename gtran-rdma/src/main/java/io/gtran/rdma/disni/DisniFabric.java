@@ -5,7 +5,6 @@ import com.ibm.disni.RdmaServerEndpoint;
 import com.ibm.disni.verbs.IbvMr;
 import io.gtran.rdma.Batch;
 import io.gtran.rdma.ClusterConfig;
-import io.gtran.rdma.DeliveryException;
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.FabricChecks;
 import io.gtran.rdma.Mailbox;
@@ -121,9 +120,17 @@ public final class DisniFabric implements Fabric {
         group.getConnParam().setRetry_count((byte) 7); // transport retries before a dead peer fails a request
         group.getConnParam().setRnr_retry_count((byte) 7); // 7 = retry forever while the receiver reposts buffers
         group.init((id, serverSide) -> new DisniEndpoint(group, id, serverSide, this));
-        this.server = group.createServerEndpoint();
-        server.bind(config.localAddress(), 2 * nodes + 8); // bound to a device address: the PD exists from here on
-        this.bounces = new BouncePool(BouncePool.registrar(server.getPd()), FrameDescriptor.FRAME_BYTES);
+        try {
+            this.server = group.createServerEndpoint();
+            server.bind(config.localAddress(), 2 * nodes + 8); // bound to a device address: the PD exists from here on
+            this.bounces = new BouncePool(BouncePool.registrar(server.getPd()), FrameDescriptor.FRAME_BYTES);
+        } catch (Exception e) {
+            group.close(); // DiSNI 2.0's CM and CQ threads are not daemons: they must not outlive a failed start
+            timer.shutdownNow();
+            frames.shutdownNow();
+            closer.shutdownNow();
+            throw e;
+        }
         this.acceptor = daemon("gtran-disni-accept-" + node).newThread(this::acceptLoop);
     }
 
@@ -306,6 +313,11 @@ public final class DisniFabric implements Fabric {
         return bounces;
     }
 
+    /** The thread accepting connections (DiSNI's accept blocks it). */
+    Thread acceptor() {
+        return acceptor;
+    }
+
     /** The loopback connection, through which this node reaches its own regions. */
     Connection loopback() {
         return reach(node, "loopback");
@@ -372,40 +384,13 @@ public final class DisniFabric implements Fabric {
                 : mailbox.queue.deliver(new Message(from, message.from(), message.payload()));
     }
 
-    /** Sends {@code payload} (already copied) from mailbox {@code from} to mailbox {@code mailbox} of node {@code to}. */
-    CompletableFuture<Void> sendMessage(String from, int to, String mailbox, byte[] payload) {
-        String where = ": node=" + to + ", mailbox=" + mailbox;
-        if (to < 0 || to >= config.nodes().size()) {
-            return CompletableFuture.failedFuture(new DeliveryException("unknown node" + where));
-        }
-        if (to == node) {
-            DisniMailbox target = mailboxes.get(mailbox);
-            String failure = target == null ? "no such mailbox" : target.queue.deliver(new Message(node, from, payload));
-            return failure == null ? CompletableFuture.completedFuture(null)
-                    : CompletableFuture.failedFuture(new DeliveryException(failure + where));
-        }
-        Connection connection;
-        try {
-            connection = reach(to, "mailbox=" + mailbox);
-        } catch (RegionAccessException e) {
-            return CompletableFuture.failedFuture(new DeliveryException("node is unreachable" + where + " ("
-                    + e.getMessage() + ")"));
-        }
-        CompletableFuture<Void> delivered = new CompletableFuture<>();
-        connection.sendMessage(from, mailbox, payload).whenComplete((reply, failure) -> {
-            if (failure != null) {
-                String lost = connection.lostBecause();
-                String what = Connection.NODE_CLOSED.equals(lost) ? "node is closed" : "node is unreachable";
-                delivered.completeExceptionally(new DeliveryException(what + where + " (" + failure.getMessage() + ")",
-                        failure));
-            } else if (reply instanceof Frame.MessageResult result && result.delivered()) {
-                delivered.complete(null);
-            } else {
-                String reason = reply instanceof Frame.MessageResult result ? result.reason() : "unexpected answer " + reply;
-                delivered.completeExceptionally(new DeliveryException(reason + where));
-            }
-        });
-        return delivered;
+    /** The open mailbox {@code name} of this node, or null. */
+    DisniMailbox mailbox(String name) {
+        return mailboxes.get(name);
+    }
+
+    int clusterSize() {
+        return config.nodes().size();
     }
 
     void mailboxClosed(DisniMailbox mailbox) {
@@ -450,7 +435,7 @@ public final class DisniFabric implements Fabric {
     // ---- internals ----------------------------------------------------------------------------
 
     /** This node's connection to {@code peer}, dialling it if there is none alive. */
-    private Connection reach(int peer, String what) {
+    Connection reach(int peer, String what) {
         checkOpen();
         return peers.reach(peer, id -> dial(id, what));
     }
@@ -566,7 +551,11 @@ public final class DisniFabric implements Fabric {
         for (Connection connection : all) {
             connection.close();
         }
+        closer.shutdown(); // connections lost earlier may still be closing there
         try {
+            if (!closer.awaitTermination(5, TimeUnit.SECONDS)) {
+                LOG.warn("node={}: endpoints still closing after 5 s", node);
+            }
             server.close();
             group.close();
         } catch (IOException | RuntimeException e) {
@@ -580,7 +569,6 @@ public final class DisniFabric implements Fabric {
         }
         bounces.close();
         frames.shutdown();
-        closer.shutdown();
     }
 
     private String closedMessage() {
