@@ -34,8 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * write into them). A request that outlives the operation time-out fails its caller, but keeps its
  * buffer until it completes.
  *
- * <p><b>Frames.</b> Incoming frames are copied out of the receive buffer on the CQ thread and handled
- * in arrival order on the fabric's frame thread; replies go back on the same queue pair.
+ * <p><b>Frames.</b> Incoming frames are copied out of the receive buffer and decoded on the CQ thread.
+ * Answers complete their waiting futures there; requests, message chunks and goodbyes are handled in
+ * arrival order on the fabric's frame thread, and their answers go back on the same queue pair.
  */
 final class Connection {
     /** Send-queue work requests per queue pair (DiSNI's {@code maxWR} for the group). */
@@ -235,10 +236,32 @@ final class Connection {
         lost(reason);
     }
 
-    /** A frame arrived (already copied out of its receive buffer); on the CQ thread. */
-    void received(byte[] frame) {
+    /**
+     * A frame arrived (already copied out of its receive buffer); on the CQ thread. Answers to this
+     * node's requests complete their futures right here, so a thread waiting for one (even the frame
+     * thread, dialling) never waits for itself; everything else is handled on the frame thread, in
+     * arrival order.
+     */
+    void received(byte[] bytes) {
         heard();
-        fabric.onFrameThread(() -> handle(frame));
+        Frame frame;
+        try {
+            frame = FrameCodec.decode(ByteBuffer.wrap(bytes), bytes.length);
+        } catch (IllegalArgumentException e) {
+            lost(e.getMessage());
+            return;
+        }
+        boolean answer = frame instanceof Frame.Hello hello && hello.ack() || frame instanceof Frame.RegionInfo
+                || frame instanceof Frame.MessageResult
+                || frame instanceof Frame.Signal signal && signal.type() == FrameDescriptor.PONG;
+        if (answer) {
+            CompletableFuture<Frame> reply = replies.remove(frame.requestId());
+            if (reply != null) {
+                reply.complete(frame);
+            }
+        } else {
+            fabric.onFrameThread(() -> handle(frame));
+        }
     }
 
     /**
@@ -299,16 +322,9 @@ final class Connection {
                 + ", awaiting=" + replies.size() + ", incarnation=" + Long.toHexString(peerIncarnation) + "]";
     }
 
-    /** Handles one frame; on the frame thread. */
-    private void handle(byte[] bytes) {
+    /** Handles a request, a message chunk or a goodbye; on the frame thread. */
+    private void handle(Frame frame) {
         if (lostBecause != null) {
-            return;
-        }
-        Frame frame;
-        try {
-            frame = FrameCodec.decode(ByteBuffer.wrap(bytes), bytes.length);
-        } catch (IllegalArgumentException e) {
-            lost(e.getMessage());
             return;
         }
         int local = fabric.localNode();
@@ -333,11 +349,6 @@ final class Connection {
             sendNow(new Frame.Signal(local, signal.requestId(), FrameDescriptor.PONG));
         } else if (frame instanceof Frame.Signal signal && signal.type() == FrameDescriptor.GOODBYE) {
             lost(NODE_CLOSED);
-        } else {
-            CompletableFuture<Frame> reply = replies.remove(frame.requestId()); // HELLO_ACK, REGION_INFO, MESSAGE_RESULT, PONG
-            if (reply != null) {
-                reply.complete(frame);
-            }
         }
     }
 

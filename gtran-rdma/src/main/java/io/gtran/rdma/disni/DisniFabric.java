@@ -442,6 +442,10 @@ public final class DisniFabric implements Fabric {
 
     private Connection dial(int peer, String what) {
         java.net.InetSocketAddress address = config.nodes().get(peer);
+        if (DisniEndpoint.onTransportThread()) { // it would wait for events only this very thread delivers
+            throw new RegionAccessException("not connected yet, and an RDMA completion or connection-manager thread"
+                    + " cannot connect (do not dial from a dependent stage): node=" + peer + ", " + what);
+        }
         DisniEndpoint endpoint;
         try {
             endpoint = group.createEndpoint();
