@@ -49,7 +49,9 @@ import org.slf4j.LoggerFactory;
  * pairs share one completion queue per device, polled by DiSNI's CQ thread.
  *
  * <p><b>Regions.</b> Each region's {@link RegionMemory} buffer is registered with the protection
- * domain for local write and remote read, write and atomic access. {@link #connect} looks up a
+ * domain for local write and remote read, write and atomic access (the queue pairs allow remote
+ * READ and atomics because DiSNI's native connect/accept ask for the device's maximum
+ * {@code responder_resources}, which makes the connection manager grant both). {@link #connect} looks up a
  * remote region's (address, rkey, size, byte order) with REGION_LOOKUP / REGION_INFO; operations are
  * then one-sided work requests ({@link DisniRegion}, {@link RegionOp}) into registered bounce
  * buffers ({@link BouncePool}).
