@@ -3,7 +3,8 @@
  * other nodes read, write, compare-and-swap and fetch-and-add by offset, and reliable ordered
  * messages), {@link io.gtran.rdma.Region} (a handle to one region) and the in-JVM implementation
  * ({@link io.gtran.rdma.InJvmCluster}). {@link io.gtran.rdma.FaultyFabric} wraps any fabric to
- * inject faults in tests. Code above this module depends only on these interfaces, never on a
+ * inject the faults a shared {@link io.gtran.rdma.FaultPlan} asks for in tests (delays, reordering,
+ * drops, region failures, partitions). Code above this module depends only on these interfaces, never on a
  * particular transport.
  */
 package io.gtran.rdma;

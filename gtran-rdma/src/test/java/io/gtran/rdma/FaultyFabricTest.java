@@ -1,129 +1,200 @@
 package io.gtran.rdma;
 
+import static io.gtran.rdma.FaultInjectionHarness.assertMessageHas;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
 
-/** {@link FaultyFabric} injects what it is told to, where it is told to, and is otherwise invisible. */
+/**
+ * {@link FaultyFabric} and {@link FaultPlan} beyond the transport contract
+ * ({@link InJvmFaultInjectionTest} runs that): rules are checked, misuse is reported before any
+ * fault, a closed decorator or plan behaves, listeners hear real losses too, and with no fault
+ * switched on a decorated cluster passes the whole {@link FabricContractTest}. Nodes 0, 1 and 2
+ * of an {@link InJvmCluster}, wrapped with one plan.
+ */
 @Timeout(value = 60, unit = SECONDS)
 class FaultyFabricTest {
+    private static final long SEED = 0x6661_756c_7479L;
+
     private InJvmCluster cluster;
-    private FaultyFabric faulty;
-    private Fabric n1;
-    private Fabric n2;
+    private FaultPlan plan;
+    private FaultyFabric n0;
+    private FaultyFabric n1;
+    private FaultyFabric n2;
 
     @BeforeEach
     void start() {
         cluster = new InJvmCluster();
-        faulty = new FaultyFabric(cluster.join(0));
-        n1 = cluster.join(1);
-        n2 = cluster.join(2);
+        plan = new FaultPlan(SEED);
+        n0 = plan.wrap(cluster.join(0));
+        n1 = plan.wrap(cluster.join(1));
+        n2 = plan.wrap(cluster.join(2));
     }
 
     @AfterEach
     void stop() {
+        plan.close();
         cluster.close();
     }
 
     @Test
-    void dropsTheNextMessagesToOneNodeOnly() throws Exception {
-        Mailbox at1 = n1.openMailbox("in");
-        Mailbox at2 = n2.openMailbox("in");
-        Mailbox out = faulty.openMailbox("out");
-        faulty.dropNextMessages(1, 2);
-        FabricContractTest.assertMessageHas(FabricContractTest.failure(DeliveryException.class,
-                out.send(1, "in", new byte[] {1})), "dropped", "node=1", "mailbox=in");
-        out.send(2, "in", new byte[] {1}).get(10, SECONDS);
-        FabricContractTest.failure(DeliveryException.class, out.send(1, "in", new byte[] {2}));
-        out.send(1, "in", new byte[] {3}).get(10, SECONDS);
-        out.send(1, "in", new byte[] {4}).get(10, SECONDS);
-        assertEquals(List.of((byte) 3, (byte) 4), drain(at1));
-        assertEquals(List.of((byte) 1), drain(at2));
+    void badRulesAreRejectedNamingTheValue() {
+        FaultPlan.Links link = plan.links(0, 1);
+        rejected(() -> plan.links(5000, 0), "node=5000");
+        rejected(() -> plan.links(0, -1), "node=-1");
+        rejected(() -> plan.links(Set.of(0), Set.of(1, 1024)), "node=1024");
+        rejected(() -> plan.links(Set.of(), Set.of(1)), "from=[]");
+        rejected(() -> plan.between(2, 2), "a=2", "b=2");
+        rejected(() -> link.dropNext(-1), "count=-1");
+        rejected(() -> link.dropWithProbability(1.5), "probability=1.5");
+        rejected(() -> link.dropWithProbability(-0.1), "probability=-0.1");
+        rejected(() -> link.dropWithProbability(Double.NaN), "probability=NaN");
+        rejected(() -> link.delay(Duration.ofMillis(-1)), "min=PT-0.001S");
+        rejected(() -> link.delay(Duration.ofMillis(5), Duration.ofMillis(4)), "min=PT0.005S", "max=PT0.004S");
+        rejected(() -> link.delay(Duration.ofHours(2)), "min=PT2H", "max=PT1H");
+        rejected(() -> link.reorder(1, Duration.ofSeconds(1)), "window=1");
+        rejected(() -> link.reorder(4, Duration.ZERO), "hold=PT0S");
+        rejected(() -> plan.partition(Set.of(0, 1), Set.of(1, 2)), "node=1", "a=[0, 1]", "b=[1, 2]");
+        rejected(() -> plan.partition(Set.of(0), Set.of()), "b=[]");
+        rejected(() -> plan.partition(Set.of(0), Set.of(2000)), "node=2000");
+        rejected(() -> plan.isolate(-1), "node=-1");
+        assertThrows(NullPointerException.class, () -> link.delay(null));
+        assertThrows(NullPointerException.class, () -> new FaultyFabric(null, plan));
+        assertThrows(NullPointerException.class, () -> new FaultyFabric(cluster.join(3), null));
+        assertEquals("FaultPlan[seed=" + SEED + ", cuts=[], links={}]", plan.toString(), "a rejected rule set nothing");
     }
 
-    private static List<Byte> drain(Mailbox mailbox) {
-        List<Byte> firstBytes = new ArrayList<>();
-        for (Message message = mailbox.poll(); message != null; message = mailbox.poll()) {
-            firstBytes.add(message.payload()[0]);
+    private static void rejected(Executable rule, String... parts) {
+        assertMessageHas(assertThrows(IllegalArgumentException.class, rule), parts);
+    }
+
+    @Test
+    void misuseIsReportedBeforeAnyFault() {
+        Region own = n1.register("r", 16);
+        Region remote = n0.connect(1, "r");
+        Mailbox mailbox = n0.openMailbox("m");
+        plan.isolate(0);
+        plan.links(0, 1).dropNext(10).failRegionAccess();
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> remote.readLong(4)), "offset=4", "size=16");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> remote.fetchAddAsync(16, 1)), "offset=16");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> remote.read(8, new byte[16], 0, 16)),
+                "length=16");
+        assertThrows(IndexOutOfBoundsException.class, () -> remote.writeAsync(0, new byte[4], 0, 8));
+        assertThrows(IllegalArgumentException.class, () -> n0.batch().readLong(own, 0), "a handle of another fabric");
+        assertThrows(IllegalArgumentException.class, () -> mailbox.send(1, "", new byte[1]));
+        assertThrows(IllegalArgumentException.class, () -> mailbox.send(1, "m", new byte[Fabric.MAX_TRANSFER_BYTES + 1]));
+        mailbox.close();
+        assertMessageHas(assertThrows(IllegalStateException.class, () -> mailbox.send(1, "m", new byte[1])),
+                "mailbox is closed: node=0, mailbox=m");
+    }
+
+    @Test
+    void aClosedDecoratorRefusesEverythingEvenWhileFaulting() {
+        Region remote = n0.connect(1, n1.register("r", 8).name());
+        Mailbox mailbox = n0.openMailbox("m");
+        plan.links(0, 1).dropNext(1).failRegionAccess();
+        n0.close();
+        for (Executable operation : List.<Executable>of(() -> mailbox.send(1, "m", new byte[1]),
+                () -> remote.readLong(0), () -> remote.readLongAsync(0), () -> n0.connect(1, "r"), n0::batch,
+                () -> n0.register("x", 8), () -> n0.openMailbox("n"), () -> n0.onPeerLost((peer, reason) -> { }))) {
+            assertEquals("fabric is closed: node=0", assertThrows(IllegalStateException.class, operation).getMessage());
         }
-        return firstBytes;
-    }
-
-    @Test
-    void regionFaultsSwitchOnAndOffAtRuntimeForEarlierHandlesToo() {
-        n1.register("r", 16).writeLong(0, 42);
-        n2.register("s", 8);
-        Region r = faulty.connect(1, "r");
-        Region s = faulty.connect(2, "s");
-        assertEquals(42, r.readLong(0));
-        faulty.failRegionAccess(1);
-        List<Runnable> operations = new ArrayList<>(List.of(
-                () -> r.readLong(0), () -> r.writeLong(0, 1), () -> r.compareAndSwap(0, 42, 1), () -> r.fetchAdd(0, 1),
-                () -> r.read(0, new byte[8], 0, 8), () -> r.write(0, new byte[8], 0, 8), () -> faulty.connect(1, "r")));
-        for (Runnable operation : operations) {
-            FabricContractTest.assertMessageHas(assertThrows(RegionAccessException.class, operation::run),
-                    "fault injection", "node=1", "region=r");
-        }
-        assertEquals(0, s.fetchAdd(0, 1), "other nodes are unaffected");
-        assertEquals(42, n2.connect(1, "r").readLong(0), "other nodes' view of node 1 is unaffected");
-        faulty.restoreRegionAccess(1);
-        assertEquals(42, r.readLong(0), "failed operations did not touch the memory");
-        assertEquals(42, faulty.connect(1, "r").readLong(0));
-    }
-
-    @Test
-    void faultsApplyToThisNodesOwnRegionsToo() {
-        Region own = faulty.register("own", 8);
-        assertEquals(0, own.node());
-        faulty.failRegionAccess(0);
-        assertThrows(RegionAccessException.class, () -> own.readLong(0));
-        n1.connect(0, "own").writeLong(0, 7);
-        faulty.heal();
-        assertEquals(7, own.readLong(0));
-    }
-
-    @Test
-    void healSwitchesEveryFaultOff() throws Exception {
-        n1.openMailbox("in");
-        Mailbox out = faulty.openMailbox("out");
-        n1.register("r", 8);
-        faulty.dropNextMessages(1, 5);
-        faulty.failRegionAccess(1);
-        faulty.heal();
-        out.send(1, "in", new byte[1]).get(10, SECONDS);
-        assertEquals(0, faulty.connect(1, "r").readLong(0));
-        faulty.dropNextMessages(1, 3);
-        faulty.dropNextMessages(1, 0);
-        out.send(1, "in", new byte[1]).get(10, SECONDS);
-    }
-
-    @Test
-    void misconfigurationIsRejected() {
-        FabricContractTest.assertMessageHas(assertThrows(IllegalArgumentException.class,
-                () -> faulty.dropNextMessages(1, -1)), "count=-1");
-        FabricContractTest.assertMessageHas(assertThrows(IllegalArgumentException.class,
-                () -> faulty.failRegionAccess(5000)), "node=5000");
-        assertThrows(IllegalArgumentException.class, () -> faulty.restoreRegionAccess(-1));
-        assertThrows(NullPointerException.class, () -> new FaultyFabric(null));
-    }
-
-    @Test
-    void aClosedDecoratorRefusesSendsEvenWhileDropping() {
-        Mailbox out = faulty.openMailbox("out");
-        faulty.dropNextMessages(1, 1);
-        faulty.close();
-        assertEquals("fabric is closed: node=0",
-                assertThrows(IllegalStateException.class, () -> out.send(1, "in", new byte[1])).getMessage());
-        assertThrows(IllegalStateException.class, () -> faulty.connect(1, "r"));
         assertThrows(RegionAccessException.class, () -> n1.connect(0, "x"), "the wrapped node is closed");
+        plan.isolate(1); // a closed decorator is no longer told anything, and telling the others works
+    }
+
+    @Test
+    void aClosedPlanTakesNoRulesAndLetsEverythingThrough() throws Exception {
+        Mailbox from = n0.openMailbox("m");
+        Mailbox to = n1.openMailbox("m");
+        plan.links(0, 1).dropNext(5);
+        plan.isolate(1);
+        plan.close();
+        plan.close();
+        assertMessageHas(assertThrows(IllegalStateException.class, () -> plan.links(0, 1).dropNext(1)),
+                "fault plan is closed");
+        assertThrows(IllegalStateException.class, () -> plan.isolate(0));
+        from.send(1, "m", new byte[] {3}).get(10, SECONDS);
+        assertEquals(3, to.receive(10, SECONDS).payload()[0]);
+    }
+
+    @Test
+    void listenersHearRealLossesAndPartitionsAndOneThatThrowsStopsNoOther() throws Exception {
+        List<String> told = new CopyOnWriteArrayList<>();
+        n0.onPeerLost((peer, reason) -> {
+            throw new IllegalStateException("listener failure for the test");
+        });
+        n0.onPeerLost((peer, reason) -> told.add(peer + ": " + reason));
+        Fabric unwrapped = cluster.join(3);
+        unwrapped.openMailbox("m");
+        n0.openMailbox("m").send(3, "m", new byte[1]).get(10, SECONDS);
+        plan.isolate(0);
+        assertEquals(List.of("1: partitioned by fault injection", "2: partitioned by fault injection",
+                "3: partitioned by fault injection"), sorted(told), "the decorated nodes and the one it sent to");
+        plan.heal();
+        told.clear();
+        n2.close();
+        assertEquals(List.of("2: node closed"), told);
+    }
+
+    @Test
+    void rulesAreShownByToString() {
+        plan.links(0, 1).delay(Duration.ofMillis(5), Duration.ofMillis(9)).dropNext(2);
+        plan.links(2, 0).failRegionAccess().dropWithProbability(0.5).reorder(3, Duration.ofSeconds(1));
+        plan.partition(Set.of(0), Set.of(2));
+        plan.isolate(1);
+        assertEquals("FaultPlan[seed=" + SEED + ", cuts=[[0]|[2], [1]|rest], links={0->1: delay=PT0.005S..PT0.009S"
+                + " dropNext=2, 2->0: reorder=3/PT1S holding 0 dropProbability=0.5 regionsFailing}]", plan.toString());
+        plan.heal();
+        assertEquals("FaultPlan[seed=" + SEED + ", cuts=[], links={}]", plan.toString());
+        assertEquals("Links[0->1, 1->0]", plan.between(0, 1).toString());
+    }
+
+    @Test
+    void theSameSeedDropsTheSameMessagesWhateverOtherPairsDo() throws Exception {
+        assertEquals(dropPattern(false), dropPattern(true));
+    }
+
+    /** Which of 200 messages 0 → 1 a p=0.5 rule drops, with or without other pairs drawing too. */
+    private static List<Integer> dropPattern(boolean otherTraffic) throws Exception {
+        try (InJvmCluster other = new InJvmCluster(); FaultPlan again = new FaultPlan(SEED)) {
+            Mailbox from0 = again.wrap(other.join(0)).openMailbox("m");
+            Mailbox from2 = again.wrap(other.join(2)).openMailbox("m");
+            Mailbox at1 = again.wrap(other.join(1)).openMailbox("m");
+            again.links(Set.of(0, 2), Set.of(1)).dropWithProbability(0.5).delay(Duration.ZERO, Duration.ofNanos(10));
+            List<Integer> dropped = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                if (otherTraffic) {
+                    from2.send(1, "m", new byte[1]);
+                }
+                if (from0.send(1, "m", new byte[1]).handle((ok, failure) -> failure != null).get(10, SECONDS)) {
+                    dropped.add(i);
+                }
+            }
+            assertNotNull(at1);
+            assertTrue(dropped.size() > 60 && dropped.size() < 140, () -> "dropped " + dropped.size() + " of 200");
+            return dropped;
+        }
+    }
+
+    private static List<String> sorted(List<String> list) {
+        List<String> copy = new ArrayList<>(list);
+        copy.sort(null);
+        return copy;
     }
 
     /** With no fault switched on, a cluster of decorated nodes passes the whole contract. */
@@ -132,9 +203,10 @@ class FaultyFabricTest {
         @Override
         protected TestCluster startCluster(int nodes) {
             InJvmCluster inJvm = new InJvmCluster();
+            FaultPlan idle = new FaultPlan(SEED);
             List<Fabric> fabrics = new ArrayList<>();
             for (int node = 0; node < nodes; node++) {
-                fabrics.add(new FaultyFabric(inJvm.join(node)));
+                fabrics.add(idle.wrap(inJvm.join(node)));
             }
             return new TestCluster() {
                 @Override
@@ -144,12 +216,13 @@ class FaultyFabricTest {
 
                 @Override
                 public void close() {
+                    idle.close();
                     inJvm.close();
                 }
 
                 @Override
                 public String toString() {
-                    return inJvm.toString();
+                    return inJvm + " " + idle;
                 }
             };
         }
