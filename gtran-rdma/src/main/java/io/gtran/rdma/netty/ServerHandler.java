@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * The server end of one connection a peer opened to this node. Everything runs on the
  * connection's I/O thread: the HELLO handshake, region look-ups, one-sided operations (applied
  * straight to the region memory by {@link RegionService}) and message delivery into the mailbox
- * queue; replies are written as frames are handled and flushed once per read.
+ * queue; replies are written as frames are handled and flushed once per read, and reading stops
+ * while the peer leaves replies unread past the channel's write buffer high-water mark.
  *
  * <p>Malformed or out-of-turn input closes this connection with a WARN line naming the remote
  * address and the reason; other connections are not affected.
@@ -77,7 +78,20 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         ctx.flush();
+        if (!ctx.channel().isWritable()) {
+            // The peer is not taking its replies: stop reading its requests until it does, so that
+            // a peer that only writes cannot make this node buffer replies without bound.
+            ctx.channel().config().setAutoRead(false);
+        }
         ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (ctx.channel().isWritable()) {
+            ctx.channel().config().setAutoRead(true);
+        }
+        ctx.fireChannelWritabilityChanged();
     }
 
     @Override
