@@ -232,7 +232,8 @@ class TwoProcessFabricTest {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(childJvmFlags());
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), FabricNodeMain.class.getName(), file.toString()));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), FabricNodeMain.class.getName(),
+                FabricNodeMain.EXIT_ON_STDIN_CLOSE, file.toString()));
         // To a file, not a pipe: Process.destroy() closes the pipes at once, and the child's last words would be lost.
         childOutput = dir.resolve("node-1.out");
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(childOutput.toFile()).start();
