@@ -1,0 +1,54 @@
+package io.gtran.lbv;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LbvResultTest {
+
+    static LbvResult sample() {
+        return new LbvResult("gtran", "serializable \"SR\"\n", "io.gtran.lbv.gtran.GtranSystem",
+                Map.of("isolation", "SR", "opt", "off"), "social", "social-e1000-s1", 1000, -7, 271, 999, "MIX", 4, 1.5,
+                0.5, 2.25, 1.501, 12345, 17, 2, 8224.5, 17.0 / 12362, 0.125, 3.5,
+                List.of(new LbvResult.QueryStats("Q2", "CREATE", 10, 1, 2, 10, 0.5, 0.25, 1.0, 2.0),
+                        new LbvResult.QueryStats("Q11", "READ", 0, 0, 0, 0, 0, 0, 0, 0)),
+                List.of(new LbvResult.LatencyStats("IS1", 20, 0, 120, 0.1, 0.09, 0.3, 0.31)),
+                List.of("Q18: java.lang.IllegalStateException: tab\there \\ \u0001 ü"));
+    }
+
+    @Test
+    void jsonRoundTrip() {
+        LbvResult r = sample();
+        String json = r.toJson();
+        assertTrue(json.startsWith("{\"version\":1,\"system\":\"gtran\""), json);
+        assertTrue(!json.contains("\n"), json);
+        assertEquals(r, LbvResult.fromJson(json));
+        assertEquals(r, LbvResult.fromJson(LbvResult.LINE_PREFIX + json));
+    }
+
+    @Test
+    void readerNamesWhatIsWrong() {
+        String json = sample().toJson();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LbvResult.fromJson(json.replace("\"tps\":", "\"tpz\":")));
+        assertTrue(e.getMessage().contains("result.tps is missing"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> LbvResult.fromJson(json.replace("\"version\":1", "\"version\":2")));
+        assertTrue(e.getMessage().contains("version=2"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> LbvResult.fromJson(json + "x"));
+        assertThrows(IllegalArgumentException.class, () -> LbvResult.fromJson("[1]"));
+    }
+
+    @Test
+    void jsonParsesWhatOthersWrite() {
+        Object v = Json.parse(" { \"a\" : [ 1 , -2.5e3 , true , false , null , \"\\u00fc\\/\" ], \"b\" : { } , \"c\": 12345678901234567890 } ");
+        assertEquals(Map.of("a", java.util.Arrays.asList(1L, -2500.0, true, false, null, "ü/"), "b", Map.of(),
+                "c", 12345678901234567890.0), v);
+        assertEquals("[1,\"x\",null]", Json.write(java.util.Arrays.asList(1, "x", Double.NaN)));
+        assertThrows(IllegalArgumentException.class, () -> Json.parse("{\"a\" 1}"));
+        assertThrows(IllegalArgumentException.class, () -> Json.parse("\"open"));
+    }
+}
