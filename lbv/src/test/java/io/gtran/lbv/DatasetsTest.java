@@ -149,6 +149,34 @@ class DatasetsTest {
         assertThrows(ClassNotFoundException.class, () -> Class.forName("org.apache.tinkerpop.gremlin.structure.Graph"));
     }
 
+    /**
+     * The info's key lists are exactly the keys emitted, and each key has one value type across
+     * labels and between vertices and edges (systems with global typed keys, like JanusGraph,
+     * can declare them once).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"social", "kronecker", "grateful-dead"})
+    void infoKeysAreTheEmittedKeysEachWithOneType(String name) {
+        Dataset d = Datasets.open(name, 20_000, 8);
+        StreamStats s = StreamStats.of(d, true);
+        Map<String, Class<?>> types = new java.util.HashMap<>();
+        java.util.Set<String> vertexKeys = new java.util.HashSet<>();
+        java.util.Set<String> edgeKeys = new java.util.HashSet<>();
+        s.vertexProperties.values().forEach(p -> p.forEach((k, v) -> {
+            vertexKeys.add(k);
+            assertEquals(types.computeIfAbsent(k, x -> v.getClass()), v.getClass(), k);
+        }));
+        s.edgeProperties.forEach(p -> p.forEach((k, v) -> {
+            edgeKeys.add(k);
+            assertEquals(types.computeIfAbsent(k, x -> v.getClass()), v.getClass(), k);
+        }));
+        assertEquals(vertexKeys, java.util.Set.copyOf(d.info().vertexKeys()));
+        assertEquals(edgeKeys, java.util.Set.copyOf(d.info().edgeKeys()));
+        assertTrue(vertexKeys.containsAll(d.info().indexedVertexKeys()));
+        assertTrue(edgeKeys.containsAll(d.info().indexedEdgeKeys()));
+        assertEquals(Long.class, types.get(d.info().lookupKey()));
+    }
+
     @Test
     void unknownNamesListTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Datasets.open("ldbc", 1, 1));
