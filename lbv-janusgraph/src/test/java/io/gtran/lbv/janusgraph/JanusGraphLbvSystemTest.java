@@ -33,7 +33,7 @@ class JanusGraphLbvSystemTest {
 
     @BeforeAll
     void load() {
-        system = new JanusGraphLbvSystem(Map.of(JanusGraphLbvSystem.OPT_BATCH, "3"));
+        system = new JanusGraphLbvSystem(Map.of(io.gtran.lbv.gremlin.GremlinSystem.BATCH, "3"));
         system.load(new TinySocial(), (v, e) -> progress.add(new long[] {v, e}));
     }
 

@@ -200,7 +200,11 @@ public final class LbvContract {
                                     throw new AssertionError("non-retryable failure of " + q + " " + p, failure);
                                 }
                                 if (samples.size() < 5) {
-                                    samples.add(q + ": " + failure);
+                                    Throwable root = failure;
+                                    while (root.getCause() != null && root.getCause() != root) {
+                                        root = root.getCause();
+                                    }
+                                    samples.add(q + ": " + failure + (root == failure ? "" : " caused by " + root));
                                 }
                                 if (++attempt > 20) {
                                     gaveUp.incrementAndGet();
