@@ -68,12 +68,19 @@ final class CypherQueries {
             case Q3 -> cached("Q3", name, t -> NODE + SECOND_NODE + "CREATE (n)-[e:" + quote(t) + "]->(m) RETURN e");
             case Q4 -> cached("Q4", name,
                     t -> NODE + SECOND_NODE + "CREATE (n)-[e:" + quote(t) + "]->(m) SET e = $props RETURN e");
-            case Q7 -> cached("Q7", name, l -> "CREATE (v:" + quote(l) + ") SET v = $props WITH v"
-                    + " CALL { WITH v UNWIND $targets AS t MATCH (m) WHERE id(m) = t.m AND m." + ID_KEY + " = t.md"
-                    + " CREATE (v)-[e:" + quote(q7EdgeLabel()) + "]->(m) RETURN count(e) AS c }"
-                    + " RETURN 1 + c AS n");
-            case Q5, Q16, Q20 -> NODE + "SET n += $set RETURN n";
-            case Q6, Q17, Q21 -> REL + "SET r += $set RETURN r";
+            // name = "<vertex label>\u0000<edge label>"
+            case Q7 -> cache.computeIfAbsent("Q7\u0000" + name, k -> {
+                String[] labels = name.split("\u0000", 2);
+                return "CREATE (v:" + quote(labels[0]) + ") SET v = $props WITH v"
+                        + " CALL { WITH v UNWIND $targets AS t MATCH (m) WHERE id(m) = t.m AND m." + ID_KEY + " = t.md"
+                        + " CREATE (v)-[e:" + quote(labels[1]) + "]->(m) RETURN count(e) AS c }"
+                        + " RETURN 1 + c AS n";
+            });
+            // Q5 sets a new key; Q16 updates, Q20 removes ($set = {key: null}) only a key the element has.
+            case Q5 -> NODE + "SET n += $set RETURN n";
+            case Q16, Q20 -> NODE + "AND n[$key] IS NOT NULL SET n += $set RETURN n";
+            case Q6 -> REL + "SET r += $set RETURN r";
+            case Q17, Q21 -> REL + "AND r[$key] IS NOT NULL SET r += $set RETURN r";
             case Q11 -> cached("Q11", name, k -> "CALL { " + unionOverLabels(info.vertexLabels(),
                     l -> "MATCH (v:" + quote(l) + ") WHERE v." + quote(k) + " = $value RETURN v") + " } RETURN v");
             case Q12 -> cached("Q12", name, k -> "CALL { " + unionOverLabels(info.edgeLabels(),
@@ -93,11 +100,6 @@ final class CypherQueries {
             case Q26 -> NODE + "MATCH (n)-[e]->() RETURN DISTINCT type(e) AS t";
             case Q27 -> NODE + "MATCH (n)-[e]-() RETURN DISTINCT type(e) AS t";
         };
-    }
-
-    /** The label of the edges Q7 adds from its new vertex (the dataset's first edge label). */
-    String q7EdgeLabel() {
-        return info.edgeLabels().get(0);
     }
 
     /** The text of a latency query; the lookup value is {@code $v}. */

@@ -186,25 +186,19 @@ public final class Neo4jLbvSystem implements LbvSystem {
                 }
             }
             case Q7 -> {
-                name = params.label();
+                name = params.label() + '\u0000' + params.edgeLabel();
                 p.put("props", params.properties());
                 p.put("targets", q7Targets(state, params));
             }
-            case Q5, Q16 -> {
+            case Q5, Q16, Q20 -> {
                 node(state, p, "n", params.vertex());
-                p.put("set", single(params.key(), params.value()));
+                p.put("key", params.key());
+                p.put("set", single(params.key(), query == LbvQuery.Q20 ? null : params.value()));
             }
-            case Q20 -> {
-                node(state, p, "n", params.vertex());
-                p.put("set", single(params.key(), null));
-            }
-            case Q6, Q17 -> {
+            case Q6, Q17, Q21 -> {
                 rel(state, p, params.edge());
-                p.put("set", single(params.key(), params.value()));
-            }
-            case Q21 -> {
-                rel(state, p, params.edge());
-                p.put("set", single(params.key(), null));
+                p.put("key", params.key());
+                p.put("set", single(params.key(), query == LbvQuery.Q21 ? null : params.value()));
             }
             case Q11, Q12 -> {
                 name = params.key();
@@ -303,11 +297,10 @@ public final class Neo4jLbvSystem implements LbvSystem {
         return datasetId >= 0 && datasetId < ids.length ? ids[(int) datasetId] : -1L;
     }
 
-    /** Q7's edge targets: {@code fanout} edges, alternately to {@code vertex} and {@code otherVertex}. */
+    /** Q7's edges: one to each of {@link QueryParams#targets} (dataset ids), labelled {@link QueryParams#edgeLabel}. */
     private static List<Map<String, Object>> q7Targets(Loaded state, QueryParams params) {
-        List<Map<String, Object>> targets = new ArrayList<>(params.fanout());
-        for (int i = 0; i < params.fanout(); i++) {
-            long target = i % 2 == 0 ? params.vertex() : params.otherVertex();
+        List<Map<String, Object>> targets = new ArrayList<>(params.targets().size());
+        for (long target : params.targets()) {
             targets.add(Map.of("m", internal(state.nodeIds(), target), "md", target));
         }
         return targets;
