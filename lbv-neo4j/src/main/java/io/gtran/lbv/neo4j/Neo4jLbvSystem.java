@@ -45,7 +45,8 @@ import java.util.stream.Stream;
  * {@code 512m}; default {@value #DEFAULT_PAGECACHE}, which holds the store and indexes of a
  * 1M-edge graph), {@value #OPT_BATCH} (elements per load transaction, default
  * {@value #DEFAULT_BATCH}), {@value #OPT_LOCK_TIMEOUT} (seconds a transaction waits for a lock,
- * default {@value #DEFAULT_LOCK_TIMEOUT}). The heap is the JVM's ({@code -Xmx}); transaction state
+ * default {@value #DEFAULT_LOCK_TIMEOUT}), {@value #OPT_PREPARE} ({@code true}: plan every query
+ * text while loading). The heap is the JVM's ({@code -Xmx}); transaction state
  * is kept on the heap.
  */
 public final class Neo4jLbvSystem implements LbvSystem {
@@ -56,13 +57,16 @@ public final class Neo4jLbvSystem implements LbvSystem {
     public static final int DEFAULT_BATCH = 10_000;
     public static final String OPT_LOCK_TIMEOUT = "lockTimeout";
     public static final int DEFAULT_LOCK_TIMEOUT = 10;
+    /** Whether {@link #load} plans every query text in advance (default true; tests turn it off for speed). */
+    public static final String OPT_PREPARE = "prepare";
 
-    private static final Set<String> OPTIONS = Set.of(OPT_DIR, OPT_PAGECACHE, OPT_BATCH, OPT_LOCK_TIMEOUT);
+    private static final Set<String> OPTIONS = Set.of(OPT_DIR, OPT_PAGECACHE, OPT_BATCH, OPT_LOCK_TIMEOUT, OPT_PREPARE);
 
     private final Path home;
     private final DatabaseManagementService dbms;
     private final GraphDatabaseService db;
     private final int batchSize;
+    private final boolean prepare;
     /** Set once by {@link #load}; read by every query thread after the runner starts them. */
     private volatile Loaded loaded;
 
@@ -77,6 +81,11 @@ public final class Neo4jLbvSystem implements LbvSystem {
                         + " (known: " + OPTIONS + ")");
             }
         }
+        String prepareOption = options.getOrDefault(OPT_PREPARE, "true");
+        if (!prepareOption.equals("true") && !prepareOption.equals("false")) {
+            throw new IllegalArgumentException("not true or false: " + OPT_PREPARE + "=" + prepareOption);
+        }
+        this.prepare = Boolean.parseBoolean(prepareOption);
         this.batchSize = positive(OPT_BATCH, options.getOrDefault(OPT_BATCH, String.valueOf(DEFAULT_BATCH)));
         long pageCache = bytes(OPT_PAGECACHE, options.getOrDefault(OPT_PAGECACHE, DEFAULT_PAGECACHE));
         int lockTimeout = positive(OPT_LOCK_TIMEOUT,
@@ -164,13 +173,65 @@ public final class Neo4jLbvSystem implements LbvSystem {
             tx.schema().awaitIndexesOnline(1, TimeUnit.HOURS);
             tx.commit();
         }
-        loaded = new Loaded(new CypherQueries(info), loader.nodeIds(), loader.relIds());
+        Loaded state = new Loaded(new CypherQueries(info), loader.nodeIds(), loader.relIds());
+        if (prepare) {
+            prepare(state, info);
+        }
+        loaded = state;
+    }
+
+    /**
+     * Plans every query text the run can use (each LBV query for each label or key of the dataset,
+     * each latency query) by running it once on ids that name nothing, in a transaction rolled back:
+     * as a client prepares its statements. Cypher plans a text the first time it sees it, which
+     * costs from tens of milliseconds to seconds, and would otherwise land in the measured run.
+     */
+    private void prepare(Loaded state, DatasetInfo info) {
+        List<String> edgeLabels = info.edgeLabels();
+        for (LbvQuery query : LbvQuery.values()) {
+            List<QueryParams> variants = new ArrayList<>();
+            switch (query) {
+                case Q2 -> info.vertexLabels().forEach(l -> variants.add(dry(l, null, null, List.of())));
+                case Q7 -> info.vertexLabels().forEach(l -> edgeLabels.forEach(e -> variants.add(dry(l, null, e, List.of(-1L)))));
+                case Q3, Q4, Q13, Q24 -> edgeLabels.forEach(l -> variants.add(dry(l, null, null, List.of())));
+                case Q11 -> info.vertexKeys().forEach(k -> variants.add(dry(null, k, null, List.of())));
+                case Q12 -> info.edgeKeys().forEach(k -> variants.add(dry(null, k, null, List.of())));
+                default -> variants.add(dry(null, "lbv_none", null, List.of()));
+            }
+            for (QueryParams params : variants) {
+                Map<String, Object> p = new HashMap<>();
+                rolledBack(statement(state, query, params, p), p);
+            }
+        }
+        for (LatencyQuery query : LatencyQuery.values()) {
+            rolledBack(state.queries().latency(query), Map.of("v", -1L));
+        }
+    }
+
+    private static QueryParams dry(String label, String key, String edgeLabel, List<Long> targets) {
+        return new QueryParams(-1, -1, -1, label, key, -1L, Map.of(), targets.size(), -1L, targets, edgeLabel);
+    }
+
+    private void rolledBack(String text, Map<String, Object> params) {
+        try (Transaction tx = db.beginTx()) {
+            try (Result result = tx.execute(text, params)) {
+                while (result.hasNext()) {
+                    result.next();
+                }
+            }
+            tx.rollback();
+        }
     }
 
     @Override
     public long execute(LbvQuery query, QueryParams params) {
         Loaded state = loaded();
         Map<String, Object> p = new HashMap<>();
+        return run(statement(state, query, params, p), p);
+    }
+
+    /** The text of {@code query} for {@code params}; fills {@code p} with its parameters. */
+    private static String statement(Loaded state, LbvQuery query, QueryParams params, Map<String, Object> p) {
         String name = null;
         switch (query) {
             case Q2 -> {
@@ -212,7 +273,7 @@ public final class Neo4jLbvSystem implements LbvSystem {
             }
             case Q15, Q19 -> rel(state, p, params.edge());
         }
-        return run(state.queries().lbv(query, name), p);
+        return state.queries().lbv(query, name);
     }
 
     @Override

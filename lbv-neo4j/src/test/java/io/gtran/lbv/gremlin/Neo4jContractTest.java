@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class Neo4jContractTest extends GremlinSystemContract {
     @Override
     protected LbvSystem open() {
-        return new Neo4jLbvSystem(Map.of(Neo4jLbvSystem.OPT_PAGECACHE, "16m", Neo4jLbvSystem.OPT_BATCH, "5"));
+        return new Neo4jLbvSystem(Map.of(Neo4jLbvSystem.OPT_PAGECACHE, "16m", Neo4jLbvSystem.OPT_BATCH, "5",
+                Neo4jLbvSystem.OPT_PREPARE, "false"));
     }
 
     /**

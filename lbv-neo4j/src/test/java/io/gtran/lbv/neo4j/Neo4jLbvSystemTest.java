@@ -105,7 +105,7 @@ class Neo4jLbvSystemTest {
     void closeDeletesTheDatabaseDirectory() throws Exception {
         Path parent = Files.createTempDirectory("lbv-neo4j-test");
         Neo4jLbvSystem other = new Neo4jLbvSystem(Map.of(Neo4jLbvSystem.OPT_DIR, parent.toString(),
-                Neo4jLbvSystem.OPT_PAGECACHE, "16m"));
+                Neo4jLbvSystem.OPT_PAGECACHE, "16m", Neo4jLbvSystem.OPT_PREPARE, "false"));
         other.load(new TinySocial(), (v, e) -> { });
         assertEquals(1, other.execute(LbvQuery.Q14, LbvContract.params(0, -1, -1, null, null, null, Map.of(), 0, null)));
         try (var children = Files.list(parent)) {
