@@ -76,18 +76,25 @@ public final class GremlinQueries {
     }
 
     /**
-     * Q7 {@code g.addV(label).property(...).as('n').V(targets).addE(edgeLabel).from('n')}: a new
-     * vertex and an edge from it to each target that still exists; returns 1 + the edges added.
-     * The vertex is added even when no target exists.
+     * Q7: a new vertex and an edge from it to each target, {@code g.addV(label).property(...)
+     * .as('n').union(V(t1).addE(edgeLabel).from('n'), V(t2).addE(...)...)}; returns 1 + the edges
+     * added. One {@code union} branch per target, so a target named twice gets two edges (a
+     * single {@code V(t1, t2, ...)} may or may not repeat a vertex, depending on the system) and a
+     * target that is gone only loses its own edge. The vertex is added even when no target exists.
      */
+    @SuppressWarnings({"unchecked", "rawtypes"}) // an array of generic branches for union()
     public static long addVertexWithEdges(GraphTraversalSource g, String label, Map<String, Object> properties,
                                           String edgeLabel, Object[] targets) {
         GraphTraversal<Vertex, Vertex> vertex = g.addV(label);
         properties.forEach(vertex::property);
         if (targets.length == 0) {
-            return count(vertex.count()); // V() with no ids would mean every vertex
+            return count(vertex.count());
         }
-        return 1 + count(vertex.as("n").V(targets).addE(edgeLabel).from("n").count());
+        Traversal<?, Edge>[] edges = new Traversal[targets.length];
+        for (int i = 0; i < targets.length; i++) {
+            edges[i] = __.V(targets[i]).addE(edgeLabel).from("n");
+        }
+        return 1 + count(vertex.as("n").union(edges).count());
     }
 
     // ------------------------------------------------------------------ R: read

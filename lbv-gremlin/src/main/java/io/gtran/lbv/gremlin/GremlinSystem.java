@@ -39,7 +39,6 @@ public abstract class GremlinSystem implements LbvSystem {
 
     private final int batch;
     private volatile DatasetInfo info;
-    private volatile String q7EdgeLabel;
 
     /**
      * @param options the system's options
@@ -166,7 +165,6 @@ public abstract class GremlinSystem implements LbvSystem {
         createIndexes(described);
         GraphLoader loader = new GraphLoader(this, loadGraph(), batch, progress);
         loader.load(dataset);
-        q7EdgeLabel = described.edgeLabels().isEmpty() ? "edge" : described.edgeLabels().get(0);
         info = described;
     }
 
@@ -228,7 +226,7 @@ public abstract class GremlinSystem implements LbvSystem {
             case Q6:
                 return GremlinQueries.setEdgeProperty(g, edgeId(p.edge()), p.key(), p.value(), false);
             case Q7:
-                return GremlinQueries.addVertexWithEdges(g, p.label(), p.properties(), q7EdgeLabel, q7Targets(p, info));
+                return GremlinQueries.addVertexWithEdges(g, p.label(), p.properties(), p.edgeLabel(), q7Targets(p));
             case Q11:
                 return GremlinQueries.verticesWith(g, p.key(), p.value());
             case Q12:
@@ -294,16 +292,11 @@ public abstract class GremlinSystem implements LbvSystem {
         }
     }
 
-    /**
-     * Q7's targets: {@code fanout} consecutive dataset vertices from {@code p.vertex()}, wrapping
-     * at the vertex count ({@link QueryParams} names one vertex; the rest follow it). Its edges
-     * take the dataset's first edge label.
-     */
-    private Object[] q7Targets(QueryParams p, DatasetInfo info) {
-        int fanout = (int) Math.min(Math.max(p.fanout(), 0), info.vertices());
-        Object[] targets = new Object[fanout];
-        for (int i = 0; i < fanout; i++) {
-            targets[i] = vertexId((p.vertex() + i) % info.vertices());
+    /** Q7's targets ({@link QueryParams#targets}, dataset ids) as the system's ids. */
+    private Object[] q7Targets(QueryParams p) {
+        Object[] targets = new Object[p.targets().size()];
+        for (int i = 0; i < targets.length; i++) {
+            targets[i] = vertexId(p.targets().get(i));
         }
         return targets;
     }

@@ -92,8 +92,8 @@ public abstract class GremlinSystemContract {
         return new QueryParams(out, in, 0, label, null, null, properties, 0, null);
     }
 
-    protected static QueryParams newVertex(long firstTarget, String label, Map<String, Object> properties, int fanout) {
-        return new QueryParams(firstTarget, 0, 0, label, null, null, properties, fanout, null);
+    protected static QueryParams newVertex(String label, Map<String, Object> properties, String edgeLabel, Long... targets) {
+        return new QueryParams(-1, -1, -1, label, null, null, properties, targets.length, null, List.of(targets), edgeLabel);
     }
 
     protected static QueryParams lookup(long v) {
@@ -190,7 +190,7 @@ public abstract class GremlinSystemContract {
 
     @Test
     void q2AddsAVertexWithItsProperties() {
-        assertEquals(1, writes.execute(LbvQuery.Q2, newVertex(0, "person", Map.of("ori_id", 9002L, "firstName", "Q2"), 0)));
+        assertEquals(1, writes.execute(LbvQuery.Q2, newVertex("person", Map.of("ori_id", 9002L, "firstName", "Q2"), null)));
         assertEquals(1, writes.execute(LbvQuery.Q11, has("firstName", "Q2")));
         assertEquals(1, writes.latency(LatencyQuery.IS1, new QueryParams(0, 0, 0, null, null, null, Map.of(), 0, 9002L)),
                 "found through the lookup key: its firstName only");
@@ -230,13 +230,18 @@ public abstract class GremlinSystemContract {
     void q7AddsAVertexAndEdgesToExistingVertices() {
         long[] before = {writes.execute(LbvQuery.Q22, vertex(3)), writes.execute(LbvQuery.Q22, vertex(4)),
                 writes.execute(LbvQuery.Q22, vertex(5))};
-        assertEquals(4, writes.execute(LbvQuery.Q7, newVertex(3, "post", Map.of("content", "q7"), 3)), "1 vertex + 3 edges");
+        long likes = writes.execute(LbvQuery.Q13, label(0, "likes"));
+        assertEquals(4, writes.execute(LbvQuery.Q7, newVertex("post", Map.of("content", "q7"), "likes", 3L, 4L, 5L)),
+                "1 vertex + 3 edges");
         for (int i = 0; i < 3; i++) {
             assertEquals(before[i] + 1, writes.execute(LbvQuery.Q22, vertex(3 + i)), "in() of " + (3 + i));
         }
+        assertEquals(likes + 3, writes.execute(LbvQuery.Q13, label(0, "likes")), "the edges take the edge label");
         assertEquals(1, writes.execute(LbvQuery.Q11, has("content", "q7")));
-        assertEquals(3, writes.execute(LbvQuery.Q7, newVertex(VERTICES - 1, "post", Map.of(), 2)), "targets wrap: 15, 0");
-        assertEquals(1, writes.execute(LbvQuery.Q7, newVertex(3, "post", Map.of(), 0)), "no fanout: the vertex alone");
+        long in15 = writes.execute(LbvQuery.Q22, vertex(15));
+        assertEquals(3, writes.execute(LbvQuery.Q7, newVertex("comment", Map.of(), "replyOf", 15L, 15L)), "a target named twice");
+        assertEquals(in15 + 2, writes.execute(LbvQuery.Q22, vertex(15)));
+        assertEquals(1, writes.execute(LbvQuery.Q7, newVertex("post", Map.of(), "likes")), "no fanout: the vertex alone");
     }
 
     @Test

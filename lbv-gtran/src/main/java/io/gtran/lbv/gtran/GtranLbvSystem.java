@@ -54,7 +54,9 @@ public final class GtranLbvSystem extends GremlinSystem {
      * The graph configuration the options ask for: {@code gtran.isolation}, the two {@code
      * gtran.txn.*} switches, then every other {@code gtran.*} option as given.
      *
-     * @throws IllegalArgumentException naming a bad {@value #ISOLATION} or {@value #OPT}
+     * @throws IllegalArgumentException naming a bad {@value #ISOLATION} or {@value #OPT}, or a
+     *     {@code gtran.isolation} / {@code gtran.txn.pre-read} / {@code gtran.txn.optimistic-validation}
+     *     given directly (they belong to those two options)
      */
     static Map<String, Object> graphSettings(Map<String, String> options) {
         String isolation = choiceOption(options, ISOLATION, "SR", Set.of("SR", "SI", "SERIALIZABLE", "SNAPSHOT"));

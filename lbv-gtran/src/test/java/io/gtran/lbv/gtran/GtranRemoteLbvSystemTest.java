@@ -27,6 +27,9 @@ class GtranRemoteLbvSystemTest extends GremlinSystemContract {
         GtranRemoteLbvSystem system = (GtranRemoteLbvSystem) reads;
         assertEquals(TinySocialDataset.VERTICES, system.graph().traversal().V().count().next());
         system.graph().tx().rollback();
+        assertEquals(java.util.Set.of("firstName", "name", "ori_id"),
+                system.graph().indexes().indexed(org.apache.tinkerpop.gremlin.structure.Vertex.class).keySet(),
+                "the node's graph has the indexes");
         assertEquals("gtran-remote", system.name());
         assertEquals("serializable", system.isolation());
     }
