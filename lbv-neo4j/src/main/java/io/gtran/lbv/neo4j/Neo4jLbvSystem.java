@@ -314,6 +314,11 @@ public final class Neo4jLbvSystem implements LbvSystem {
             if (t instanceof TransientFailureException) {
                 return true;
             }
+            // Read committed: an element matched earlier in the transaction was deleted by a concurrent
+            // commit before this one wrote to it ("Unable to load NODE ..."); a client re-runs it.
+            if (t.getClass().getName().equals("org.neo4j.internal.kernel.api.exceptions.EntityNotFoundException")) {
+                return true;
+            }
             if (t instanceof Status.HasStatus hasStatus && hasStatus.status() != null
                     && hasStatus.status().code().classification() == Status.Classification.TransientError) {
                 return true;
