@@ -164,7 +164,7 @@ final class ClientConnection {
             channel.close();
         }
         LOG.debug("node={}: connection to node={} closed: {}", fabric.localNode(), peer.node(), reason);
-        peer.connectionClosed(this, wasReady, reason);
+        peer.connectionClosed(this, wasReady, serverIncarnation, reason);
     }
 
     @Override

@@ -452,11 +452,14 @@ public final class NettyFabric implements Fabric {
         peers[peer].contact(peerIncarnation);
     }
 
-    /** An accepted connection closed; {@code peer} is who it came from, or -1 if it never said HELLO. */
-    void inboundClosed(Channel channel, int peer, String reason) {
+    /**
+     * An accepted connection closed; {@code peer} is who it came from, as incarnation
+     * {@code peerIncarnation}, or -1 if it never said HELLO.
+     */
+    void inboundClosed(Channel channel, int peer, long peerIncarnation, String reason) {
         inbound.remove(channel);
         if (peer >= 0) {
-            peers[peer].lost(reason);
+            peers[peer].lost(reason, peerIncarnation);
         }
     }
 

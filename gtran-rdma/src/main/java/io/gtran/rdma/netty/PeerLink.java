@@ -112,9 +112,13 @@ final class PeerLink {
         synchronized (this) {
             restarted = incarnation != 0 && incarnation != peerIncarnation && inContact;
             incarnation = peerIncarnation;
+            if (restarted) {
+                inContact = false;
+                lostBecause = "node restarted";
+            }
         }
         if (restarted) {
-            lost("node restarted");
+            tellLost("node restarted");
         }
         synchronized (this) {
             inContact = true;
@@ -122,22 +126,34 @@ final class PeerLink {
         }
     }
 
-    /** Our connection to the peer closed; if it had been established, the peer is lost. */
-    void connectionClosed(ClientConnection closed, boolean established, String reason) {
+    /**
+     * Our connection to the peer, which answered as {@code peerIncarnation}, closed; if it had been
+     * established, the peer is lost.
+     */
+    void connectionClosed(ClientConnection closed, boolean established, long peerIncarnation, String reason) {
         if (established) {
-            lost(reason);
+            lost(reason, peerIncarnation);
         }
     }
 
-    /** The peer is lost for {@code reason}: tells the listeners if it was in contact. */
-    void lost(String reason) {
+    /**
+     * A connection to or from incarnation {@code peerIncarnation} of the peer broke for
+     * {@code reason}: tells the listeners if that incarnation is the one in contact. A connection
+     * of an earlier incarnation closing tells nothing: that incarnation's loss was told (as
+     * {@code "node restarted"}, or before) when the new one turned up.
+     */
+    void lost(String reason, long peerIncarnation) {
         synchronized (this) {
-            if (!inContact) {
+            if (!inContact || peerIncarnation != incarnation) {
                 return;
             }
             inContact = false;
             lostBecause = reason;
         }
+        tellLost(reason);
+    }
+
+    private void tellLost(String reason) {
         if (!fabric.isClosed()) {
             LOG.info("node={}: lost peer node={} at {}: {}", fabric.localNode(), node, addressText, reason);
             fabric.tellPeerLost(node, reason);

@@ -30,6 +30,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     private final NettyFabric fabric;
     private final FrameDecoder decoder;
     private int peer = -1;
+    private long peerIncarnation;
     private String closeReason = "connection closed";
 
     ServerHandler(NettyFabric fabric, FrameDecoder decoder) {
@@ -107,7 +108,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        fabric.inboundClosed(ctx.channel(), peer, closeReason);
+        fabric.inboundClosed(ctx.channel(), peer, peerIncarnation, closeReason);
         ctx.fireChannelInactive();
     }
 
@@ -142,6 +143,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             throw new ProtocolException("HELLO without an incarnation: node=" + hello.node());
         }
         peer = hello.node();
+        peerIncarnation = hello.incarnation();
         decoder.accept(REQUEST_TYPES, "after HELLO");
         ctx.writeAndFlush(FrameCodec.helloAck(ctx.alloc(), fabric.localNode(), fabric.incarnation()));
         fabric.inboundHello(peer, hello.incarnation());
