@@ -101,6 +101,12 @@ final class ClientConnection {
         });
     }
 
+    /** Whether the handshake is done and the peer answered as another incarnation than {@code peerIncarnation}. */
+    boolean answeredAsOtherThan(long peerIncarnation) {
+        long answered = serverIncarnation;
+        return answered != 0 && answered != peerIncarnation;
+    }
+
     /** Whether this connection is closed (a new one is needed). */
     boolean isClosed() {
         return state == State.CLOSED;

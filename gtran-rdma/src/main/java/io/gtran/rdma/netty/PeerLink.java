@@ -109,16 +109,24 @@ final class PeerLink {
     /** A handshake with the peer succeeded (either direction); it answered as {@code peerIncarnation}. */
     void contact(long peerIncarnation) {
         boolean restarted;
+        ClientConnection stale = null;
         synchronized (this) {
-            restarted = incarnation != 0 && incarnation != peerIncarnation && inContact;
+            boolean changed = incarnation != 0 && incarnation != peerIncarnation;
+            restarted = changed && inContact;
             incarnation = peerIncarnation;
             if (restarted) {
                 inContact = false;
                 lostBecause = "node restarted";
             }
+            if (changed && connection != null && connection.answeredAsOtherThan(peerIncarnation)) {
+                stale = connection; // still talking to the old incarnation, which nobody will answer any more
+            }
         }
         if (restarted) {
             tellLost("node restarted");
+        }
+        if (stale != null) {
+            stale.close("node restarted"); // outside the lock: closing runs the failed requests' callbacks
         }
         synchronized (this) {
             inContact = true;

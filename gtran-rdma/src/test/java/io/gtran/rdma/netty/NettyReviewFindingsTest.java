@@ -76,6 +76,33 @@ class NettyReviewFindingsTest {
         assertTrue(losses.get(1).startsWith("1: "), losses.toString());
     }
 
+    /**
+     * This node's own connection to peer 1 still goes to the old incarnation (silent but not yet
+     * given up on) when the new incarnation says HELLO. The restart is known at that moment, so what
+     * waits on the old incarnation must fail then with "node restarted", not sit until the
+     * operation timeout (30 s here) on a connection nobody will answer.
+     */
+    @Test
+    void whatWaitsOnARestartedPeersOldIncarnationFailsWhenTheRestartIsKnown() throws Exception {
+        List<InetSocketAddress> addresses = NettyTestCluster.freeAddresses(2);
+        FakePeer oldIncarnation = new FakePeer(1, addresses.get(1), true);
+        toClose.add(oldIncarnation);
+        NettyFabric n0 = start(0, addresses, builder -> builder.operationTimeout(Duration.ofSeconds(30))
+                .heartbeatInterval(Duration.ofMillis(100)).peerLostAfter(Duration.ofSeconds(30)));
+        n0.onPeerLost((node, reason) -> losses.add(node + ": " + reason));
+        Region region = n0.connect(1, "r");
+        CompletableFuture<Long> waiting = region.readLongAsync(0); // the fake never answers OPS
+
+        helloAs(addresses.get(0), 1, 0x2E3, 4096);
+        awaitTrue(() -> !losses.isEmpty(), "node 0 hears that node 1 restarted");
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> waiting.get(5, SECONDS),
+                "the read waiting on the old incarnation fails at once");
+        RegionAccessException cause = assertInstanceOf(RegionAccessException.class, failed.getCause());
+        assertMessageHas(cause, "node restarted", "node=1", "region=r");
+        Thread.sleep(300);
+        assertEquals(List.of("1: node restarted"), losses, "told once");
+    }
+
     // ---- helpers ----------------------------------------------------------------------------
 
     private NettyFabric start(int node, List<InetSocketAddress> addresses,
