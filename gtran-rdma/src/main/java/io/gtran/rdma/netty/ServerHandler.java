@@ -8,6 +8,7 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,8 +16,9 @@ import org.slf4j.LoggerFactory;
  * The server end of one connection a peer opened to this node. Everything runs on the
  * connection's I/O thread: the HELLO handshake, region look-ups, one-sided operations (applied
  * straight to the region memory by {@link RegionService}) and message delivery into the mailbox
- * queue; replies are written as frames are handled and flushed once per read, and reading stops
- * while the peer leaves replies unread past the channel's write buffer high-water mark.
+ * queue; replies are written as frames are handled and flushed once per read. While the peer
+ * leaves replies unread past the channel's write buffer high-water mark, its further requests are
+ * kept unanswered and reading stops, until it takes them.
  *
  * <p>Malformed or out-of-turn input closes this connection with a WARN line naming the remote
  * address and the reason; other connections are not affected.
@@ -32,6 +34,9 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     private int peer = -1;
     private long peerIncarnation;
     private String closeReason = "connection closed";
+    /** Requests read while the peer was not taking its replies, answered once it does; see {@link #resume}. */
+    private final ArrayDeque<Frame> deferred = new ArrayDeque<>();
+    private boolean resuming;
 
     ServerHandler(NettyFabric fabric, FrameDecoder decoder) {
         this.fabric = fabric;
@@ -54,6 +59,19 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Frame frame = (Frame) msg;
+        if (!deferred.isEmpty() || !ctx.channel().isWritable()) {
+            // The peer is not taking its replies: keep its requests, unanswered, until it does, and
+            // read no more. What is kept is bounded by what one read brought in; answering it all now
+            // would not be (each 41-byte OPS frame may ask for a 16 MiB reply).
+            deferred.add(frame);
+            ctx.channel().config().setAutoRead(false);
+            return;
+        }
+        handle(ctx, frame);
+    }
+
+    /** Handles one frame and releases it. */
+    private void handle(ChannelHandlerContext ctx, Frame frame) {
         try {
             if (fabric.isClosed()) {
                 ctx.close();
@@ -90,9 +108,38 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (ctx.channel().isWritable()) {
-            ctx.channel().config().setAutoRead(true);
+            resume(ctx);
         }
         ctx.fireChannelWritabilityChanged();
+    }
+
+    /**
+     * Answers the kept requests, in order, while the channel stays writable; reads again once none
+     * is left. Flushing here may make the channel writable again at once, which calls this again:
+     * that call returns, and the loop here goes on.
+     */
+    private void resume(ChannelHandlerContext ctx) {
+        if (resuming) {
+            return;
+        }
+        resuming = true;
+        try {
+            while (!deferred.isEmpty() && ctx.channel().isActive()) {
+                if (!ctx.channel().isWritable()) {
+                    ctx.flush();
+                    if (!ctx.channel().isWritable()) {
+                        return; // the next writability change comes back here
+                    }
+                }
+                handle(ctx, deferred.poll());
+            }
+            ctx.flush();
+        } finally {
+            resuming = false;
+        }
+        if (deferred.isEmpty() && ctx.channel().isWritable()) {
+            ctx.channel().config().setAutoRead(true);
+        }
     }
 
     @Override
@@ -108,6 +155,9 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        while (!deferred.isEmpty()) {
+            deferred.poll().release();
+        }
         fabric.inboundClosed(ctx.channel(), peer, peerIncarnation, closeReason);
         ctx.fireChannelInactive();
     }

@@ -103,6 +103,53 @@ class NettyReviewFindingsTest {
         assertEquals(List.of("1: node restarted"), losses, "told once");
     }
 
+    /**
+     * A peer that sends requests and never reads its replies must not make this node buffer a reply
+     * for every request it sent: ServerHandler's back-pressure only looked at writability once per
+     * read, so every request that came in one read (up to ~1 MiB of input, tens of thousands of
+     * 41-byte OPS frames each asking for 16 MiB) was answered into memory at once. Here 128 reads of
+     * 1 MiB arrive together; only a few replies may be made before the node stops, and once the
+     * peer reads, every reply must come, in order.
+     */
+    @Test
+    void aPeerThatDoesNotReadItsRepliesCannotMakeTheNodeBufferAReplyForEveryRequest() throws Exception {
+        List<InetSocketAddress> addresses = NettyTestCluster.freeAddresses(2);
+        NettyFabric n0 = start(0, addresses, builder -> NettyTestCluster.TEST_LIMITS.apply(builder)
+                .peerLostAfter(Duration.ofSeconds(30))); // reading 128 MiB back may take a while on a loaded machine
+        int length = 1 << 20;
+        Region big = n0.register("big", length);
+        big.writeLong(0, 0x5EED);
+        int requests = 128;
+        Socket socket = helloAs(addresses.get(0), 1, 0x01D, 4096);
+        ByteBuffer frames = ByteBuffer.allocate(requests * (FrameDescriptor.LENGTH + 21));
+        for (int id = 1; id <= requests; id++) {
+            frames.putInt(FrameDescriptor.MAGIC).put(FrameDescriptor.VERSION).put(FrameDescriptor.OPS).putShort((short) 0)
+                    .putLong(id).putInt(21);
+            frames.putInt(1).put(OpDescriptor.READ).putInt(0).putLong(0).putInt(length);
+        }
+        OutputStream out = socket.getOutputStream();
+        out.write(frames.array());
+        out.flush();
+
+        long served = awaitStable(n0::opsFramesServed);
+        assertTrue(served >= 1, "the node answered at all");
+        assertTrue(served <= 32, "the node made " + served + " replies of 1 MiB for a peer that reads none of them");
+
+        DataInputStream in = new DataInputStream(socket.getInputStream());
+        byte[] header = new byte[FrameDescriptor.LENGTH];
+        byte[] body = new byte[4 + length];
+        for (int id = 1; id <= requests; id++) {
+            in.readFully(header);
+            ByteBuffer fields = ByteBuffer.wrap(header);
+            assertEquals(FrameDescriptor.OPS_REPLY, fields.get(FrameDescriptor.TYPE_OFFSET));
+            assertEquals(id, fields.getLong(FrameDescriptor.REQUEST_ID_OFFSET), "replies in request order");
+            assertEquals(body.length, fields.getInt(FrameDescriptor.BODY_LENGTH_OFFSET));
+            in.readFully(body);
+        }
+        assertEquals(requests, n0.opsFramesServed(), "every request was answered once the peer read");
+        assertEquals(0x5EED, big.readLong(0));
+    }
+
     // ---- helpers ----------------------------------------------------------------------------
 
     private NettyFabric start(int node, List<InetSocketAddress> addresses,
