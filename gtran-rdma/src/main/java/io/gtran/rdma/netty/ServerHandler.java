@@ -37,6 +37,10 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     /** Requests read while the peer was not taking its replies, answered once it does; see {@link #resume}. */
     private final ArrayDeque<Frame> deferred = new ArrayDeque<>();
     private boolean resuming;
+    /** Kept requests answered so far, and the count and write backlog at the last liveness check while not reading. */
+    private long answeredWhileStopped;
+    private long answeredAtCheck;
+    private long backlogAtCheck;
 
     ServerHandler(NettyFabric fabric, FrameDecoder decoder) {
         this.fabric = fabric;
@@ -64,7 +68,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             // read no more. What is kept is bounded by what one read brought in; answering it all now
             // would not be (each 41-byte OPS frame may ask for a 16 MiB reply).
             deferred.add(frame);
-            ctx.channel().config().setAutoRead(false);
+            stopReading(ctx);
             return;
         }
         handle(ctx, frame);
@@ -100,7 +104,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         if (!ctx.channel().isWritable()) {
             // The peer is not taking its replies: stop reading its requests until it does, so that
             // a peer that only writes cannot make this node buffer replies without bound.
-            ctx.channel().config().setAutoRead(false);
+            stopReading(ctx);
         }
         ctx.fireChannelReadComplete();
     }
@@ -132,6 +136,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
                     }
                 }
                 handle(ctx, deferred.poll());
+                answeredWhileStopped++;
             }
             ctx.flush();
         } finally {
@@ -142,9 +147,36 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** Stops reading; notes how far the peer is from taking its replies, for {@link #takingReplies}. */
+    private void stopReading(ChannelHandlerContext ctx) {
+        ctx.channel().config().setAutoRead(false);
+        backlogAtCheck = ctx.channel().bytesBeforeWritable();
+        answeredAtCheck = answeredWhileStopped;
+    }
+
+    /**
+     * While this node has stopped reading, whether the peer took some of its replies since the last
+     * check (or since reading stopped): then it is alive, only slow, and its silence is ours.
+     */
+    private boolean takingReplies(ChannelHandlerContext ctx) {
+        long backlog = ctx.channel().bytesBeforeWritable();
+        boolean taking = answeredWhileStopped != answeredAtCheck || backlog < backlogAtCheck;
+        backlogAtCheck = backlog;
+        answeredAtCheck = answeredWhileStopped;
+        return taking;
+    }
+
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof IdleStateEvent idle && idle.state() == IdleState.READER_IDLE) {
+            if (!ctx.channel().config().isAutoRead()) {
+                // Nothing was read because this node stopped reading, not because the peer fell
+                // silent: it is lost only if it also stopped taking its replies.
+                if (takingReplies(ctx)) {
+                    ctx.fireUserEventTriggered(event);
+                    return;
+                }
+            }
             closeReason = "no frame within peerLostAfter=" + fabric.config().peerLostAfter().toMillis() + "ms";
             LOG.info("node={}: closing connection from {} (node={}): {}", fabric.localNode(), ctx.channel().remoteAddress(),
                     peer, closeReason);

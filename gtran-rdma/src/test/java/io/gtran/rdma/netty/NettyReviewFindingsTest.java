@@ -150,6 +150,63 @@ class NettyReviewFindingsTest {
         assertEquals(0x5EED, big.readLong(0));
     }
 
+    /**
+     * An honest peer that asked for more reply bytes than it can take within peerLostAfter (bulk
+     * reads over a slow link) and keeps sending heartbeats like any client. The node stops reading
+     * while the replies back up; it must not then take its own not-reading for the peer's silence,
+     * close the connection after peerLostAfter and report the peer lost while it is taking its
+     * replies.
+     */
+    @Test
+    void aPeerSlowlyTakingLargeRepliesIsNotLostWhileTheNodeHasStoppedReadingIt() throws Exception {
+        List<InetSocketAddress> addresses = NettyTestCluster.freeAddresses(2);
+        NettyFabric n0 = start(0, addresses, builder -> builder.heartbeatInterval(Duration.ofMillis(100))
+                .peerLostAfter(Duration.ofSeconds(1)));
+        n0.onPeerLost((node, reason) -> losses.add(node + ": " + reason));
+        int length = 1 << 20;
+        n0.register("big", length);
+        int requests = 16;
+        Socket socket = helloAs(addresses.get(0), 1, 0x01D, 4096);
+        OutputStream out = socket.getOutputStream();
+        for (int id = 1; id <= requests; id++) {
+            out.write(ByteBuffer.allocate(FrameDescriptor.LENGTH + 21).putInt(FrameDescriptor.MAGIC)
+                    .put(FrameDescriptor.VERSION).put(FrameDescriptor.OPS).putShort((short) 0).putLong(id).putInt(21)
+                    .putInt(1).put(OpDescriptor.READ).putInt(0).putLong(0).putInt(length).array());
+        }
+        out.flush();
+        DataInputStream in = new DataInputStream(socket.getInputStream());
+        byte[] header = new byte[FrameDescriptor.LENGTH];
+        byte[] body = new byte[4 + length];
+        int replies = 0;
+        while (replies < requests) {
+            Thread.sleep(150); // a slow link: ~2.4 s for all replies, more than peerLostAfter
+            out.write(ByteBuffer.allocate(FrameDescriptor.LENGTH).putInt(FrameDescriptor.MAGIC).put(FrameDescriptor.VERSION)
+                    .put(FrameDescriptor.PING).putShort((short) 0).putLong(0).putInt(0).array()); // a heartbeat
+            out.flush();
+            in.readFully(header); // EOFException if the node gave up on this connection
+            ByteBuffer fields = ByteBuffer.wrap(header);
+            if (fields.get(FrameDescriptor.TYPE_OFFSET) == FrameDescriptor.PONG) {
+                continue;
+            }
+            replies++;
+            assertEquals(FrameDescriptor.OPS_REPLY, fields.get(FrameDescriptor.TYPE_OFFSET));
+            assertEquals(replies, fields.getLong(FrameDescriptor.REQUEST_ID_OFFSET));
+            in.readFully(body);
+        }
+        assertTrue(losses.isEmpty(), "a peer taking its replies is not lost: " + losses);
+
+        // but a peer that takes none of its replies is still given up on after peerLostAfter
+        Socket deaf = helloAs(addresses.get(0), 1, 0x01D, 4096);
+        for (int id = 1; id <= requests; id++) {
+            deaf.getOutputStream().write(ByteBuffer.allocate(FrameDescriptor.LENGTH + 21).putInt(FrameDescriptor.MAGIC)
+                    .put(FrameDescriptor.VERSION).put(FrameDescriptor.OPS).putShort((short) 0).putLong(id).putInt(21)
+                    .putInt(1).put(OpDescriptor.READ).putInt(0).putLong(0).putInt(length).array());
+        }
+        deaf.getOutputStream().flush();
+        socket.close();
+        awaitTrue(() -> n0.toString().contains("inbound=0,"), "node 0 closed the connection of a peer taking no replies");
+    }
+
     // ---- helpers ----------------------------------------------------------------------------
 
     private NettyFabric start(int node, List<InetSocketAddress> addresses,
