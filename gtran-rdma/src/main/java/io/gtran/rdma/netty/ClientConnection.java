@@ -235,7 +235,10 @@ final class ClientConnection {
             }
             state = State.READY;
         }
-        peer.contact(ack.incarnation());
+        peer.contact(this, ack.incarnation());
+        if (state == State.CLOSED) { // closed by another thread since READY: its close may have come before the contact
+            peer.connectionClosed(this, true, ack.incarnation(), closedBecause);
+        }
     }
 
     private void onFrame(Frame frame) {

@@ -228,7 +228,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         peerIncarnation = hello.incarnation();
         decoder.accept(REQUEST_TYPES, "after HELLO");
         ctx.writeAndFlush(FrameCodec.helloAck(ctx.alloc(), fabric.localNode(), fabric.incarnation()));
-        fabric.inboundHello(peer, hello.incarnation());
+        fabric.inboundHello(ctx.channel(), peer, hello.incarnation());
     }
 
     private void lookup(ChannelHandlerContext ctx, Frame frame) {

@@ -245,6 +245,35 @@ class NettyReviewFindingsTest {
         awaitTrue(() -> n0.toString().contains("inbound=0,"), "node 0 closed the connection of a peer taking no replies");
     }
 
+    /**
+     * Node 0 is in contact with node 1 over two connections (its own, and one node 1 opened). The
+     * one node 1 opened breaks while node 0's own keeps working: whatever node 0 makes of that, when
+     * node 1 then really goes away, a loss must be told. PeerLink kept one "in contact" flag for all
+     * connections: the first break cleared it, the surviving connection never set it again (it had
+     * done its handshake already), so node 1's real loss later was told to nobody.
+     */
+    @Test
+    void aPeersLossIsToldAfterAnEarlierBreakOfOneOfItsConnections() throws Exception {
+        List<InetSocketAddress> addresses = NettyTestCluster.freeAddresses(2);
+        FakePeer peer = new FakePeer(1, addresses.get(1), true);
+        toClose.add(peer);
+        NettyFabric n0 = start(0, addresses, builder -> builder.heartbeatInterval(Duration.ofMillis(100))
+                .peerLostAfter(Duration.ofSeconds(30)));
+        n0.onPeerLost((node, reason) -> losses.add(node + ": " + reason));
+        assertEquals(FakePeer.REGION_BYTES, n0.connect(1, "r").size()); // node 0's own connection
+        Socket inbound = helloAs(addresses.get(0), 1, 0xFA4EL, 4096); // node 1's, same incarnation as the fake's
+        inbound.close();
+        awaitTrue(() -> n0.toString().contains("inbound=0,"), "node 0 saw node 1's connection close");
+        Thread.sleep(200);
+        assertEquals(FakePeer.REGION_BYTES, n0.connect(1, "s").size(), "node 1 still answers: node 0 is in contact");
+        int before = losses.size();
+
+        peer.close(); // node 1 goes away
+        awaitTrue(() -> losses.size() == before + 1, "node 0 hears that node 1 is gone (before: " + losses + ")");
+        Thread.sleep(200);
+        assertEquals(before + 1, losses.size(), "told once: " + losses);
+    }
+
     // ---- helpers ----------------------------------------------------------------------------
 
     private NettyFabric start(int node, List<InetSocketAddress> addresses,
