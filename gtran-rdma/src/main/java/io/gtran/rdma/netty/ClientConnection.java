@@ -101,6 +101,12 @@ final class ClientConnection {
         });
     }
 
+    /** Whether the handshake is done and the peer answered as another incarnation than {@code peerIncarnation}. */
+    boolean answeredAsOtherThan(long peerIncarnation) {
+        long answered = serverIncarnation;
+        return answered != 0 && answered != peerIncarnation;
+    }
+
     /** Whether this connection is closed (a new one is needed). */
     boolean isClosed() {
         return state == State.CLOSED;
@@ -164,7 +170,7 @@ final class ClientConnection {
             channel.close();
         }
         LOG.debug("node={}: connection to node={} closed: {}", fabric.localNode(), peer.node(), reason);
-        peer.connectionClosed(this, wasReady, reason);
+        peer.connectionClosed(this, wasReady, serverIncarnation, reason);
     }
 
     @Override
@@ -229,7 +235,10 @@ final class ClientConnection {
             }
             state = State.READY;
         }
-        peer.contact(ack.incarnation());
+        peer.contact(this, ack.incarnation());
+        if (state == State.CLOSED) { // closed by another thread since READY: its close may have come before the contact
+            peer.connectionClosed(this, true, ack.incarnation(), closedBecause);
+        }
     }
 
     private void onFrame(Frame frame) {

@@ -53,7 +53,7 @@ import org.slf4j.LoggerFactory;
  *       since restarted fails with {@code "node restarted"}.
  *   <li>Every request fails after the operation timeout; a connection that breaks or hears
  *       nothing (not even a heartbeat reply) for peer-lost-after fails everything waiting on it at
- *       once and tells the {@link PeerListener}s.
+ *       once, and tells the {@link PeerListener}s if it was the last connection with that peer.
  *   <li>Malformed input closes the connection it came on, with a WARN line, and nothing else.
  * </ul>
  *
@@ -447,16 +447,19 @@ public final class NettyFabric implements Fabric {
         return true;
     }
 
-    /** Peer {@code peer} said HELLO on a connection to this node. */
-    void inboundHello(int peer, long peerIncarnation) {
-        peers[peer].contact(peerIncarnation);
+    /** Peer {@code peer} said HELLO on {@code channel}, a connection to this node. */
+    void inboundHello(Channel channel, int peer, long peerIncarnation) {
+        peers[peer].contact(channel, peerIncarnation);
     }
 
-    /** An accepted connection closed; {@code peer} is who it came from, or -1 if it never said HELLO. */
-    void inboundClosed(Channel channel, int peer, String reason) {
+    /**
+     * An accepted connection closed; {@code peer} is who it came from, as incarnation
+     * {@code peerIncarnation}, or -1 if it never said HELLO.
+     */
+    void inboundClosed(Channel channel, int peer, long peerIncarnation, String reason) {
         inbound.remove(channel);
         if (peer >= 0) {
-            peers[peer].lost(reason);
+            peers[peer].lost(channel, reason, peerIncarnation);
         }
     }
 

@@ -2,16 +2,19 @@ package io.gtran.rdma.netty;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * What one node knows of one peer: its address, the connection its requests go over (made on
  * first use, made again after a loss), the incarnation it last answered with, and whether it is in
- * contact. The peer is in contact once a handshake with it succeeded in either direction (our
- * connection to it, or its connection to us); losing it (a connection closing or falling silent,
- * a new incarnation turning up) tells the fabric's listeners once, until contact is made again.
+ * contact. The peer is in contact while at least one connection with it (our connection to it, or
+ * its connection to us) has done its handshake and is open; losing it (the last such connection
+ * closing or falling silent, a new incarnation turning up) tells the fabric's listeners once,
+ * until contact is made again.
  */
 final class PeerLink {
     private static final Logger LOG = LoggerFactory.getLogger(PeerLink.class);
@@ -26,6 +29,8 @@ final class PeerLink {
     private boolean inContact; // guarded by this
     private long incarnation; // guarded by this; 0 until the peer answered once
     private String lostBecause; // guarded by this
+    /** The open, handshaken connections with the incarnation in contact: ClientConnections and accepted Channels. */
+    private final Set<Object> connections = new HashSet<>(); // guarded by this
 
     PeerLink(NettyFabric fabric, int node, InetSocketAddress address) {
         this.fabric = fabric;
@@ -106,38 +111,72 @@ final class PeerLink {
         return connection;
     }
 
-    /** A handshake with the peer succeeded (either direction); it answered as {@code peerIncarnation}. */
-    void contact(long peerIncarnation) {
+    /**
+     * A handshake with the peer succeeded on {@code with} (our ClientConnection, or a Channel it
+     * opened to us); it answered as {@code peerIncarnation}.
+     */
+    void contact(Object with, long peerIncarnation) {
         boolean restarted;
+        ClientConnection stale = null;
         synchronized (this) {
-            restarted = incarnation != 0 && incarnation != peerIncarnation && inContact;
+            boolean changed = incarnation != 0 && incarnation != peerIncarnation;
+            restarted = changed && inContact;
             incarnation = peerIncarnation;
+            if (changed) {
+                connections.clear(); // the old incarnation's: their closing tells nothing (see lost)
+            }
+            if (restarted) {
+                inContact = false;
+                lostBecause = "node restarted";
+            }
+            if (changed && connection != null && connection.answeredAsOtherThan(peerIncarnation)) {
+                stale = connection; // still talking to the old incarnation, which nobody will answer any more
+            }
         }
         if (restarted) {
-            lost("node restarted");
+            tellLost("node restarted");
+        }
+        if (stale != null) {
+            stale.close("node restarted"); // outside the lock: closing runs the failed requests' callbacks
         }
         synchronized (this) {
-            inContact = true;
-            lostBecause = null;
+            if (incarnation == peerIncarnation) { // else yet another incarnation turned up meanwhile
+                connections.add(with);
+                inContact = true;
+                lostBecause = null;
+            }
         }
     }
 
-    /** Our connection to the peer closed; if it had been established, the peer is lost. */
-    void connectionClosed(ClientConnection closed, boolean established, String reason) {
+    /**
+     * Our connection to the peer, which answered as {@code peerIncarnation}, closed; if it had been
+     * established, it no longer keeps the peer in contact.
+     */
+    void connectionClosed(ClientConnection closed, boolean established, long peerIncarnation, String reason) {
         if (established) {
-            lost(reason);
+            lost(closed, reason, peerIncarnation);
         }
     }
 
-    /** The peer is lost for {@code reason}: tells the listeners if it was in contact. */
-    void lost(String reason) {
+    /**
+     * Connection {@code with} to or from incarnation {@code peerIncarnation} of the peer broke for
+     * {@code reason}: if it was the last open one with the incarnation in contact, the peer is lost
+     * and the listeners are told. A connection of an earlier incarnation closing tells nothing: that
+     * incarnation's loss was told (as {@code "node restarted"}, or before) when the new one turned
+     * up. Idempotent for each connection.
+     */
+    void lost(Object with, String reason, long peerIncarnation) {
         synchronized (this) {
-            if (!inContact) {
+            if (peerIncarnation != incarnation || !connections.remove(with) || !connections.isEmpty() || !inContact) {
                 return;
             }
             inContact = false;
             lostBecause = reason;
         }
+        tellLost(reason);
+    }
+
+    private void tellLost(String reason) {
         if (!fabric.isClosed()) {
             LOG.info("node={}: lost peer node={} at {}: {}", fabric.localNode(), node, addressText, reason);
             fabric.tellPeerLost(node, reason);

@@ -8,6 +8,7 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,8 +16,9 @@ import org.slf4j.LoggerFactory;
  * The server end of one connection a peer opened to this node. Everything runs on the
  * connection's I/O thread: the HELLO handshake, region look-ups, one-sided operations (applied
  * straight to the region memory by {@link RegionService}) and message delivery into the mailbox
- * queue; replies are written as frames are handled and flushed once per read, and reading stops
- * while the peer leaves replies unread past the channel's write buffer high-water mark.
+ * queue; replies are written as frames are handled and flushed once per read. While the peer
+ * leaves replies unread past the channel's write buffer high-water mark, its further requests are
+ * kept unanswered and reading stops, until it takes them.
  *
  * <p>Malformed or out-of-turn input closes this connection with a WARN line naming the remote
  * address and the reason; other connections are not affected.
@@ -30,7 +32,15 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     private final NettyFabric fabric;
     private final FrameDecoder decoder;
     private int peer = -1;
+    private long peerIncarnation;
     private String closeReason = "connection closed";
+    /** Requests read while the peer was not taking its replies, answered once it does; see {@link #resume}. */
+    private final ArrayDeque<Frame> deferred = new ArrayDeque<>();
+    private boolean resuming;
+    /** Kept requests answered so far, and the count and write backlog at the last liveness check while not reading. */
+    private long answeredWhileStopped;
+    private long answeredAtCheck;
+    private long backlogAtCheck;
 
     ServerHandler(NettyFabric fabric, FrameDecoder decoder) {
         this.fabric = fabric;
@@ -53,6 +63,19 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Frame frame = (Frame) msg;
+        if (!deferred.isEmpty() || !ctx.channel().isWritable()) {
+            // The peer is not taking its replies: keep its requests, unanswered, until it does, and
+            // read no more. What is kept is bounded by what one read brought in; answering it all now
+            // would not be (each 41-byte OPS frame may ask for a 16 MiB reply).
+            deferred.add(frame);
+            stopReading(ctx);
+            return;
+        }
+        handle(ctx, frame);
+    }
+
+    /** Handles one frame and releases it. */
+    private void handle(ChannelHandlerContext ctx, Frame frame) {
         try {
             if (fabric.isClosed()) {
                 ctx.close();
@@ -81,7 +104,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         if (!ctx.channel().isWritable()) {
             // The peer is not taking its replies: stop reading its requests until it does, so that
             // a peer that only writes cannot make this node buffer replies without bound.
-            ctx.channel().config().setAutoRead(false);
+            stopReading(ctx);
         }
         ctx.fireChannelReadComplete();
     }
@@ -89,14 +112,71 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (ctx.channel().isWritable()) {
-            ctx.channel().config().setAutoRead(true);
+            resume(ctx);
         }
         ctx.fireChannelWritabilityChanged();
+    }
+
+    /**
+     * Answers the kept requests, in order, while the channel stays writable; reads again once none
+     * is left. Flushing here may make the channel writable again at once, which calls this again:
+     * that call returns, and the loop here goes on.
+     */
+    private void resume(ChannelHandlerContext ctx) {
+        if (resuming) {
+            return;
+        }
+        resuming = true;
+        try {
+            while (!deferred.isEmpty() && ctx.channel().isActive()) {
+                if (!ctx.channel().isWritable()) {
+                    ctx.flush();
+                    if (!ctx.channel().isWritable()) {
+                        return; // the next writability change comes back here
+                    }
+                }
+                handle(ctx, deferred.poll());
+                answeredWhileStopped++;
+            }
+            ctx.flush();
+        } finally {
+            resuming = false;
+        }
+        if (deferred.isEmpty() && ctx.channel().isWritable()) {
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    /** Stops reading; notes how far the peer is from taking its replies, for {@link #takingReplies}. */
+    private void stopReading(ChannelHandlerContext ctx) {
+        ctx.channel().config().setAutoRead(false);
+        backlogAtCheck = ctx.channel().bytesBeforeWritable();
+        answeredAtCheck = answeredWhileStopped;
+    }
+
+    /**
+     * While this node has stopped reading, whether the peer took some of its replies since the last
+     * check (or since reading stopped): then it is alive, only slow, and its silence is ours.
+     */
+    private boolean takingReplies(ChannelHandlerContext ctx) {
+        long backlog = ctx.channel().bytesBeforeWritable();
+        boolean taking = answeredWhileStopped != answeredAtCheck || backlog < backlogAtCheck;
+        backlogAtCheck = backlog;
+        answeredAtCheck = answeredWhileStopped;
+        return taking;
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof IdleStateEvent idle && idle.state() == IdleState.READER_IDLE) {
+            if (!ctx.channel().config().isAutoRead()) {
+                // Nothing was read because this node stopped reading, not because the peer fell
+                // silent: it is lost only if it also stopped taking its replies.
+                if (takingReplies(ctx)) {
+                    ctx.fireUserEventTriggered(event);
+                    return;
+                }
+            }
             closeReason = "no frame within peerLostAfter=" + fabric.config().peerLostAfter().toMillis() + "ms";
             LOG.info("node={}: closing connection from {} (node={}): {}", fabric.localNode(), ctx.channel().remoteAddress(),
                     peer, closeReason);
@@ -107,7 +187,10 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        fabric.inboundClosed(ctx.channel(), peer, closeReason);
+        while (!deferred.isEmpty()) {
+            deferred.poll().release();
+        }
+        fabric.inboundClosed(ctx.channel(), peer, peerIncarnation, closeReason);
         ctx.fireChannelInactive();
     }
 
@@ -142,9 +225,10 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
             throw new ProtocolException("HELLO without an incarnation: node=" + hello.node());
         }
         peer = hello.node();
+        peerIncarnation = hello.incarnation();
         decoder.accept(REQUEST_TYPES, "after HELLO");
         ctx.writeAndFlush(FrameCodec.helloAck(ctx.alloc(), fabric.localNode(), fabric.incarnation()));
-        fabric.inboundHello(peer, hello.incarnation());
+        fabric.inboundHello(ctx.channel(), peer, hello.incarnation());
     }
 
     private void lookup(ChannelHandlerContext ctx, Frame frame) {

@@ -36,7 +36,8 @@
  *       or mailbox and the peer's address.
  *   <li>A connection that breaks, ends with {@code GOODBYE}, or hears nothing for peer-lost-after
  *       (idle connections send a heartbeat every heartbeat interval) fails everything waiting on it
- *       at once; the peer is reported to the {@link io.gtran.rdma.PeerListener}s once per loss.
+ *       at once; when no other connection with the peer (either way) is left open, the peer is
+ *       reported to the {@link io.gtran.rdma.PeerListener}s, once per loss.
  *   <li>Hostile or malformed input (bad header, frame out of turn, a length past the limit, a body
  *       that does not parse or points outside a region) closes that connection only, with a WARN
  *       line naming the remote address and the reason. Headers are checked before any body is
