@@ -66,6 +66,7 @@ final class GtranVertex extends GtranElement implements Vertex {
                 txn.removeEdge(edgeId); // a user's id already names this number: take another
                 edgeId = txn.addEdge(internalId, in, labelId);
             }
+            graph.indexes.edgeLabelAdded(labelId, edgeId);
             Object exposed = null;
             if (userId != null) {
                 try {

@@ -52,6 +52,7 @@ public final class Indexes {
     private final Map<String, PropertyIndex> edgeIndexes = new ConcurrentHashMap<>();
     /** Vertex ids per label id. Edges have no label index: an edge label look-up scans the edge table. */
     private final Map<Integer, LabelIndex> vertexLabels = new ConcurrentHashMap<>();
+    private final Map<Integer, LabelIndex> edgeLabels = new ConcurrentHashMap<>();
     private int nextIndexNumber;
     /** How long {@link #create} waits for running transactions; tests shorten it. */
     volatile long createWaitMillis = 30_000;
@@ -202,6 +203,10 @@ public final class Indexes {
         vertexLabels.computeIfAbsent(labelId, l -> new LabelIndex()).add(id);
     }
 
+    void edgeLabelAdded(int labelId, long id) {
+        edgeLabels.computeIfAbsent(labelId, l -> new LabelIndex()).add(id);
+    }
+
     void vertexPropertyWritten(GtranTransaction.Scope scope, long vertexId, String key, List<Entry> before, List<Entry> after) {
         PropertyIndex index = vertexIndexes.isEmpty() ? null : vertexIndexes.get(key);
         if (index == null) {
@@ -287,7 +292,7 @@ public final class Indexes {
 
     /**
      * The elements with one of {@code labels} that {@code txn} sees, recording a read of each label
-     * scan: vertices from the label index (creation order), edges from a scan of the edge table.
+     * scan, from the label index (creation order).
      */
     long[] withLabels(Transaction txn, boolean edge, Collection<String> labels) {
         long[] result = new long[16];
@@ -298,17 +303,15 @@ public final class Indexes {
                 txn.recordRead(edge ? ConflictKey.edgeScan(ConflictKey.ANY_LABEL) : ConflictKey.vertexScan(ConflictKey.ANY_LABEL));
                 continue;
             }
-            if (edge) {
-                long[] found = txn.allEdges(labelId); // records the label's scan
-                result = append(result, length, found);
-                continue;
-            }
-            txn.recordRead(ConflictKey.vertexScan(labelId)); // covers every member: creations and removals write it
-            LabelIndex members = vertexLabels.get(labelId);
+            // The label's scan key covers every member: creations and removals of its elements write it.
+            txn.recordRead(edge ? ConflictKey.edgeScan(labelId) : ConflictKey.vertexScan(labelId));
+            LabelIndex members = (edge ? edgeLabels : vertexLabels).get(labelId);
             if (members != null) {
                 int[] count = {0};
-                long[] all = members.members(graph.store::containsVertex, new long[16], count);
-                result = append(result, length, txn.visibleVertices(Arrays.copyOf(all, count[0])));
+                long[] all = members.members(edge ? graph.store::containsEdge : graph.store::containsVertex, new long[16],
+                        count);
+                long[] candidates = Arrays.copyOf(all, count[0]);
+                result = append(result, length, edge ? txn.visibleEdges(candidates) : txn.visibleVertices(candidates));
             }
         }
         return Arrays.copyOf(result, length[0]);

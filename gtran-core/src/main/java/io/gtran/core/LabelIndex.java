@@ -4,9 +4,10 @@ import java.util.Arrays;
 import java.util.function.LongPredicate;
 
 /**
- * The vertex ids of one label, in creation order: an append-only array of longs (8 bytes a
- * vertex), a superset of the label's live vertices. Readers take a snapshot without locking;
- * entries of vertices GC has freed are dropped when a look-up finds that they have piled up.
+ * The ids of the vertices (or the edges) of one label, in creation order: an append-only array of
+ * longs (8 bytes an element), a superset of the label's live elements. Readers take a snapshot
+ * without locking; entries of elements GC has freed are dropped when a look-up finds that they
+ * have piled up.
  */
 final class LabelIndex {
     private long[] ids = new long[16];

@@ -244,6 +244,23 @@ public final class Transaction implements AutoCloseable {
     }
 
     /**
+     * The edges among {@code candidates} this transaction sees, in order, without recording a read
+     * of each: for a layer above that looked them up in an index of its own and recorded a key that
+     * covers them all (an edge label index look-up records {@link ConflictKey#edgeScan} of the label,
+     * which every creation and removal of an edge with that label writes).
+     */
+    public long[] visibleEdges(long[] candidates) {
+        ensureActive();
+        LongList result = new LongList();
+        for (long id : candidates) {
+            if (ElementIds.isWellFormed(id) && visible(ElementKind.EDGE, id)) {
+                result.add(id);
+            }
+        }
+        return result.toArray();
+    }
+
+    /**
      * Records a read of a key defined by a layer above (an index entry, an external id), so that
      * validation catches a concurrent write of the same key.
      */
