@@ -461,4 +461,53 @@ class GtranIndexTest {
             graph.close();
         }
     }
+
+    /** The edge label index answers as the edges are: own writes, removals, other snapshots, and phantoms at SR. */
+    @ParameterizedTest
+    @CsvSource({"add", "remove"})
+    @Timeout(60)
+    void edgeLabelLookUpsSeeWhatTheTransactionSeesAndCatchPhantoms(String change) throws Exception {
+        for (String isolation : List.of("SERIALIZABLE", "SNAPSHOT")) {
+            GtranGraph graph = open(isolation);
+            Vertex a = graph.addVertex(T.id, "a");
+            Vertex b = graph.addVertex(T.id, "b");
+            a.addEdge("knows", b, T.id, "k1");
+            a.addEdge("knows", b, T.id, "k2");
+            a.addEdge("likes", b, T.id, "l1");
+            graph.tx().commit();
+            GraphTraversalSource g = graph.traversal();
+            assertTrue(g.E().hasLabel("knows").explain().prettyPrint().contains("index=label"));
+            assertEquals(2L, g.E().hasLabel("knows").count().next());
+            a.addEdge("knows", b, T.id, "k3"); // own uncommitted edge: seen
+            graph.edges("k1").next().remove(); // own removal: not seen
+            assertEquals(java.util.Set.of("k2", "k3"), new java.util.HashSet<>(g.E().hasLabel("knows").id().toList()));
+            assertEquals(1L, g.E().hasLabel("likes", "nothing").count().next());
+            graph.tx().rollback();
+            assertEquals(2L, g.E().hasLabel("knows").count().next(), "rolled back: as before");
+
+            assertEquals(2L, g.E().hasLabel("knows").count().next()); // the reader's look-up
+            inThread(() -> { // a concurrent commit that changes its answer
+                if (change.equals("add")) {
+                    graph.vertices("b").next().addEdge("knows", graph.vertices("a").next(), T.id, "k4");
+                } else {
+                    graph.edges("k2").next().remove();
+                }
+                graph.tx().commit();
+                return null;
+            });
+            assertEquals(2L, g.E().hasLabel("knows").count().next(), "the snapshot does not change");
+            graph.addVertex(T.id, "unrelated"); // the reader writes something
+            if (isolation.equals("SERIALIZABLE")) {
+                TransactionException e = org.junit.jupiter.api.Assertions.assertThrows(TransactionException.class,
+                        () -> graph.tx().commit(), "edge phantom (" + change + ") must abort the SR reader");
+                assertInstanceOf(TransactionConflictException.class, e.getCause());
+            } else {
+                graph.tx().commit();
+            }
+            graph.tx().rollback();
+            assertEquals(change.equals("add") ? 3L : 1L, g.E().hasLabel("knows").count().next(), "a new snapshot sees the change");
+            graph.tx().rollback();
+            graph.close();
+        }
+    }
 }
