@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One node of an {@link InJvmCluster}. Regions are direct buffers ({@link RegionMemory}) that other
- * nodes of the same cluster reach through {@link InJvmRegion} handles, with no copying and no
+ * nodes of the same cluster reach through {@link MemoryRegion} handles, with no copying and no
  * thread hop. A message is copied at send and put straight into the receiving mailbox's queue on
  * the sender's thread, so messages from one sending thread arrive in send order.
  *
@@ -57,7 +57,7 @@ final class InJvmFabric implements Fabric {
         if (regions.putIfAbsent(name, memory) != null) {
             throw duplicate(name);
         }
-        return new InJvmRegion(this, this, memory);
+        return new MemoryRegion(this, this::checkOpen, node, () -> false, memory);
     }
 
     @Override
@@ -75,13 +75,13 @@ final class InJvmFabric implements Fabric {
         if (memory == null) {
             throw new UnknownRegionException("unknown region: node=" + node + ", name=" + name);
         }
-        return new InJvmRegion(this, owner, memory);
+        return new MemoryRegion(this, this::checkOpen, node, owner::isClosed, memory);
     }
 
     @Override
     public Batch batch() {
         checkOpen();
-        return new OpBatch(region -> region instanceof InJvmRegion handle && handle.holder() == this, this::checkOpen);
+        return new OpBatch(region -> region instanceof MemoryRegion handle && handle.holder() == this, this::checkOpen);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.gtran.rdma.netty;
 
 import io.gtran.rdma.Batch;
 import io.gtran.rdma.FabricChecks;
+import io.gtran.rdma.MemoryRegion;
 import io.gtran.rdma.Region;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -104,7 +105,7 @@ final class NettyBatch implements Batch {
         fabric.checkOpen();
         Objects.requireNonNull(region, "region");
         boolean ours = region instanceof RemoteRegion remote ? remote.holder() == fabric
-                : region instanceof LocalRegion local && local.holder() == fabric;
+                : region instanceof MemoryRegion local && local.holder() == fabric;
         if (!ours) {
             throw new IllegalArgumentException("region handle belongs to another fabric: " + FabricChecks.describe(region));
         }

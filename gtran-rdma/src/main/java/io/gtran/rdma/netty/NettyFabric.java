@@ -6,6 +6,7 @@ import io.gtran.rdma.DeliveryException;
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.FabricChecks;
 import io.gtran.rdma.Mailbox;
+import io.gtran.rdma.MemoryRegion;
 import io.gtran.rdma.Message;
 import io.gtran.rdma.PeerListener;
 import io.gtran.rdma.Region;
@@ -179,7 +180,7 @@ public final class NettyFabric implements Fabric {
             byId[byId.length - 1] = memory;
             regionsById = byId; // published before the name, so a look-up never returns an id peers cannot use
             regions.put(name, new RegionEntry(byId.length - 1, memory));
-            return new LocalRegion(this, memory);
+            return localHandle(memory);
         }
     }
 
@@ -192,7 +193,7 @@ public final class NettyFabric implements Fabric {
             if (entry == null) {
                 throw new UnknownRegionException("unknown region: node=" + node + ", name=" + name);
             }
-            return new LocalRegion(this, entry.memory());
+            return localHandle(entry.memory());
         }
         if (node < 0 || node >= peers.length) {
             throw new UnknownRegionException("unknown node: node=" + node + ", name=" + name);
@@ -205,6 +206,11 @@ public final class NettyFabric implements Fabric {
         LookupRequest lookup = new LookupRequest(this, node, name);
         peers[node].submit(lookup);
         return await(lookup.future, what);
+    }
+
+    /** A handle to one of this node's regions: straight to memory, no socket. */
+    private Region localHandle(RegionMemory memory) {
+        return new MemoryRegion(this, this::checkOpen, node, () -> false, memory);
     }
 
     @Override

@@ -1,33 +1,48 @@
 package io.gtran.rdma;
 
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 
 /**
- * A handle held by node {@code local} to a region whose memory another (or the same) in-JVM node
- * owns. Every operation first checks that the holder is open ({@link IllegalStateException}) and
- * that the owner is open ({@link RegionAccessException}: a dead peer), then its arguments with
- * {@link FabricChecks}. {@link #node()}, {@link #name()} and {@link #size()} always answer. The
- * asynchronous forms run at once on the caller's thread and return a completed future.
+ * A handle to a region whose memory is in this JVM: any region of an in-JVM cluster, and a
+ * networked fabric's handles to its own node's regions. Operations go straight to the
+ * {@link RegionMemory}, with no copy and no thread hop. Every operation first checks that the
+ * holding fabric is open ({@link IllegalStateException}) and that the owning node is
+ * ({@link RegionAccessException}: a dead peer), then its arguments with {@link FabricChecks}.
+ * {@link #node()}, {@link #name()} and {@link #size()} always answer. The asynchronous forms run
+ * at once on the caller's thread and return a completed future.
  */
-final class InJvmRegion implements Region {
-    private final InJvmFabric local;
-    private final InJvmFabric owner;
+public final class MemoryRegion implements Region {
+    private final Fabric holder;
+    private final Runnable checkHolderOpen;
+    private final int owner;
+    private final BooleanSupplier ownerClosed;
     private final RegionMemory memory;
 
-    InJvmRegion(InJvmFabric local, InJvmFabric owner, RegionMemory memory) {
-        this.local = local;
+    /**
+     * @param holder the fabric whose handle this is
+     * @param checkHolderOpen throws {@code IllegalStateException("fabric is closed: node=N")} once the holder is closed
+     * @param owner the id of the node that owns the memory
+     * @param ownerClosed whether that node is closed (a dead peer); never true for the holder's own regions
+     */
+    public MemoryRegion(Fabric holder, Runnable checkHolderOpen, int owner, BooleanSupplier ownerClosed,
+                        RegionMemory memory) {
+        this.holder = Objects.requireNonNull(holder, "holder");
+        this.checkHolderOpen = Objects.requireNonNull(checkHolderOpen, "checkHolderOpen");
         this.owner = owner;
-        this.memory = memory;
+        this.ownerClosed = Objects.requireNonNull(ownerClosed, "ownerClosed");
+        this.memory = Objects.requireNonNull(memory, "memory");
     }
 
-    /** The fabric whose handle this is. */
-    InJvmFabric holder() {
-        return local;
+    /** The fabric whose handle this is (batches accept only their own fabric's handles). */
+    public Fabric holder() {
+        return holder;
     }
 
     @Override
     public int node() {
-        return owner.localNode();
+        return owner;
     }
 
     @Override
@@ -105,7 +120,7 @@ final class InJvmRegion implements Region {
 
     @Override
     public CompletableFuture<byte[]> readAsync(long offset, int length) {
-        local.checkOpen();
+        checkHolderOpen.run();
         FabricChecks.checkTransferLength(this, offset, length);
         RegionAccessException dead = deadFailure();
         if (dead != null) {
@@ -118,7 +133,7 @@ final class InJvmRegion implements Region {
 
     @Override
     public CompletableFuture<Void> writeAsync(long offset, byte[] src, int srcOffset, int length) {
-        local.checkOpen();
+        checkHolderOpen.run();
         FabricChecks.checkRange(this, offset, src, srcOffset, length);
         RegionAccessException dead = deadFailure();
         if (dead != null) {
@@ -130,7 +145,7 @@ final class InJvmRegion implements Region {
 
     @Override
     public String toString() {
-        return "InJvmRegion[" + FabricChecks.describe(this) + ", size=" + size() + ", heldBy=" + local.localNode() + "]";
+        return "MemoryRegion[" + FabricChecks.describe(this) + ", size=" + size() + ", heldBy=" + holder.localNode() + "]";
     }
 
     private RegionMemory longWord(long offset) {
@@ -141,13 +156,13 @@ final class InJvmRegion implements Region {
 
     /** Checks an asynchronous long operation; returns its failure if the owner is dead, else null. */
     private RegionAccessException checkLongOperation(long offset) {
-        local.checkOpen();
+        checkHolderOpen.run();
         FabricChecks.checkLongOffset(this, offset);
         return deadFailure();
     }
 
     private void reachable() {
-        local.checkOpen();
+        checkHolderOpen.run();
         RegionAccessException dead = deadFailure();
         if (dead != null) {
             throw dead;
@@ -156,6 +171,6 @@ final class InJvmRegion implements Region {
 
     /** The failure of an operation on a closed owner's region, or null while the owner is open. */
     private RegionAccessException deadFailure() {
-        return owner.isClosed() ? new RegionAccessException("node is closed: " + FabricChecks.describe(this)) : null;
+        return ownerClosed.getAsBoolean() ? new RegionAccessException("node is closed: " + FabricChecks.describe(this)) : null;
     }
 }
