@@ -16,7 +16,7 @@ import java.util.function.Predicate;
 public final class OpBatch implements Batch {
     private final Predicate<Region> ours;
     private final Runnable checkOpen;
-    private final List<Pending<?>> pending = new ArrayList<>();
+    private final List<DeferredOp<?>> pending = new ArrayList<>();
 
     /**
      * @param ours whether a handle belongs to the batch's fabric
@@ -72,7 +72,7 @@ public final class OpBatch implements Batch {
     @Override
     public CompletableFuture<Void> flush() {
         checkOpen.run();
-        List<Pending<?>> issuing = new ArrayList<>(pending);
+        List<DeferredOp<?>> issuing = new ArrayList<>(pending);
         pending.clear();
         CompletableFuture<?>[] all = new CompletableFuture<?>[issuing.size()];
         for (int i = 0; i < all.length; i++) {
@@ -91,35 +91,8 @@ public final class OpBatch implements Batch {
     }
 
     private <T> CompletableFuture<T> add(Region region, Function<Region, CompletableFuture<T>> operation) {
-        Pending<T> op = new Pending<>(region, operation);
+        DeferredOp<T> op = new DeferredOp<>(region, operation);
         pending.add(op);
-        return op.result;
-    }
-
-    /** One operation waiting for flush, and the future its caller holds. */
-    private static final class Pending<T> {
-        final Region region;
-        final Function<Region, CompletableFuture<T>> operation;
-        final CompletableFuture<T> result = new CompletableFuture<>();
-
-        Pending(Region region, Function<Region, CompletableFuture<T>> operation) {
-            this.region = region;
-            this.operation = operation;
-        }
-
-        CompletableFuture<T> issue() {
-            try {
-                operation.apply(region).whenComplete((value, failure) -> {
-                    if (failure == null) {
-                        result.complete(value);
-                    } else {
-                        result.completeExceptionally(failure);
-                    }
-                });
-            } catch (RuntimeException e) { // the fabric closed between add and flush, or the like
-                result.completeExceptionally(e);
-            }
-            return result;
-        }
+        return op.result();
     }
 }

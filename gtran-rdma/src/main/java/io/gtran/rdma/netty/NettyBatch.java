@@ -1,6 +1,7 @@
 package io.gtran.rdma.netty;
 
 import io.gtran.rdma.Batch;
+import io.gtran.rdma.DeferredOp;
 import io.gtran.rdma.FabricChecks;
 import io.gtran.rdma.MemoryRegion;
 import io.gtran.rdma.Region;
@@ -21,7 +22,7 @@ import java.util.function.Function;
  */
 final class NettyBatch implements Batch {
     private final NettyFabric fabric;
-    private final List<Object> added = new ArrayList<>(); // RegionOp (remote) or LocalOp
+    private final List<Object> added = new ArrayList<>(); // RegionOp (remote) or DeferredOp (local)
 
     NettyBatch(NettyFabric fabric) {
         this.fabric = fabric;
@@ -89,7 +90,7 @@ final class NettyBatch implements Batch {
                         d -> new ArrayList<>()).add(regionOp);
                 all[i] = regionOp.future();
             } else {
-                all[i] = ((LocalOp<?>) op).issue();
+                all[i] = ((DeferredOp<?>) op).issue();
             }
         }
         remote.forEach((destination, ops) -> fabric.peer(destination.node()).submitOps(ops, destination.incarnation()));
@@ -118,39 +119,12 @@ final class NettyBatch implements Batch {
     }
 
     private <T> CompletableFuture<T> local(Region region, Function<Region, CompletableFuture<T>> operation) {
-        LocalOp<T> op = new LocalOp<>(region, operation);
+        DeferredOp<T> op = new DeferredOp<>(region, operation);
         added.add(op);
-        return op.result;
+        return op.result();
     }
 
     /** The peer incarnation a group of remote operations is for: one OPS frame each. */
     private record Destination(int node, long incarnation) {
-    }
-
-    /** An operation on a local region, applied at flush. */
-    private static final class LocalOp<T> {
-        final Region region;
-        final Function<Region, CompletableFuture<T>> operation;
-        final CompletableFuture<T> result = new CompletableFuture<>();
-
-        LocalOp(Region region, Function<Region, CompletableFuture<T>> operation) {
-            this.region = region;
-            this.operation = operation;
-        }
-
-        CompletableFuture<T> issue() {
-            try {
-                operation.apply(region).whenComplete((value, failure) -> {
-                    if (failure == null) {
-                        result.complete(value);
-                    } else {
-                        result.completeExceptionally(failure);
-                    }
-                });
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-            return result;
-        }
     }
 }
