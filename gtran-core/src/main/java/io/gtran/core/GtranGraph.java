@@ -62,7 +62,7 @@ public final class GtranGraph implements Graph {
     static {
         TraversalStrategies.GlobalCache.registerStrategies(GtranGraph.class,
                 TraversalStrategies.GlobalCache.getStrategies(Graph.class).clone()
-                        .addStrategies(GtranGraphStepStrategy.instance()));
+                        .addStrategies(GtranGraphStepStrategy.instance(), GtranCountStrategy.instance()));
     }
 
     private final Configuration configuration;

@@ -70,6 +70,23 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
         return filtered(edge ? (Iterator<? extends Element>) graph.edges() : graph.vertices());
     }
 
+    /**
+     * What a {@code count()} right after this step reads, or null if it needs the elements: only a
+     * start {@code V()}/{@code E()} without ids or step labels, filtered by at most one {@code
+     * hasLabel}, can be counted from the element counters.
+     */
+    GtranCountStrategy.Countable countable() {
+        if (!isStartStep() || ids == null || ids.length > 0 || !getLabels().isEmpty() || hasContainers.size() > 1) {
+            return null;
+        }
+        boolean edge = Edge.class.isAssignableFrom(returnClass);
+        if (hasContainers.isEmpty()) {
+            return new GtranCountStrategy.Countable(edge, null);
+        }
+        Collection<String> labels = labels(hasContainers.get(0));
+        return labels == null ? null : new GtranCountStrategy.Countable(edge, List.copyOf(labels));
+    }
+
     /** The labels a {@code hasLabel} filter accepts, or null if it is not one the label index answers. */
     @SuppressWarnings("unchecked")
     private static Collection<String> labels(HasContainer has) {
@@ -82,7 +99,7 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
         }
         if (predicate.getBiPredicate() == Contains.within && predicate.getValue() instanceof Collection<?> values
                 && values.stream().allMatch(v -> v instanceof String)) {
-            return (Collection<String>) values;
+            return new java.util.LinkedHashSet<>((Collection<String>) values); // hasLabel(a, a) lists each element once
         }
         return null;
     }

@@ -50,7 +50,7 @@ public final class Indexes {
     private final GtranGraph graph;
     private final Map<String, PropertyIndex> vertexIndexes = new ConcurrentHashMap<>();
     private final Map<String, PropertyIndex> edgeIndexes = new ConcurrentHashMap<>();
-    /** Vertex ids per label id. Edges have no label index: an edge label look-up scans the edge table. */
+    /** Element ids per label id, for vertices and for edges. */
     private final Map<Integer, LabelIndex> vertexLabels = new ConcurrentHashMap<>();
     private final Map<Integer, LabelIndex> edgeLabels = new ConcurrentHashMap<>();
     private int nextIndexNumber;
@@ -315,6 +315,27 @@ public final class Indexes {
             }
         }
         return Arrays.copyOf(result, length[0]);
+    }
+
+    /**
+     * How many elements with one of {@code labels} (null: any label) {@code txn} sees, from its
+     * element counters; recorded as reads of the label scans, as {@link #withLabels} records them.
+     */
+    long count(Transaction txn, boolean edge, Collection<String> labels) {
+        if (labels == null) {
+            return edge ? txn.countEdges(EdgeCursor.ANY_LABEL) : txn.countVertices(EdgeCursor.ANY_LABEL);
+        }
+        long total = 0;
+        for (String label : labels) {
+            int labelId = graph.store.labels().find(label);
+            if (labelId == Dictionary.ABSENT) {
+                // No element ever had it; one created concurrently writes the all-labels scan key.
+                txn.recordRead(edge ? ConflictKey.edgeScan(ConflictKey.ANY_LABEL) : ConflictKey.vertexScan(ConflictKey.ANY_LABEL));
+                continue;
+            }
+            total += edge ? txn.countEdges(labelId) : txn.countVertices(labelId);
+        }
+        return total;
     }
 
     private static long[] append(long[] to, int[] length, long[] more) {

@@ -68,6 +68,8 @@ final class CommitProtocol {
                         + "; distributed commit arrives with the cluster transport");
             }
         }
+        // Count deltas go in before the commit time is taken: see ElementCounts.
+        txn.publishCounts();
         // 2. Commit time and RCT entry in one step; then the status says VALIDATING.
         long pending = StatusTableDescriptor.PENDING_COMMIT_TIME;
         if (!statusTable.move(txn.id(), TxnStatus.EXECUTING, 0, TxnStatus.VALIDATING, pending)) {
@@ -167,6 +169,9 @@ final class CommitProtocol {
             check(w.kind().casEndTime(store, w.element(), id, commitTime), w);
             gc.deadElement(w.kind(), w.element(), commitTime);
         }
+        for (ElementCounts.Delta d : txn.publishedCounts) {
+            d.word = commitTime;
+        }
         for (WriteLog.PropertyWrite w : log.propertyWrites()) {
             if (w.newVersion != NO_TUPLE && !MvStore.isBase(w.newVersion)) {
                 check(versions.compareAndSetBeginTime(w.newVersion, id, commitTime), w.kind, w.element);
@@ -221,6 +226,9 @@ final class CommitProtocol {
         for (WriteLog.ElementWrite w : log.created) {
             check(w.kind().casBeginTime(store, w.element(), id, NEVER), w);
             gc.deadElement(w.kind(), w.element(), now);
+        }
+        for (ElementCounts.Delta d : txn.publishedCounts) {
+            d.word = NEVER;
         }
         retire();
         statusTable.release(id);

@@ -64,6 +64,10 @@ public final class Transaction implements AutoCloseable {
     private long otherCommitTime;
     private EdgeCursor edgeCursor;
     private final WriteRules rules;
+    /** This transaction's own changes to the element counters: counter key to delta. */
+    private final Map<Long, long[]> countDeltas = new java.util.HashMap<>();
+    /** The deltas it added to the counters at commit, to stamp or undo. */
+    final List<ElementCounts.Delta> publishedCounts = new ArrayList<>();
 
     Transaction(TransactionEngine engine, long id, long beginTime, Isolation isolation) {
         this.engine = engine;
@@ -261,6 +265,64 @@ public final class Transaction implements AutoCloseable {
     }
 
     /**
+     * How many vertices with label {@code label} (or any: {@link EdgeCursor#ANY_LABEL}) this
+     * transaction sees, its own writes included, read from the element counters without visiting a
+     * vertex. Recorded as a read of the label's scan, as {@link #vertices} is.
+     */
+    public long countVertices(int label) {
+        return count(ElementKind.VERTEX, label);
+    }
+
+    /** How many edges with label {@code label} (or any) this transaction sees; see {@link #countVertices}. */
+    public long countEdges(int label) {
+        return count(ElementKind.EDGE, label);
+    }
+
+    private long count(ElementKind kind, int label) {
+        ensureActive();
+        ConflictKey.Kind scan = kind == ElementKind.VERTEX ? ConflictKey.Kind.VERTEX_SCAN : ConflictKey.Kind.EDGE_SCAN;
+        recordRead(new ConflictKey(scan, label, 0));
+        long[] own = countDeltas.get(ElementCounts.key(kind, label));
+        long total = own == null ? 0 : own[0];
+        ElementCounts.Counter counter = engine.counts().find(kind, label);
+        if (counter == null) {
+            return total;
+        }
+        for (ElementCounts.Delta d = counter.head(); d != null; d = d.next) {
+            long time;
+            do {
+                time = readTime(d.word, true, scan, label);
+            } while (time == RETRY);
+            if (time != OWN && time != NEVER && time <= beginTime) {
+                total += d.delta; // OWN: published at commit; counted above from countDeltas
+            }
+        }
+        return total;
+    }
+
+    /** A vertex or edge with label {@code label} was created (+1) or deleted (-1) here. */
+    void counted(ElementKind kind, int label, int delta) {
+        countDeltas.computeIfAbsent(ElementCounts.key(kind, label), k -> new long[1])[0] += delta;
+        countDeltas.computeIfAbsent(ElementCounts.key(kind, ConflictKey.ANY_LABEL), k -> new long[1])[0] += delta;
+    }
+
+    /**
+     * Adds this transaction's count deltas to the counters, with its id in their words; called before
+     * it takes its commit time, so that every reader whose snapshot includes the commit finds them.
+     */
+    void publishCounts() {
+        ElementCounts counts = engine.counts();
+        for (Map.Entry<Long, long[]> e : countDeltas.entrySet()) {
+            long delta = e.getValue()[0];
+            if (delta != 0) {
+                long key = e.getKey();
+                ElementKind kind = ElementKind.values()[(int) (key >>> 32)];
+                publishedCounts.add(counts.counter(kind, (int) key).append(id, delta));
+            }
+        }
+    }
+
+    /**
      * Records a read of a key defined by a layer above (an index entry, an external id), so that
      * validation catches a concurrent write of the same key.
      */
@@ -284,6 +346,7 @@ public final class Transaction implements AutoCloseable {
         ensureActive();
         long vertexId = store.addVertex(label, id, INFINITY);
         log.created(ElementKind.VERTEX, vertexId);
+        counted(ElementKind.VERTEX, label, +1);
         writes.add(ConflictKey.element(vertexId));
         writes.add(ConflictKey.vertexScan(label));
         writes.add(ConflictKey.vertexScan(ConflictKey.ANY_LABEL));
@@ -300,6 +363,7 @@ public final class Transaction implements AutoCloseable {
         requireVisible(ElementKind.VERTEX, inVertex);
         long edgeId = store.addEdge(outVertex, inVertex, label, id, INFINITY);
         log.created(ElementKind.EDGE, edgeId);
+        counted(ElementKind.EDGE, label, +1);
         rules.writeEdgeKeys(edgeId, outVertex, inVertex, label);
         // Pairs with removeVertex: it ends the vertex, then scans its edges. One of the two sees
         // the other, so an edge never outlives its endpoint.
@@ -468,9 +532,11 @@ public final class Transaction implements AutoCloseable {
 
     /**
      * The time a reader compares with its begin time for a begin ({@code beginWord}) or end time
-     * word, applying optimistic pre-read to words of live transactions. Never returns RETRY.
+     * word, applying optimistic pre-read to words of live transactions; {@link #RETRY} means read
+     * the word again. {@code key} and {@code keyElement} name what is being read, for the conflict
+     * if a wait for the writer times out.
      */
-    private long readTime(long word, boolean beginWord, ElementKind kind, long element) {
+    private long readTime(long word, boolean beginWord, ConflictKey.Kind key, long keyElement) {
         long time = inspect(word);
         if (time == ABORTED_OTHER) {
             return beginWord ? NEVER : INFINITY; // its version never existed; the old one lives on
@@ -499,7 +565,7 @@ public final class Transaction implements AutoCloseable {
             preReadDependencies.add(entry); // optimistic pre-read: read its version, commit only if it commits
             return otherCommitTime;
         }
-        TxnStatus outcome = awaitOutcome(entry, ConflictKey.element(element));
+        TxnStatus outcome = awaitOutcome(entry, new ConflictKey(key, keyElement, 0));
         return outcome == TxnStatus.COMMITTED ? entry.commitTime : beginWord ? NEVER : INFINITY;
     }
 
@@ -521,7 +587,7 @@ public final class Transaction implements AutoCloseable {
 
     long readBegin(ElementKind kind, long element) {
         while (true) {
-            long t = readTime(kind.beginTime(store, element), true, kind, element);
+            long t = readTime(kind.beginTime(store, element), true, ConflictKey.Kind.ELEMENT, element);
             if (t != RETRY) {
                 return t;
             }
@@ -530,7 +596,7 @@ public final class Transaction implements AutoCloseable {
 
     private long readEnd(ElementKind kind, long element) {
         while (true) {
-            long t = readTime(kind.endTime(store, element), false, kind, element);
+            long t = readTime(kind.endTime(store, element), false, ConflictKey.Kind.ELEMENT, element);
             if (t != RETRY) {
                 return t;
             }
@@ -597,7 +663,7 @@ public final class Transaction implements AutoCloseable {
     private long readVersionTime(int version, boolean beginWord, ElementKind kind, long element) {
         while (true) {
             long word = beginWord ? versions.beginTime(version) : versions.endTime(version);
-            long t = readTime(word, beginWord, kind, element);
+            long t = readTime(word, beginWord, ConflictKey.Kind.ELEMENT, element);
             if (t != RETRY) {
                 return t;
             }

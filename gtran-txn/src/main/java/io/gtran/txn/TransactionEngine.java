@@ -22,6 +22,7 @@ public final class TransactionEngine implements AutoCloseable {
     private final StatusTable statusTable;
     private final RecentCommittedTable recentCommitted = new RecentCommittedTable();
     private final GarbageCollector gc;
+    private final ElementCounts counts = new ElementCounts(this::watermark);
     private final LongAdder commits = new LongAdder();
     private final Map<ConflictKind, LongAdder> aborts = new EnumMap<>(ConflictKind.class);
     private final LongAdder rollbacks = new LongAdder();
@@ -141,6 +142,10 @@ public final class TransactionEngine implements AutoCloseable {
 
     RecentCommittedTable recentCommitted() {
         return recentCommitted;
+    }
+
+    ElementCounts counts() {
+        return counts;
     }
 
     void countCommit() {

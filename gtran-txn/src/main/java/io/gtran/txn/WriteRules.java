@@ -53,6 +53,7 @@ final class WriteRules {
                 // Alive (an aborted deleter's id is as good as INFINITY): lock it with our id.
                 if (kind.casEndTime(store, element, word, id)) {
                     log.ended(kind, element);
+                    txn.counted(kind, kind == ElementKind.VERTEX ? store.vertexLabel(element) : store.edgeLabel(element), -1);
                     if (!log.createdHere(kind, element)) {
                         // Pairs with writeProperty: it links its version, then checks our end word.
                         VarHandle.fullFence();
@@ -140,7 +141,12 @@ final class WriteRules {
             throw txn.conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(edgeId),
                     "an edge was added to the vertex after this transaction began");
         }
-        long end = txn.inspect(store.edgeEndTime(edgeId));
+        long end;
+        try {
+            end = txn.inspect(store.edgeEndTime(edgeId));
+        } catch (UnknownElementException gone) {
+            return false; // freed by GC since its begin time was read: dead to every transaction
+        }
         if (end == OWN || (end != LIVE_OTHER && end != RETRY && end != ABORTED_OTHER && end != INFINITY && end <= beginTime)) {
             return false; // deleted by us, or before our snapshot
         }
