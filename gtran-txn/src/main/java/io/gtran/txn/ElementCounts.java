@@ -96,10 +96,14 @@ final class ElementCounts {
                 first = head.get();
                 node.next = first;
             } while (!head.compareAndSet(first, node));
+            return node;
+        }
+
+        /** After an {@link #append} (whose delta the caller has recorded for its commit or abort): folds every so often. */
+        void foldIfDue() {
             if (sinceFold.incrementAndGet() >= foldAfter) {
                 fold(watermark.getAsLong());
             }
-            return node;
         }
 
         /** The newest node; a reader walks {@link Delta#next} from it down to the base (next == null). */
@@ -112,8 +116,8 @@ final class ElementCounts {
          * thread is folding this counter.
          */
         void fold(long watermark) {
-            if (!folding.tryLock()) {
-                return;
+            if (head.get().next == null || !folding.tryLock()) {
+                return; // nothing but the base, or another thread folds
             }
             try {
                 sinceFold.set(0);

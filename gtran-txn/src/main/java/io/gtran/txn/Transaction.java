@@ -317,7 +317,9 @@ public final class Transaction implements AutoCloseable {
             if (delta != 0) {
                 long key = e.getKey();
                 ElementKind kind = ElementKind.values()[(int) (key >>> 32)];
-                publishedCounts.add(counts.counter(kind, (int) key).append(id, delta));
+                ElementCounts.Counter counter = counts.counter(kind, (int) key);
+                publishedCounts.add(counter.append(id, delta)); // recorded first: commit or abort must settle it
+                counter.foldIfDue();
             }
         }
     }

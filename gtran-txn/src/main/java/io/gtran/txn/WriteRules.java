@@ -141,13 +141,23 @@ final class WriteRules {
             throw txn.conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(edgeId),
                     "an edge was added to the vertex after this transaction began");
         }
+        long endWord;
         long end;
         try {
-            end = txn.inspect(store.edgeEndTime(edgeId));
+            do { // RETRY: its deleter finished between the two reads; the word now holds a time
+                endWord = store.edgeEndTime(edgeId);
+                end = txn.inspect(endWord);
+            } while (end == RETRY);
         } catch (UnknownElementException gone) {
             return false; // freed by GC since its begin time was read: dead to every transaction
         }
-        if (end == OWN || (end != LIVE_OTHER && end != RETRY && end != ABORTED_OTHER && end != INFINITY && end <= beginTime)) {
+        if (end == LIVE_OTHER) {
+            // Decided here rather than by endElement's re-read, which would take a deleter that
+            // finishes meanwhile for a deletion after our snapshot.
+            throw txn.conflict(ConflictKind.WRITE_WRITE, endWord, ConflictKey.element(edgeId),
+                    "it is deleting an edge of a vertex this transaction deletes");
+        }
+        if (end == OWN || (end != ABORTED_OTHER && end != INFINITY && end <= beginTime)) {
             return false; // deleted by us, or before our snapshot
         }
         endElement(ElementKind.EDGE, edgeId);

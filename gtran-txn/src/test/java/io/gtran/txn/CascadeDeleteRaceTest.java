@@ -24,15 +24,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Review of ffb9718 ("a vertex delete could meet an edge GC had just freed"): removeVertex's
- * cascade treats an end word that reads RETRY (its deleter finished between the word read and the
- * status read) as "alive" and calls endElement, which re-reads the word. If the deleter committed
- * before the snapshot that is a spurious DELETED_ELEMENT abort; if GC freed the edge meanwhile,
- * UnknownElementException escapes removeVertex. Forced with a fabric that pauses the remover at
- * its status-table read of the deleter.
+ * removeVertex's cascade over the vertex's edges when an edge's deleter finishes between the
+ * remover's read of the edge's end word and its read of the deleter's status (RETRY). The edge was
+ * deleted before the remover's snapshot, so the remover must skip it: a reviewer found that it
+ * took the edge for alive, re-read the word and aborted with a spurious DELETED_ELEMENT, or, if GC
+ * had freed the edge meanwhile, let UnknownElementException escape. Forced with a fabric that
+ * pauses the remover at its status-table read of the deleter.
  */
 @Timeout(60)
-class CascadeRetryReviewTest {
+class CascadeDeleteRaceTest {
     /** Pauses {@link #pauseThread} when it reads the txn-id word of status slot {@link #slot}. */
     static final class PausingFabric extends ForwardingFabric {
         final AtomicReference<Thread> pauseThread = new AtomicReference<>();
