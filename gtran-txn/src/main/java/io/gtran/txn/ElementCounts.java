@@ -4,7 +4,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Multi-version counts of the vertices and of the edges per label (and of all of them), so that a
@@ -25,21 +25,26 @@ import java.util.function.LongSupplier;
  * word it sees as committed at or before its begin time (with optimistic pre-read and read-around
  * as for any word), and its own uncommitted delta, which the transaction keeps itself.
  *
- * <p>Folding: the oldest deltas whose words are all commit times below the GC watermark (or
- * NEVER) are visible to every running and future transaction; they are summed into a new base that
- * replaces them. A reader already walking the old tail sums the same total from it, since nodes
- * never change once settled.
+ * <p>Folding. A delta committed at c is seen by a reader that began at b exactly when c &lt;= b. Take
+ * the begin times of the running transactions, b1 &lt; b2 &lt; ... &lt; bn, and an upper bound u
+ * taken before them (every later transaction begins after u): two deltas committed below u with no
+ * bi between them are seen together or not at all by every running and future transaction, so a
+ * run of them can be replaced by one delta with their sum (aborted ones count nothing and join any
+ * run). A run below b1 is seen by everyone and becomes the new base. So the chain stays about as
+ * long as the number of running transactions, even while an old one holds the GC watermark back.
+ * A reader already walking a replaced run sums the same total from it, since settled nodes never
+ * change.
  */
 final class ElementCounts {
-    /** Deltas appended past which the appender folds (the threshold doubles while nothing can fold). */
+    /** Deltas appended past which the appender folds (more, when the chain stays long after folding). */
     static final int FOLD_AFTER = 64;
 
     private final ConcurrentHashMap<Long, Counter> counters = new ConcurrentHashMap<>();
-    private final LongSupplier watermark;
+    private final Supplier<long[]> cuts;
 
-    /** @param watermark the GC watermark (see {@link TransactionEngine#watermark}), taken when folding */
-    ElementCounts(LongSupplier watermark) {
-        this.watermark = watermark;
+    /** @param cuts running transactions' begin times and an upper bound, taken when folding: {@link TransactionEngine#foldCuts} */
+    ElementCounts(Supplier<long[]> cuts) {
+        this.cuts = cuts;
     }
 
     static long key(ElementKind kind, long label) {
@@ -52,13 +57,14 @@ final class ElementCounts {
     }
 
     Counter counter(ElementKind kind, long label) {
-        return counters.computeIfAbsent(key(kind, label), k -> new Counter(watermark));
+        return counters.computeIfAbsent(key(kind, label), k -> new Counter(cuts));
     }
 
-    /** Folds every counter up to the current watermark (a GC pass calls this). */
-    void foldAll(long watermark) {
+    /** Folds every counter (a GC pass calls this). */
+    void foldAll() {
+        long[] now = cuts.get();
         for (Counter counter : counters.values()) {
-            counter.fold(watermark);
+            counter.fold(now);
         }
     }
 
@@ -78,14 +84,14 @@ final class ElementCounts {
 
     /** The multi-version count of one label. */
     static final class Counter {
-        private final LongSupplier watermark;
+        private final Supplier<long[]> cuts;
         private final AtomicReference<Delta> head = new AtomicReference<>(new Delta(0, 0, null));
         private final AtomicInteger sinceFold = new AtomicInteger();
         private volatile int foldAfter = FOLD_AFTER;
         private final ReentrantLock folding = new ReentrantLock();
 
-        Counter(LongSupplier watermark) {
-            this.watermark = watermark;
+        Counter(Supplier<long[]> cuts) {
+            this.cuts = cuts;
         }
 
         /** Adds a delta in the name of transaction {@code txnId}; returns it, for the commit or abort to settle. */
@@ -102,7 +108,7 @@ final class ElementCounts {
         /** After an {@link #append} (whose delta the caller has recorded for its commit or abort): folds every so often. */
         void foldIfDue() {
             if (sinceFold.incrementAndGet() >= foldAfter) {
-                fold(watermark.getAsLong());
+                fold(cuts.get());
             }
         }
 
@@ -112,49 +118,102 @@ final class ElementCounts {
         }
 
         /**
-         * Sums the settled tail below {@code watermark} into a new base. Does nothing if another
-         * thread is folding this counter.
+         * Replaces each run of settled deltas that no running or future transaction tells apart by
+         * one delta (see the class comment). {@code cuts}: the running transactions' begin times,
+         * ascending, then the upper bound; null (a transaction being born) folds nothing. Does
+         * nothing if another thread is folding this counter.
          */
-        void fold(long watermark) {
-            if (head.get().next == null || !folding.tryLock()) {
-                return; // nothing but the base, or another thread folds
+        void fold(long[] cuts) {
+            if (cuts == null || head.get().next == null || !folding.tryLock()) {
+                return; // nothing to fold, or another thread folds
             }
             try {
                 sinceFold.set(0);
-                // The last unsettled node before the tail; null if the tail starts at the head.
+                long upper = cuts[cuts.length - 1];
                 Delta first = head.get();
-                Delta lastUnsettled = null;
-                int unsettled = 0;
-                for (Delta d = first; d.next != null; d = d.next) {
-                    if (!settledBelow(d.word, watermark)) {
-                        lastUnsettled = d;
-                        unsettled++;
+                Delta headNow = first;
+                Delta kept = null; // the last node of the new chain; null: none yet (the head itself)
+                int length = 0;
+                Delta d = first;
+                while (d != null) {
+                    if (!settled(d.word, upper)) {
+                        kept = d;
+                        length++;
+                        d = d.next;
+                        continue;
                     }
-                }
-                Delta tail = lastUnsettled == null ? first : lastUnsettled.next;
-                if (tail.next != null) { // more than the base alone: fold
+                    // The run from d: settled deltas of one class; aborted ones join any run.
+                    int runClass = -1;
+                    long runWord = TxnWords.NEVER;
                     long sum = 0;
-                    for (Delta d = tail; d != null; d = d.next) {
-                        if (d.word != TxnWords.NEVER) {
-                            sum += d.delta;
+                    int runLength = 0;
+                    Delta x = d;
+                    while (x != null && settled(x.word, upper)) {
+                        if (x.word != TxnWords.NEVER) {
+                            int c = classOf(x.word, cuts);
+                            if (runClass >= 0 && c != runClass) {
+                                break;
+                            }
+                            runClass = c;
+                            runWord = Math.max(runWord, x.word);
+                            sum += x.delta;
                         }
+                        runLength++;
+                        x = x.next;
                     }
-                    Delta base = new Delta(0, sum, null);
-                    if (lastUnsettled != null) {
-                        lastUnsettled.next = base;
+                    if (runClass >= 0 && runLength == 1) {
+                        kept = d; // a lone delta (or the base alone): nothing to gain
+                        length++;
+                        d = x;
+                        continue;
+                    }
+                    Delta replacement;
+                    if (runClass < 0) {
+                        replacement = x; // only aborted deltas: they go
+                    } else if (x == null) {
+                        replacement = new Delta(0, sum, null); // reaches the base: seen by all, a new base
                     } else {
-                        head.compareAndSet(first, base); // fails if a delta was appended meanwhile: fold next time
+                        replacement = new Delta(runWord, sum, x);
                     }
+                    if (kept == null) {
+                        if (!head.compareAndSet(headNow, replacement)) {
+                            return; // a delta was appended meanwhile: fold the rest next time
+                        }
+                        headNow = replacement;
+                    } else {
+                        kept.next = replacement;
+                    }
+                    if (replacement != x) {
+                        kept = replacement;
+                        length++;
+                    }
+                    d = x;
                 }
-                // While old writers keep deltas unsettled, fold less often rather than rescan them each time.
-                foldAfter = Math.max(FOLD_AFTER, 2 * unsettled);
+                // Folding pays for itself once the chain has grown by about its own length again.
+                foldAfter = Math.max(FOLD_AFTER, 2 * length);
             } finally {
                 folding.unlock();
             }
         }
 
-        private static boolean settledBelow(long word, long watermark) {
-            return word == TxnWords.NEVER || TxnWords.isTimestamp(word) && word < watermark;
+        /** Committed below the bound (so no transaction beginning later can fall between), or aborted. */
+        private static boolean settled(long word, long upper) {
+            return word == TxnWords.NEVER || TxnWords.isTimestamp(word) && word < upper;
+        }
+
+        /** How many running transactions began before {@code time}: deltas of one class are seen by the same readers. */
+        private static int classOf(long time, long[] cuts) {
+            int low = 0;
+            int high = cuts.length - 1; // the upper bound is not a reader
+            while (low < high) {
+                int mid = (low + high) >>> 1;
+                if (cuts[mid] < time) {
+                    low = mid + 1;
+                } else {
+                    high = mid;
+                }
+            }
+            return low;
         }
     }
 }

@@ -41,8 +41,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link Batch#RETIRED_VERSIONS}: versions unlinked while readers might still hold them are
  *       freed once every such reader has finished.
  *   <li>{@link Batch#EXPIRED_RCT_ENTRIES}: recent-committed-table entries below the watermark.
- *   <li>The element counters' settled deltas below the watermark are folded into their bases
- *       ({@link ElementCounts}).
+ *   <li>The element counters are folded ({@link ElementCounts}).
  * </ol>
  * One pass handles each chain in one worker, and passes do not overlap.
  */
@@ -159,7 +158,7 @@ public final class GarbageCollector implements AutoCloseable {
         });
         done += run(Batch.RETIRED_CHAINS, watermark, item -> versionsFreed.add(versions.freeChain(item.version())));
         int pruned = engine.recentCommitted().pruneBelow(watermark);
-        engine.counts().foldAll(watermark);
+        engine.counts().foldAll();
         recycled.get(Batch.EXPIRED_RCT_ENTRIES).add(pruned);
         passes.increment();
         return done + pruned;

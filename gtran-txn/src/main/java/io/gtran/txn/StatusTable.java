@@ -126,19 +126,50 @@ final class StatusTable {
         long min = upperBound;
         long entries = region.size() / StatusTableDescriptor.LENGTH;
         for (int slot = 0; slot < entries; slot++) {
-            long offset = StatusTableDescriptor.offset(slot) + BEGIN_TIME_OFFSET;
-            long beginTime = region.readLong(offset);
-            // A transaction between taking its entry and publishing its begin time: a matter of
-            // nanoseconds, so wait a little rather than let it hold the watermark at 0.
-            for (int spin = 0; beginTime == StatusTableDescriptor.ANNOUNCING && spin < 1_000; spin++) {
-                Thread.onSpinWait();
-                beginTime = region.readLong(offset);
-            }
+            long beginTime = publishedBeginTime(region, slot);
             if (beginTime < min) {
                 min = beginTime;
             }
         }
         return min;
+    }
+
+    /**
+     * The begin times published in {@code node}'s table below {@code upperBound}, ascending; null if
+     * an entry is still taking its begin time, which may then fall anywhere below the bound.
+     */
+    long[] activeBeginTimes(int node, long upperBound) {
+        Region region = regionOf(node);
+        long entries = region.size() / StatusTableDescriptor.LENGTH;
+        long[] times = new long[8];
+        int n = 0;
+        for (int slot = 0; slot < entries; slot++) {
+            long beginTime = publishedBeginTime(region, slot);
+            if (beginTime == StatusTableDescriptor.ANNOUNCING) {
+                return null;
+            }
+            if (beginTime < upperBound) {
+                if (n == times.length) {
+                    times = java.util.Arrays.copyOf(times, n * 2);
+                }
+                times[n++] = beginTime;
+            }
+        }
+        times = java.util.Arrays.copyOf(times, n);
+        java.util.Arrays.sort(times);
+        return times;
+    }
+
+    private static long publishedBeginTime(Region region, int slot) {
+        long offset = StatusTableDescriptor.offset(slot) + BEGIN_TIME_OFFSET;
+        long beginTime = region.readLong(offset);
+        // A transaction between taking its entry and publishing its begin time: a matter of
+        // nanoseconds, so wait a little rather than let it hold the watermark at 0.
+        for (int spin = 0; beginTime == StatusTableDescriptor.ANNOUNCING && spin < 1_000; spin++) {
+            Thread.onSpinWait();
+            beginTime = region.readLong(offset);
+        }
+        return beginTime;
     }
 
     int node() {

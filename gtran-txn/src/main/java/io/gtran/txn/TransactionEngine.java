@@ -22,7 +22,7 @@ public final class TransactionEngine implements AutoCloseable {
     private final StatusTable statusTable;
     private final RecentCommittedTable recentCommitted = new RecentCommittedTable();
     private final GarbageCollector gc;
-    private final ElementCounts counts = new ElementCounts(this::watermark);
+    private final ElementCounts counts = new ElementCounts(this::foldCuts);
     private final LongAdder commits = new LongAdder();
     private final Map<ConflictKind, LongAdder> aborts = new EnumMap<>(ConflictKind.class);
     private final LongAdder rollbacks = new LongAdder();
@@ -87,6 +87,22 @@ public final class TransactionEngine implements AutoCloseable {
         long watermark = statusTable.minActiveBeginTime(statusTable.node(), upper);
         lastWatermark.set(watermark);
         return watermark;
+    }
+
+    /**
+     * For folding the element counters: the begin times of the running transactions, ascending,
+     * then an upper bound taken first (every transaction that begins later has a larger begin
+     * time); null if a transaction is being born (its begin time could fall anywhere below it).
+     */
+    long[] foldCuts() {
+        long upper = clock.next();
+        long[] active = statusTable.activeBeginTimes(statusTable.node(), upper);
+        if (active == null) {
+            return null;
+        }
+        long[] cuts = java.util.Arrays.copyOf(active, active.length + 1);
+        cuts[active.length] = upper;
+        return cuts;
     }
 
     /** The watermark the last GC pass computed (0 before the first): a cheap, possibly stale lower bound. */
