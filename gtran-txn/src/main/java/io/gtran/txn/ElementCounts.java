@@ -107,7 +107,8 @@ final class ElementCounts {
 
         /** After an {@link #append} (whose delta the caller has recorded for its commit or abort): folds every so often. */
         void foldIfDue() {
-            if (sinceFold.incrementAndGet() >= foldAfter) {
+            if (sinceFold.incrementAndGet() >= foldAfter && !folding.isLocked()) {
+                sinceFold.set(0); // also when no cuts can be had (a transaction being born): try again later
                 fold(cuts.get());
             }
         }
