@@ -14,12 +14,10 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.Element;
-import org.apache.tinkerpop.gremlin.structure.Graph;
 import org.apache.tinkerpop.gremlin.structure.Property;
 import org.apache.tinkerpop.gremlin.structure.T;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
@@ -34,34 +32,23 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** What GtranGraph refuses, how it says so, and that it stays usable afterwards. */
 class GtranBadInputTest {
-    private final List<GtranGraph> graphs = new ArrayList<>();
-    private final List<ExecutorService> executors = new ArrayList<>();
+    private final TestGraphs opened = new TestGraphs();
 
     @AfterEach
     void cleanUp() {
-        executors.forEach(ExecutorService::shutdownNow);
-        graphs.forEach(GtranGraph::close);
+        opened.close();
     }
 
     private static BaseConfiguration config(String... settings) {
-        BaseConfiguration c = new BaseConfiguration();
-        c.setProperty(Graph.GRAPH, GtranGraph.class.getName());
-        for (int i = 0; i < settings.length; i += 2) {
-            c.setProperty(settings[i], settings[i + 1]);
-        }
-        return c;
+        return TestGraphs.config(settings);
     }
 
     private GtranGraph open(String... settings) {
-        GtranGraph graph = GtranGraph.open(config(settings));
-        graphs.add(graph);
-        return graph;
+        return opened.openWith(settings);
     }
 
     private <V> V inThread(java.util.concurrent.Callable<V> task) throws Exception {
-        ExecutorService executor = Executors.newSingleThreadExecutor();
-        executors.add(executor);
-        return executor.submit(task).get(30, TimeUnit.SECONDS);
+        return opened.inThread(task);
     }
 
     @ParameterizedTest
@@ -252,7 +239,7 @@ class GtranBadInputTest {
         assertThrows(IllegalStateException.class, () -> a.addEdge("e", graph.vertices("a").next(), "x", 1).inVertex().addEdge("f", c));
         graph.tx().rollback();
         inThread(() -> { graph.vertices("d").next().remove(); return null; }); // being removed, not committed: d's remover waits
-        ExecutorService remover = executors.get(executors.size() - 1);
+        ExecutorService remover = opened.lastThread();
         Throwable t = assertThrows(Throwable.class, () -> a.addEdge("e", d));
         if (t instanceof TransactionException) {
             assertInstanceOf(TransactionConflictException.class, t.getCause());

@@ -5,19 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.process.traversal.P;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.__;
-import org.apache.tinkerpop.gremlin.structure.Graph;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.structure.util.TransactionException;
 import org.junit.jupiter.api.AfterEach;
@@ -31,22 +27,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * ordinary steps give in the same transaction, which the tests get by listing the elements.
  */
 class GtranCountTest {
-    private final List<GtranGraph> graphs = new ArrayList<>();
-    private final List<ExecutorService> executors = new ArrayList<>();
+    private final TestGraphs opened = new TestGraphs();
 
     @AfterEach
     void cleanUp() {
-        executors.forEach(ExecutorService::shutdownNow);
-        graphs.forEach(GtranGraph::close);
-    }
-
-    private GtranGraph open(String isolation) {
-        BaseConfiguration c = new BaseConfiguration();
-        c.setProperty(Graph.GRAPH, GtranGraph.class.getName());
-        c.setProperty(GtranGraph.ISOLATION, isolation);
-        GtranGraph graph = GtranGraph.open(c);
-        graphs.add(graph);
-        return graph;
+        opened.close();
     }
 
     private static List<Function<GraphTraversalSource, Traversal<?, Long>>> counted() {
@@ -116,7 +101,7 @@ class GtranCountTest {
     @ParameterizedTest
     @ValueSource(strings = {"SR", "SI"})
     void countsEqualTheOrdinaryStepsThroughCommitsRollbacksAndOwnWrites(String isolation) {
-        GtranGraph graph = open(isolation);
+        GtranGraph graph = opened.open(isolation);
         GraphTraversalSource g = graph.traversal();
         assertCountsAgree(g, "empty graph");
         g.tx().commit();
@@ -138,13 +123,12 @@ class GtranCountTest {
 
     @Test
     void anotherThreadsUncommittedWritesAreNotCountedAndItsCommitIsOnlyInLaterSnapshots() throws Exception {
-        GtranGraph graph = open("SI");
+        GtranGraph graph = opened.open("SI");
         GraphTraversalSource g = graph.traversal();
         g.addV("person").as("a").addE("knows").to("a").iterate();
         g.tx().commit();
         assertEquals(1L, g.E().hasLabel("knows").count().next()); // this thread's snapshot starts here
-        ExecutorService other = Executors.newSingleThreadExecutor();
-        executors.add(other);
+        ExecutorService other = opened.thread();
         other.submit(() -> {
             graph.traversal().addV("person").as("b").addE("knows").to("b").iterate();
             assertEquals(2L, graph.traversal().E().hasLabel("knows").count().next(), "its own write");
@@ -164,13 +148,12 @@ class GtranCountTest {
 
     @Test
     void aCountIsAReadOfTheLabelSoAConcurrentInsertAbortsItsTransactionAtSr() throws Exception {
-        GtranGraph graph = open("SR");
+        GtranGraph graph = opened.open("SR");
         GraphTraversalSource g = graph.traversal();
         g.addV("person").iterate();
         g.tx().commit();
         long before = g.V().hasLabel("person").count().next();
-        ExecutorService other = Executors.newSingleThreadExecutor();
-        executors.add(other);
+        ExecutorService other = opened.thread();
         other.submit(() -> {
             graph.traversal().addV("person").iterate();
             graph.tx().commit();
@@ -184,7 +167,7 @@ class GtranCountTest {
 
     @Test
     void onlyPlainCountsAreRewrittenAndTheRestStayCorrect() {
-        GtranGraph graph = open("SR");
+        GtranGraph graph = opened.open("SR");
         GraphTraversalSource g = graph.traversal();
         Vertex a = g.addV("person").property("name", "a").next();
         Vertex b = g.addV("person").property("name", "b").next();

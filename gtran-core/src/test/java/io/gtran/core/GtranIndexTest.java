@@ -13,12 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.process.traversal.P;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
@@ -44,31 +40,19 @@ import org.junit.jupiter.params.provider.CsvSource;
 class GtranIndexTest {
     private static final String[] LABELS = {"a", "b", "c"};
     private static final String[] STRINGS = {"", "a", "ab", "b", "ba", "bb", "c", "A"};
-    private final List<GtranGraph> graphs = new ArrayList<>();
-    private final List<ExecutorService> executors = new ArrayList<>();
+    private final TestGraphs opened = new TestGraphs();
 
     @AfterEach
     void cleanUp() {
-        executors.forEach(ExecutorService::shutdownNow);
-        graphs.forEach(GtranGraph::close);
+        opened.close();
     }
 
     private GtranGraph open(String isolation, String... settings) {
-        BaseConfiguration c = new BaseConfiguration();
-        c.setProperty(Graph.GRAPH, GtranGraph.class.getName());
-        c.setProperty(GtranGraph.ISOLATION, isolation);
-        for (int i = 0; i < settings.length; i += 2) {
-            c.setProperty(settings[i], settings[i + 1]);
-        }
-        GtranGraph graph = GtranGraph.open(c);
-        graphs.add(graph);
-        return graph;
+        return opened.open(isolation, settings);
     }
 
     private <V> V inThread(java.util.concurrent.Callable<V> task) throws Exception {
-        ExecutorService executor = Executors.newSingleThreadExecutor();
-        executors.add(executor);
-        return executor.submit(task).get(30, TimeUnit.SECONDS);
+        return opened.inThread(task);
     }
 
     static Object randomValue(Random r) {

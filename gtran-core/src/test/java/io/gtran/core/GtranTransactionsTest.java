@@ -22,7 +22,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversal;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.structure.Direction;
@@ -39,31 +38,20 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Thread binding, visibility, conflicts, isolation anomalies and user-supplied ids of GtranGraph. */
 class GtranTransactionsTest {
-    private final List<GtranGraph> graphs = new ArrayList<>();
-    private final List<ExecutorService> executors = new ArrayList<>();
+    private final TestGraphs opened = new TestGraphs();
 
     @AfterEach
     void cleanUp() {
-        executors.forEach(ExecutorService::shutdownNow);
-        graphs.forEach(GtranGraph::close);
+        opened.close();
     }
 
     private GtranGraph open(String isolation) {
-        BaseConfiguration c = new BaseConfiguration();
-        c.setProperty(Graph.GRAPH, GtranGraph.class.getName());
-        c.setProperty(GtranGraph.ISOLATION, isolation);
-        GtranGraph graph = GtranGraph.open(c);
-        graphs.add(graph);
-        return graph;
+        return opened.open(isolation);
     }
 
     /** A thread of its own (transactions bind to it); each step runs there and is awaited. */
     private final class Worker {
-        private final ExecutorService executor = Executors.newSingleThreadExecutor();
-
-        Worker() {
-            executors.add(executor);
-        }
+        private final ExecutorService executor = opened.thread();
 
         <V> V run(Callable<V> step) throws Exception {
             try {
@@ -344,8 +332,7 @@ class GtranTransactionsTest {
     void concurrentCreationOfTheSameIdLeavesOneVertex(String kind) throws Exception {
         GtranGraph graph = open("SERIALIZABLE");
         Random random = new Random(7 + kind.hashCode());
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        executors.add(pool);
+        ExecutorService pool = opened.executor(Executors.newFixedThreadPool(2));
         int rounds = 25;
         Set<Object> ids = new HashSet<>();
         for (int round = 0; round < rounds; round++) {
