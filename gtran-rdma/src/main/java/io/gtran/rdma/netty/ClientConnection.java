@@ -107,6 +107,11 @@ final class ClientConnection {
         return answered != 0 && answered != peerIncarnation;
     }
 
+    /** Why this connection closed, or null while it is open. */
+    String closedBecause() {
+        return closedBecause;
+    }
+
     /** Whether this connection is closed (a new one is needed). */
     boolean isClosed() {
         return state == State.CLOSED;

@@ -65,8 +65,11 @@ final class PeerLink {
                 return;
             }
             if (attempt == SUBMIT_ATTEMPTS) {
+                // Each connection closed before it took the request (a refused connect fails at
+                // once): say why the last one closed, as a request it had taken would.
+                String reason = current.closedBecause();
                 request.releaseFrame();
-                request.fail("connection closed", addressText);
+                request.fail(reason != null ? reason : "connection closed", addressText);
                 return;
             }
         }
