@@ -82,6 +82,8 @@ public final class GarbageCollector implements AutoCloseable {
     /** One chain is trimmed by one thread at a time: a worker, or a committing transaction helping. */
     private final Object[] chainLocks = new Object[CHAIN_LOCKS];
     private ExecutorService workers;
+    /** The workers' threads, joined by {@link #close}: a terminated pool's last thread may still be exiting. */
+    private final List<Thread> workerThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private Thread scanner;
     private volatile boolean running;
 
@@ -121,7 +123,7 @@ public final class GarbageCollector implements AutoCloseable {
     // ---------------------------------------------------------------- scanning
 
     void start() {
-        workers = Executors.newFixedThreadPool(config.gcWorkers, named("gtran-gc-worker-" + store.nodeId() + "-"));
+        workers = Executors.newFixedThreadPool(config.gcWorkers, named("gtran-gc-worker-" + store.nodeId() + "-", workerThreads));
         running = true;
         scanner = new Thread(this::scanLoop, "gtran-gc-scanner-" + store.nodeId());
         scanner.setDaemon(true);
@@ -404,17 +406,21 @@ public final class GarbageCollector implements AutoCloseable {
             workers.shutdown();
             try {
                 workers.awaitTermination(10, TimeUnit.SECONDS);
+                for (Thread t : workerThreads) {
+                    t.join(10_000);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
     }
 
-    private static java.util.concurrent.ThreadFactory named(String prefix) {
+    private static java.util.concurrent.ThreadFactory named(String prefix, List<Thread> created) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
             Thread t = new Thread(r, prefix + n.incrementAndGet());
             t.setDaemon(true);
+            created.add(t);
             return t;
         };
     }
