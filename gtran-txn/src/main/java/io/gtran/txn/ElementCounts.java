@@ -56,8 +56,9 @@ final class ElementCounts {
         return counters.get(key(kind, label));
     }
 
-    Counter counter(ElementKind kind, long label) {
-        return counters.computeIfAbsent(key(kind, label), k -> new Counter(cuts));
+    /** The counter of a {@link #key}, created if needed. */
+    Counter counter(long key) {
+        return counters.computeIfAbsent(key, k -> new Counter(cuts));
     }
 
     /** Folds every counter (a GC pass calls this). */

@@ -315,9 +315,7 @@ public final class Transaction implements AutoCloseable {
         for (Map.Entry<Long, long[]> e : countDeltas.entrySet()) {
             long delta = e.getValue()[0];
             if (delta != 0) {
-                long key = e.getKey();
-                ElementKind kind = ElementKind.values()[(int) (key >>> 32)];
-                ElementCounts.Counter counter = counts.counter(kind, (int) key);
+                ElementCounts.Counter counter = counts.counter(e.getKey());
                 publishedCounts.add(counter.append(id, delta)); // recorded first: commit or abort must settle it
                 counter.foldIfDue();
             }

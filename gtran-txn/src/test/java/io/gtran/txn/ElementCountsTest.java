@@ -44,6 +44,15 @@ class ElementCountsTest {
         likes = node.label("likes");
     }
 
+    /** A node without GC holding one committed person; returns its id. */
+    private long openWithOnePerson() {
+        open(Map.of(TxnConfig.GC, false));
+        Transaction setup = node.begin(Isolation.SERIALIZABLE);
+        long a = setup.addVertex(person);
+        setup.commit();
+        return a;
+    }
+
     @AfterEach
     void close() {
         if (node != null) {
@@ -130,10 +139,7 @@ class ElementCountsTest {
 
     @Test
     void anAbortedTransactionsDeltasCountForNobody() {
-        open(Map.of(TxnConfig.GC, false));
-        Transaction setup = node.begin(Isolation.SERIALIZABLE);
-        long a = setup.addVertex(person);
-        setup.commit();
+        long a = openWithOnePerson();
 
         // Aborted while executing: nothing was published.
         Transaction rolledBack = node.begin(Isolation.SERIALIZABLE);
@@ -161,10 +167,7 @@ class ElementCountsTest {
 
     @Test
     void aValidatingWritersDeltaIsPreReadAndAReaderDependsOnItsOutcome() {
-        open(Map.of(TxnConfig.GC, false));
-        Transaction setup = node.begin(Isolation.SERIALIZABLE);
-        long a = setup.addVertex(person);
-        setup.commit();
+        long a = openWithOnePerson();
 
         Transaction writer = node.begin(Isolation.SERIALIZABLE);
         writer.addEdge(a, a, knows);
@@ -193,10 +196,7 @@ class ElementCountsTest {
 
     @Test
     void foldingKeepsChainsShortUnderOldTransactionsAndEveryReaderKeepsItsCount() throws Exception {
-        open(Map.of(TxnConfig.GC, false));
-        Transaction setup = node.begin(Isolation.SERIALIZABLE);
-        long a = setup.addVertex(person);
-        setup.commit();
+        long a = openWithOnePerson();
         List<Transaction> readers = new ArrayList<>();
         for (int round = 0; round < 5; round++) {
             readers.add(node.begin(Isolation.SNAPSHOT)); // sees 100 * round edges, however long it stays
