@@ -44,7 +44,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * the CSR's 4; rows are linked, not contiguous; and every row read is validated against the
  * list's seqlock stripe.
  *
- * <p>Parameters {@code edgeRowCells} (gtran.storage.edge-row.cells), {@code compact} (run
+ * <p>Parameters {@code edgeRowCells} (gtran.storage.edge-row.cells), {@code chunkBytes}
+ * (gtran.storage.chunk-bytes), {@code compact} (run
  * {@link GraphStore#compactAllEdges} after loading: every list dense and in consecutive rows,
  * lists in vertex order) and {@code layout} exist to explain the gtran number, not to flatter it: the default run
  * uses the store's defaults (8 cells, no compaction) and {@code layout=local}. The other layouts
@@ -80,6 +81,10 @@ public class AdjacencyScanBenchmark extends GtranForkSettings {
     @Param("8")
     public int edgeRowCells;
 
+    /** gtran.storage.chunk-bytes: bytes of each direct-buffer chunk of the store's pools (store default 64 KiB). */
+    @Param("65536")
+    public int chunkBytes;
+
     /** Whether to run {@link GraphStore#compactAllEdges} after loading. */
     @Param("false")
     public boolean compact;
@@ -88,6 +93,7 @@ public class AdjacencyScanBenchmark extends GtranForkSettings {
     @Param("local")
     public String layout;
 
+    private JmhGraphs.Csr csr;
     private int[] offsets;
     private int[] targets;
     private int[] targetLabels;
@@ -113,12 +119,12 @@ public class AdjacencyScanBenchmark extends GtranForkSettings {
     @Setup(Level.Trial)
     public void setup() {
         JmhGraphs.EdgeList list = JmhGraphs.powerLaw(vertices, edges, labels, JmhGraphs.SEED);
-        JmhGraphs.Csr csr = new JmhGraphs.Csr(list);
+        csr = new JmhGraphs.Csr(list);
         offsets = csr.offsets;
         targets = csr.targets;
         targetLabels = csr.labels;
 
-        store = GraphStore.open(StoreConfig.from(Map.of(StoreConfig.EDGE_ROW_CELLS, edgeRowCells)));
+        store = GraphStore.open(StoreConfig.from(Map.of(StoreConfig.EDGE_ROW_CELLS, edgeRowCells, StoreConfig.CHUNK_BYTES, chunkBytes)));
         int vertexLabel = store.labels().intern("vertex");
         int[] labelIds = new int[labels];
         for (int l = 0; l < labels; l++) {
@@ -188,16 +194,8 @@ public class AdjacencyScanBenchmark extends GtranForkSettings {
     /** Sum of out-neighbour ids over the int[] CSR. */
     @Benchmark
     public long csrScan(EdgeCounter counter) {
-        int[] off = offsets;
-        int[] tgt = targets;
-        long sum = 0;
-        for (int v = 0, n = off.length - 1; v < n; v++) {
-            for (int i = off[v], end = off[v + 1]; i < end; i++) {
-                sum += tgt[i];
-            }
-        }
         counter.edges += edges;
-        return sum;
+        return csr.sumOfOutNeighbours();
     }
 
     /** As {@link #csrScan} over out-edges whose label is the filter label (a parallel int[] of labels). */

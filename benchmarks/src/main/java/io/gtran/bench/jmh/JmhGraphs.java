@@ -81,6 +81,22 @@ final class JmhGraphs {
                 labels[at] = list.label()[i];
             }
         }
+
+        /**
+         * Sum of every vertex's out-neighbour ids, vertex by vertex: the CSR side of the adjacency
+         * benchmarks. The inner loop is the plain one C2 vectorises.
+         */
+        long sumOfOutNeighbours() {
+            int[] off = offsets;
+            int[] tgt = targets;
+            long sum = 0;
+            for (int v = 0, n = off.length - 1; v < n; v++) {
+                for (int i = off[v], end = off[v + 1]; i < end; i++) {
+                    sum += tgt[i];
+                }
+            }
+            return sum;
+        }
     }
 
     /**
