@@ -2,13 +2,15 @@ package io.gtran.storage;
 
 /**
  * Layout of an edge cell in a vertex's edge row-list: one adjacent edge as seen from the vertex.
+ * A cell is two words. Word 0 sits in the row, word 1 in the row's side part (see
+ * {@link RowDescriptor}), so a scan that wants neighbour ids only reads word 0, 8 bytes a cell.
  *
  * <pre>
  *   63 62                                                                  0
  *  +--+--------------------------------------------------------------------+
- *  |d |                       neighbour vertex id                          |   word 0
+ *  |d |                       neighbour vertex id                          |   word 0 (row)
  *  +--+--+-----------------------------+-----------------------------------+
- *  |  0  |        label id (30)        |          edge slot (32)           |   word 1
+ *  |  0  |        label id (30)        |          edge slot (32)           |   word 1 (side part)
  *  +-----+-----------------------------+-----------------------------------+
  *   63 62 61                         32 31                                0
  * </pre>
@@ -16,14 +18,13 @@ package io.gtran.storage;
  * d is the direction seen from the row-list's owner: 0 for {@link #OUT}, 1 for {@link #IN}.
  * Vertex ids never use bit 63, so d costs no space. Cells are ordered by word 0 read unsigned,
  * then by edge slot: all OUT cells of a vertex (by neighbour) come before all its IN cells (by
- * neighbour), so an OUT scan stops at the first IN cell, and a self-loop's two cells differ. The
- * order is unique, so a scan can resume after any cell. The edge slot names the edge header in
- * this node's edge table.
+ * neighbour), so an OUT scan stops at the first IN cell, and a row whose last word 0 is an OUT one
+ * holds OUT cells only. A self-loop's two cells differ. The order is unique, so a scan can resume
+ * after any cell. The edge slot names the edge header in this node's edge table.
  */
 public final class EdgeCellDescriptor {
-    public static final int NEIGHBOUR_OFFSET = 0;
-    public static final int EDGE_WORD_OFFSET = NEIGHBOUR_OFFSET + Long.BYTES;
-    public static final int LENGTH = EDGE_WORD_OFFSET + Long.BYTES;
+    /** Bytes of a cell: word 0 in the row plus word 1 in the side part. */
+    public static final int LENGTH = 2 * Long.BYTES;
 
     public static final int OUT = 1;
     public static final int IN = 2;

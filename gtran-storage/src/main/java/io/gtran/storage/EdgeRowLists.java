@@ -1,5 +1,8 @@
 package io.gtran.storage;
 
+import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
+
 /**
  * Edge row-lists: a vertex's adjacency as rows of {@link EdgeCellDescriptor edge cells}, ordered by
  * (direction, neighbour id, edge slot): OUT cells first, then IN cells. The direction is part of
@@ -25,12 +28,19 @@ final class EdgeRowLists extends RowLists {
         int stripe = locks.stripe(headField, ownerSlot);
         for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
             long seq = locks.beginRead(stripe);
-            int n = scanNeighbours(owners.getIntAcquire(ownerSlot, headField), directionMask, label, out);
+            int head = owners.getIntAcquire(ownerSlot, headField);
+            int n = directionMask == EdgeCellDescriptor.OUT && label == EdgeCursor.ANY_LABEL
+                    ? scanOutNeighbours(head, out) : scanNeighbours(head, directionMask, label, out);
             if (n >= 0 && locks.validate(stripe, seq)) {
                 return n;
             }
         }
-        // Writers kept getting in the way: read under the lock, like a writer.
+        return readNeighboursLocked(owners, ownerSlot, headField, stripe, directionMask, label, out);
+    }
+
+    /** Writers kept getting in the way of {@link #readNeighbours}: read under the lock, like a writer. */
+    private int readNeighboursLocked(SlotPool owners, int ownerSlot, int headField, int stripe, int directionMask, int label,
+            long[] out) {
         long locked = locks.lock(stripe);
         try {
             return scanNeighbours(owners.getInt(ownerSlot, headField), directionMask, label, out);
@@ -39,36 +49,81 @@ final class EdgeRowLists extends RowLists {
         }
     }
 
-    /** One pass over the rows; -1 if what it read cannot be a list (a writer moved it: retry). */
-    private int scanNeighbours(int row, int directionMask, int label, long[] out) {
-        boolean wantOut = (directionMask & EdgeDirection.OUT.mask) != 0;
-        boolean wantIn = (directionMask & EdgeDirection.IN.mask) != 0;
+    /**
+     * {@link #scanNeighbours} for OUT cells of any label, the common case, in the tightest loop:
+     * a list's OUT cells come first, so it copies neighbour words until the first IN cell.
+     */
+    private int scanOutNeighbours(int row, long[] out) {
         int n = 0;
         int rowsSeen = 0;
         int maxRows = rows.highWater();
         while (row != RowDescriptor.NO_ROW) {
-            java.nio.ByteBuffer memory = rows.inRange(row) ? rows.buffer(row) : null;
-            if (memory == null || ++rowsSeen > maxRows) {
+            if (row < 0 || row >= maxRows || ++rowsSeen > maxRows) {
                 return -1; // a recycled link, or a cycle through recycled rows
             }
-            int base = rows.offset(row);
-            int count = memory.getInt(base + RowDescriptor.COUNT_OFFSET);
+            ByteBuffer chunk = rows.buffer(row);
+            long base = DirectMemory.address(chunk) + rows.offset(row);
+            int count = DirectMemory.getInt(base + RowDescriptor.COUNT_OFFSET);
             if (count < 0 || count > cellsPerRow) {
                 return -1;
             }
-            int at = base + RowDescriptor.CELLS_OFFSET;
-            for (int i = 0; i < count; i++, at += EdgeCellDescriptor.LENGTH) {
-                long w0 = memory.getLong(at);
+            long cells = base + RowDescriptor.CELLS_OFFSET;
+            for (int i = 0; i < count; i++) {
+                long w0 = DirectMemory.getLong(cells + (long) i * Long.BYTES);
+                if (w0 < 0) {
+                    Reference.reachabilityFence(chunk);
+                    return n; // the first IN cell: no OUT cell follows
+                }
+                if (n < out.length) {
+                    out[n] = w0;
+                }
+                n++;
+            }
+            row = DirectMemory.getInt(base + RowDescriptor.NEXT_OFFSET);
+            Reference.reachabilityFence(chunk);
+        }
+        return n;
+    }
+
+    /**
+     * One pass over the rows; -1 if what it read cannot be a list (a writer moved it: retry).
+     * Reads by address ({@link DirectMemory}): a row is used only once its slot is below the
+     * pool's high-water mark, so its chunk exists, and a cell only below the row's count, once the
+     * count is known to be at most the row's capacity; so every read stays inside the chunk,
+     * whatever a concurrent writer left in the words.
+     */
+    private int scanNeighbours(int row, int directionMask, int label, long[] out) {
+        boolean wantOut = (directionMask & EdgeDirection.OUT.mask) != 0;
+        boolean wantIn = (directionMask & EdgeDirection.IN.mask) != 0;
+        boolean anyLabel = label == EdgeCursor.ANY_LABEL;
+        int n = 0;
+        int rowsSeen = 0;
+        int maxRows = rows.highWater();
+        while (row != RowDescriptor.NO_ROW) {
+            if (row < 0 || row >= maxRows || ++rowsSeen > maxRows) {
+                return -1; // a recycled link, or a cycle through recycled rows
+            }
+            ByteBuffer chunk = rows.buffer(row);
+            long chunkAddress = DirectMemory.address(chunk);
+            long base = chunkAddress + rows.offset(row);
+            int count = DirectMemory.getInt(base + RowDescriptor.COUNT_OFFSET);
+            if (count < 0 || count > cellsPerRow) {
+                return -1;
+            }
+            long cells = base + RowDescriptor.CELLS_OFFSET;
+            long side = chunkAddress + rows.sideOffset(row);
+            for (int i = 0; i < count; i++) {
+                long w0 = DirectMemory.getLong(cells + (long) i * Long.BYTES);
                 if (w0 < 0) {
                     // IN cells follow every OUT cell.
                     if (!wantIn) {
+                        Reference.reachabilityFence(chunk);
                         return n;
                     }
                 } else if (!wantOut) {
                     continue;
                 }
-                if (label != EdgeCursor.ANY_LABEL
-                        && EdgeCellDescriptor.label(memory.getLong(at + EdgeCellDescriptor.EDGE_WORD_OFFSET)) != label) {
+                if (!anyLabel && EdgeCellDescriptor.label(DirectMemory.getLong(side + (long) i * Long.BYTES)) != label) {
                     continue;
                 }
                 if (n < out.length) {
@@ -76,7 +131,8 @@ final class EdgeRowLists extends RowLists {
                 }
                 n++;
             }
-            row = memory.getInt(base + RowDescriptor.NEXT_OFFSET);
+            row = DirectMemory.getInt(base + RowDescriptor.NEXT_OFFSET);
+            Reference.reachabilityFence(chunk);
         }
         return n;
     }

@@ -43,11 +43,14 @@ public final class GraphStore implements AutoCloseable {
         this.vertices = new VertexTable(config);
         this.edges = new EdgeTable(config);
         int edgeRowBytes = RowDescriptor.length(config.edgeRowCells, EdgeCellDescriptor.LENGTH);
-        this.edgeRows = new SlotPool("edge-row", edgeRowBytes, config.slotsPerChunk(edgeRowBytes), config.edgeRowsMax);
+        this.edgeRows = RowLists.newRowPool("edge-row", config.edgeRowCells, EdgeCellDescriptor.LENGTH,
+                config.edgeRowsPerChunk(edgeRowBytes), config.edgeRowsMax);
         int vpRowBytes = RowDescriptor.length(config.vertexPropertyRowCells, PropertyCellDescriptor.LENGTH);
-        this.vertexPropertyRows = new SlotPool("vertex-property-row", vpRowBytes, config.slotsPerChunk(vpRowBytes), config.propertyRowsMax);
+        this.vertexPropertyRows = RowLists.newRowPool("vertex-property-row", config.vertexPropertyRowCells, PropertyCellDescriptor.LENGTH,
+                config.slotsPerChunk(vpRowBytes), config.propertyRowsMax);
         int epRowBytes = RowDescriptor.length(config.edgePropertyRowCells, PropertyCellDescriptor.LENGTH);
-        this.edgePropertyRows = new SlotPool("edge-property-row", epRowBytes, config.slotsPerChunk(epRowBytes), config.propertyRowsMax);
+        this.edgePropertyRows = RowLists.newRowPool("edge-property-row", config.edgePropertyRowCells, PropertyCellDescriptor.LENGTH,
+                config.slotsPerChunk(epRowBytes), config.propertyRowsMax);
         this.edgeLists = new EdgeRowLists(edgeRows, locks, config.edgeRowCells);
         this.vertexPropertyLists = new PropertyRowLists(vertexPropertyRows, locks, config.vertexPropertyRowCells);
         this.edgePropertyLists = new PropertyRowLists(edgePropertyRows, locks, config.edgePropertyRowCells);

@@ -54,13 +54,17 @@ abstract class HeaderTable implements AutoCloseable {
         return slot;
     }
 
-    /** The header slot of a live element, or {@link SlotPool#NO_SLOT}. */
+    /**
+     * The header slot of a live element, or {@link SlotPool#NO_SLOT}. The id word decides: a header
+     * not yet published holds 0 or its previous dead marker there, a freed one its dead marker,
+     * neither of which is a well-formed id; so no allocation bitmap needs reading.
+     */
     final int slotOrNoSlot(long id) {
         if (!ElementIds.isWellFormed(id) || ElementIds.node(id) != nodeId) {
             return SlotPool.NO_SLOT;
         }
         int slot = ElementIds.slot(id);
-        if (!headers.isAllocated(slot) || headers.getLongAcquire(slot, ID_OFFSET) != id) {
+        if (!headers.inRange(slot) || headers.getLongAcquire(slot, ID_OFFSET) != id) {
             return SlotPool.NO_SLOT;
         }
         return slot;

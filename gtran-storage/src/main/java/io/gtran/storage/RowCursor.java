@@ -107,7 +107,7 @@ class RowCursor {
                 int count = memory.getInt(base + COUNT_OFFSET);
                 int next = memory.getInt(base + NEXT_OFFSET);
                 if (count >= 0 && count <= lists.cellsPerRow) {
-                    copyCells(memory, base + RowDescriptor.CELLS_OFFSET, count);
+                    copyCells(memory, base + RowDescriptor.CELLS_OFFSET, rows.sideOffset(row), count);
                     if (lists.locks.validate(stripe, seq)) {
                         buffered = count;
                         position = 0;
@@ -124,11 +124,11 @@ class RowCursor {
         }
     }
 
-    private void copyCells(ByteBuffer memory, int cells, int count) {
+    private void copyCells(ByteBuffer memory, int cells, int side, int count) {
         if (lists.wordsPerCell == 2) {
-            for (int i = 0, at = cells; i < count; i++, at += 16) {
-                buffer[i * 2] = memory.getLong(at);
-                buffer[i * 2 + 1] = memory.getLong(at + 8);
+            for (int i = 0; i < count; i++) {
+                buffer[i * 2] = memory.getLong(cells + i * 8);
+                buffer[i * 2 + 1] = memory.getLong(side + i * 8);
             }
         } else {
             for (int i = 0, at = cells; i < count; i++, at += 8) {

@@ -31,9 +31,11 @@ abstract class RowLists {
         if (cellBytes != 8 && cellBytes != 16) {
             throw new IllegalArgumentException("cellBytes must be 8 or 16: cellBytes=" + cellBytes);
         }
-        if (rows.slotSize() != RowDescriptor.length(cellsPerRow, cellBytes)) {
-            throw new IllegalArgumentException("row pool slot size does not match layout: pool=" + rows.name()
-                    + " slotSize=" + rows.slotSize() + " expected=" + RowDescriptor.length(cellsPerRow, cellBytes));
+        if (rows.slotSize() != RowDescriptor.rowLength(cellsPerRow) || rows.sideSize() != RowDescriptor.sideLength(cellsPerRow, cellBytes)) {
+            throw new IllegalArgumentException("row pool does not match layout: pool=" + rows.name()
+                    + " slotSize=" + rows.slotSize() + " sideSize=" + rows.sideSize() + " expected slotSize="
+                    + RowDescriptor.rowLength(cellsPerRow) + " sideSize=" + RowDescriptor.sideLength(cellsPerRow, cellBytes)
+                    + " (make it with RowLists.newRowPool)");
         }
         this.rows = rows;
         this.locks = locks;
@@ -41,6 +43,17 @@ abstract class RowLists {
         this.cellBytes = cellBytes;
         this.wordsPerCell = cellBytes / Long.BYTES;
         this.capacityKey = capacityKey;
+    }
+
+    /**
+     * A pool for rows of {@code cellsPerRow} cells of {@code cellBytes} (8 or 16) bytes: each slot
+     * a row, with a {@link SlotPool#withSideParts side part} for word 1 of two-word cells. Its
+     * chunks hold {@code slotsPerChunk} rows.
+     */
+    static SlotPool newRowPool(String name, int cellsPerRow, int cellBytes, int slotsPerChunk, int maxRows) {
+        int side = RowDescriptor.sideLength(cellsPerRow, cellBytes);
+        int row = RowDescriptor.rowLength(cellsPerRow);
+        return side == 0 ? new SlotPool(name, row, slotsPerChunk, maxRows) : SlotPool.withSideParts(name, row, side, slotsPerChunk, maxRows);
     }
 
     /** Orders cells by key: negative, zero or positive as (a0, a1) sorts before, with or after (b0, b1). */
@@ -493,23 +506,18 @@ abstract class RowLists {
         return rows.getInt(row, NEXT_OFFSET);
     }
 
-    final int cellOffset(int cell) {
-        return CELLS_OFFSET + cell * cellBytes;
-    }
-
     final long word0(int row, int cell) {
-        return rows.getLong(row, cellOffset(cell));
+        return rows.getLong(row, RowDescriptor.cellOffset(cell));
     }
 
     final long word1(int row, int cell) {
-        return wordsPerCell == 2 ? rows.getLong(row, cellOffset(cell) + Long.BYTES) : 0L;
+        return wordsPerCell == 2 ? rows.getSideLong(row, RowDescriptor.sideCellOffset(cell)) : 0L;
     }
 
     final void putCell(int row, int cell, long w0, long w1) {
-        int at = cellOffset(cell);
-        rows.putLong(row, at, w0);
+        rows.putLong(row, RowDescriptor.cellOffset(cell), w0);
         if (wordsPerCell == 2) {
-            rows.putLong(row, at + Long.BYTES, w1);
+            rows.putSideLong(row, RowDescriptor.sideCellOffset(cell), w1);
         }
     }
 

@@ -22,6 +22,20 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * method name. Words used as CAS targets must sit at 8-byte (long) or 4-byte (int) aligned
  * offsets; slot sizes are multiples of 8 so that an aligned field offset is aligned in every slot.
  *
+ * <p>A pool made by {@link #withSideParts} gives every slot a second, <em>side</em> part, kept
+ * apart from the slots themselves so that a reader walking slots does not pull the side parts
+ * into its caches. A chunk of S slots is laid out
+ *
+ * <pre>
+ *  +--------+--------+-----+----------+--------+--------+-----+----------+
+ *  | slot 0 | slot 1 | ... | slot S-1 | side 0 | side 1 | ... | side S-1 |
+ *  +--------+--------+-----+----------+--------+--------+-----+----------+
+ *  ^ offset(slot) = (slot mod S) * slotSize
+ *                                     ^ sideOffset(slot) = S * slotSize + (slot mod S) * sideSize
+ * </pre>
+ *
+ * A side part is allocated, zeroed and freed with its slot; it is never on its own.
+ *
  * <p>{@link #allocate()} returns {@link #NO_SLOT} when the pool is full rather than throwing: the
  * caller knows what the pool holds and turns that into a {@link StoreCapacityException} naming it.
  */
@@ -39,6 +53,10 @@ public final class SlotPool implements AutoCloseable {
 
     private final String name;
     private final int slotSize;
+    /** Bytes of each slot's side part; 0 for a pool without side parts. */
+    private final int sideSize;
+    /** Byte offset of the side parts within a chunk: after all of its slots. */
+    private final int sideBase;
     private final int preservedWord;
     private final int freeLinkOffset;
     private final int chunkShift;
@@ -71,14 +89,35 @@ public final class SlotPool implements AutoCloseable {
      *                      reuse of a slot; {@link #NO_PRESERVED_WORD} for none
      */
     public SlotPool(String name, int slotSize, int slotsPerChunk, int maxSlots, int preservedWord) {
+        this(name, slotSize, 0, slotsPerChunk, maxSlots, preservedWord);
+    }
+
+    /**
+     * A pool whose slots each have a {@code sideSize}-byte side part, stored after all the slots of
+     * their chunk (see the class comment); {@link #sideOffset(int)} locates it.
+     *
+     * @param sideSize bytes of each side part, a positive multiple of 8
+     */
+    public static SlotPool withSideParts(String name, int slotSize, int sideSize, int slotsPerChunk, int maxSlots) {
+        if (sideSize <= 0) {
+            throw new IllegalArgumentException("sideSize must be a positive multiple of 8: pool=" + name + " sideSize=" + sideSize);
+        }
+        return new SlotPool(name, slotSize, sideSize, slotsPerChunk, maxSlots, NO_PRESERVED_WORD);
+    }
+
+    private SlotPool(String name, int slotSize, int sideSize, int slotsPerChunk, int maxSlots, int preservedWord) {
         if (slotSize <= 0 || slotSize % 8 != 0) {
             throw new IllegalArgumentException("slotSize must be a positive multiple of 8: pool=" + name + " slotSize=" + slotSize);
         }
         if (slotsPerChunk <= 0 || Integer.bitCount(slotsPerChunk) != 1) {
             throw new IllegalArgumentException("slotsPerChunk must be a power of two: pool=" + name + " slotsPerChunk=" + slotsPerChunk);
         }
-        if ((long) slotSize * slotsPerChunk > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("chunk too large: pool=" + name + " slotSize=" + slotSize + " slotsPerChunk=" + slotsPerChunk);
+        if (sideSize < 0 || sideSize % 8 != 0) {
+            throw new IllegalArgumentException("sideSize must be a multiple of 8: pool=" + name + " sideSize=" + sideSize);
+        }
+        if ((long) (slotSize + sideSize) * slotsPerChunk > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("chunk too large: pool=" + name + " slotSize=" + slotSize + " sideSize=" + sideSize
+                    + " slotsPerChunk=" + slotsPerChunk);
         }
         if (maxSlots <= 0) {
             throw new IllegalArgumentException("maxSlots must be positive: pool=" + name + " maxSlots=" + maxSlots);
@@ -91,6 +130,8 @@ public final class SlotPool implements AutoCloseable {
         }
         this.name = name;
         this.slotSize = slotSize;
+        this.sideSize = sideSize;
+        this.sideBase = slotSize * slotsPerChunk;
         this.preservedWord = preservedWord;
         this.freeLinkOffset = preservedWord == 0 ? 8 : 0;
         this.chunkShift = Integer.numberOfTrailingZeros(slotsPerChunk);
@@ -106,6 +147,11 @@ public final class SlotPool implements AutoCloseable {
         return slotSize;
     }
 
+    /** Bytes of each slot's side part; 0 if the pool has none. */
+    public int sideSize() {
+        return sideSize;
+    }
+
     public int maxSlots() {
         return maxSlots;
     }
@@ -117,7 +163,7 @@ public final class SlotPool implements AutoCloseable {
 
     /** Bytes of direct memory this pool has reserved (whole chunks). */
     public long reservedBytes() {
-        return (long) chunkCount.get() * (chunkMask + 1) * slotSize;
+        return (long) chunkCount.get() * (chunkMask + 1) * (slotSize + sideSize);
     }
 
     /**
@@ -255,8 +301,22 @@ public final class SlotPool implements AutoCloseable {
         return (slot & chunkMask) * slotSize;
     }
 
+    /** Byte offset of {@code slot}'s side part within {@link #buffer(int)}; only for a pool {@link #withSideParts with side parts}. */
+    public int sideOffset(int slot) {
+        return sideBase + (slot & chunkMask) * sideSize;
+    }
+
     public long getLong(int slot, int field) {
         return buffer(slot).getLong(offset(slot) + field);
+    }
+
+    /** A word at byte {@code field} of the slot's side part. */
+    public long getSideLong(int slot, int field) {
+        return buffer(slot).getLong(sideOffset(slot) + field);
+    }
+
+    public void putSideLong(int slot, int field, long value) {
+        buffer(slot).putLong(sideOffset(slot) + field, value);
     }
 
     public void putLong(int slot, int field, long value) {
@@ -399,7 +459,7 @@ public final class SlotPool implements AutoCloseable {
             return;
         }
         int slots = chunkMask + 1;
-        ByteBuffer buffer = ByteBuffer.allocateDirect(slots * slotSize).order(ByteOrder.nativeOrder());
+        ByteBuffer buffer = ByteBuffer.allocateDirect(slots * (slotSize + sideSize)).order(ByteOrder.nativeOrder());
         ByteBuffer[] newChunks = Arrays.copyOf(chunks, Math.max(chunks.length, Integer.highestOneBit(chunk) * 2));
         AtomicLongArray[] newBits = Arrays.copyOf(allocatedBits, newChunks.length);
         newBits[chunk] = new AtomicLongArray((slots + 63) >>> 6);
@@ -417,6 +477,10 @@ public final class SlotPool implements AutoCloseable {
             if (i != preservedWord) {
                 buffer.putLong(base + i, 0L);
             }
+        }
+        int side = sideOffset(slot);
+        for (int i = 0; i < sideSize; i += 8) {
+            buffer.putLong(side + i, 0L);
         }
     }
 

@@ -39,6 +39,13 @@ public final class StoreConfig {
     public static final long VALUES_MAX_BYTES_DEFAULT = 64L << 30;
     public static final String CHUNK_BYTES = "gtran.storage.chunk-bytes";
     public static final int CHUNK_BYTES_DEFAULT = 64 << 10;
+    /**
+     * Chunk size of the edge-row pool alone. Larger than the other pools' by default: a compacted
+     * adjacency scan reads rows front to back and pays at every chunk boundary (a run of rows
+     * ends, the next chunk lies elsewhere), about 20 % of its speed at 64 KiB chunks.
+     */
+    public static final String EDGE_ROW_CHUNK_BYTES = "gtran.storage.edge-row.chunk-bytes";
+    public static final int EDGE_ROW_CHUNK_BYTES_DEFAULT = 1 << 20;
     public static final String LOCK_STRIPES = "gtran.storage.lock-stripes";
     public static final int LOCK_STRIPES_DEFAULT = 4096;
     public static final String EXTERNAL_IDS_MAX = "gtran.storage.external-ids.max";
@@ -62,6 +69,7 @@ public final class StoreConfig {
     final int valueMaxBytes;
     final long valuesMaxBytes;
     final int chunkBytes;
+    final int edgeRowChunkBytes;
     final int lockStripes;
     final int externalIdsMax;
     final int labelsMax;
@@ -87,6 +95,7 @@ public final class StoreConfig {
         valueMaxBytes = intValue(settings, VALUE_MAX_BYTES, VALUE_MAX_BYTES_DEFAULT, 0, Integer.MAX_VALUE - 64, values);
         valuesMaxBytes = longValue(settings, VALUES_MAX_BYTES, VALUES_MAX_BYTES_DEFAULT, 1, Long.MAX_VALUE, values);
         chunkBytes = intValue(settings, CHUNK_BYTES, CHUNK_BYTES_DEFAULT, 4096, 1 << 30, values);
+        edgeRowChunkBytes = intValue(settings, EDGE_ROW_CHUNK_BYTES, EDGE_ROW_CHUNK_BYTES_DEFAULT, 4096, 1 << 30, values);
         lockStripes = intValue(settings, LOCK_STRIPES, LOCK_STRIPES_DEFAULT, 1, 1 << 20, values);
         if (Integer.bitCount(lockStripes) != 1) {
             throw new IllegalArgumentException("configuration " + LOCK_STRIPES + " must be a power of two: " + lockStripes);
@@ -141,6 +150,15 @@ public final class StoreConfig {
 
     /** Slots per chunk for a pool of {@code slotSize}-byte slots: the largest power of two fitting a chunk. */
     int slotsPerChunk(int slotSize) {
+        return slotsPerChunk(chunkBytes, slotSize);
+    }
+
+    /** As {@link #slotsPerChunk(int)} for the edge-row pool, whose rows (and their side parts) are {@code rowBytes} long. */
+    int edgeRowsPerChunk(int rowBytes) {
+        return slotsPerChunk(edgeRowChunkBytes, rowBytes);
+    }
+
+    private static int slotsPerChunk(int chunkBytes, int slotSize) {
         return Integer.highestOneBit(Math.max(1, chunkBytes / slotSize));
     }
 

@@ -90,7 +90,7 @@ class RelocationTest {
     void aListLongerThanAChunkMovesIntoOneRunPerChunk() {
         // 4 KiB chunks of 72-byte rows hold 32 rows: 200 cells need 50 rows, so two runs.
         try (GraphStore store = GraphStore.open(StoreTestSupport.config(StoreConfig.EDGE_ROW_CELLS, CELLS,
-                StoreConfig.CHUNK_BYTES, 4096))) {
+                StoreConfig.CHUNK_BYTES, 4096, StoreConfig.EDGE_ROW_CHUNK_BYTES, 4096))) {
             long hub = hubWithRemovals(store, 300, 100);
             List<StoreTestSupport.Cell> before = StoreTestSupport.adjacency(store, hub);
             store.compactEdges(hub);

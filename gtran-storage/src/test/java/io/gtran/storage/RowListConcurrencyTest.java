@@ -52,6 +52,7 @@ class RowListConcurrencyTest {
     void edgeScansStayOrderedAndCompleteWhileTheListChurns(int cells) throws Exception {
         // Small chunks: the row pool grows new chunks while readers follow links.
         try (GraphStore store = GraphStore.open(config(StoreConfig.EDGE_ROW_CELLS, cells, StoreConfig.CHUNK_BYTES, 4096,
+                StoreConfig.EDGE_ROW_CHUNK_BYTES, 4096,
                 StoreConfig.LOCK_STRIPES, 1))) {
             Random random = new Random(2024 + cells);
             int label = store.labels().intern("link");

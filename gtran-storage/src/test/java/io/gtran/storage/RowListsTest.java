@@ -40,7 +40,7 @@ class RowListsTest {
             rowPool.close();
         }
         cap = cellsPerRow;
-        rowPool = new SlotPool("rows", RowDescriptor.length(cellsPerRow, PropertyCellDescriptor.LENGTH), 16, 100_000);
+        rowPool = RowLists.newRowPool("rows", cellsPerRow, PropertyCellDescriptor.LENGTH, 16, 100_000);
         lists = new PropertyRowLists(rowPool, new SeqLocks(8), cellsPerRow);
     }
 
@@ -317,7 +317,7 @@ class RowListsTest {
 
     @Test
     void edgeCellsOrderOutBeforeInThenByNeighbourThenEdgeSlot() {
-        try (SlotPool edgeRows = new SlotPool("edge-rows", RowDescriptor.length(3, EdgeCellDescriptor.LENGTH), 8, 1000)) {
+        try (SlotPool edgeRows = RowLists.newRowPool("edge-rows", 3, EdgeCellDescriptor.LENGTH, 8, 1000)) {
             EdgeRowLists edges = new EdgeRowLists(edgeRows, new SeqLocks(4), 3);
             int v = newOwner(owners);
             int in = EdgeCellDescriptor.IN;

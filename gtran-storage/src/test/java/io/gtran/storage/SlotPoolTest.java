@@ -182,9 +182,9 @@ class SlotPoolTest {
         // Row cells are single long words too (edge cells: two of them); every row size keeps them aligned.
         for (int cells : new int[] {2, 3, 5, 8}) {
             assertAligned("edge-row", RowDescriptor.length(cells, EdgeCellDescriptor.LENGTH),
-                    new int[] {RowDescriptor.cellOffset(cells - 1, EdgeCellDescriptor.LENGTH)});
+                    new int[] {RowDescriptor.cellOffset(cells - 1)});
             assertAligned("property-row", RowDescriptor.length(cells, PropertyCellDescriptor.LENGTH),
-                    new int[] {RowDescriptor.cellOffset(cells - 1, PropertyCellDescriptor.LENGTH)});
+                    new int[] {RowDescriptor.cellOffset(cells - 1)});
         }
     }
 

@@ -105,7 +105,8 @@ class StorageReviewTest {
     @Test
     void aSecondCompactionPassMovesNothingWhenAListStartedOnANewChunk() {
         // 4 KiB chunks of 72-byte rows: 32 rows a chunk.
-        try (GraphStore store = GraphStore.open(config(StoreConfig.EDGE_ROW_CELLS, 4, StoreConfig.CHUNK_BYTES, 4096))) {
+        try (GraphStore store = GraphStore.open(config(StoreConfig.EDGE_ROW_CELLS, 4, StoreConfig.CHUNK_BYTES, 4096,
+                StoreConfig.EDGE_ROW_CHUNK_BYTES, 4096))) {
             int label = store.labels().intern("l");
             long[] hubs = new long[4];
             for (int i = 0; i < hubs.length; i++) {

@@ -117,6 +117,7 @@ class StoreConfigTest {
             {StoreConfig.VERTEX_PROPERTY_ROW_CELLS, 0}, {StoreConfig.EDGE_PROPERTY_ROW_CELLS, "1"},
             {StoreConfig.VALUE_MAX_BYTES, -1}, {StoreConfig.VALUE_MAX_BYTES, Integer.MAX_VALUE},
             {StoreConfig.VALUES_MAX_BYTES, 0}, {StoreConfig.CHUNK_BYTES, 4095}, {StoreConfig.CHUNK_BYTES, (1 << 30) + 1},
+            {StoreConfig.EDGE_ROW_CHUNK_BYTES, 4095}, {StoreConfig.EDGE_ROW_CHUNK_BYTES, (1 << 30) + 1},
             {StoreConfig.LOCK_STRIPES, 0}, {StoreConfig.LOCK_STRIPES, 1 << 21},
             {StoreConfig.EXTERNAL_IDS_MAX, 0}, {StoreConfig.LABELS_MAX, 0},
             {StoreConfig.LABELS_MAX, EdgeCellDescriptor.MAX_LABEL + 2}, {StoreConfig.PROPERTY_KEYS_MAX, -1},

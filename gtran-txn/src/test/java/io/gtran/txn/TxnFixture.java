@@ -24,6 +24,7 @@ public final class TxnFixture implements AutoCloseable {
     public TxnFixture(Map<String, ?> settings) {
         Map<String, Object> all = new HashMap<>();
         all.put(StoreConfig.CHUNK_BYTES, 1 << 16);
+        all.put(StoreConfig.EDGE_ROW_CHUNK_BYTES, 1 << 16);
         all.putAll(settings);
         fabric = cluster.join(0);
         store = GraphStore.open(StoreConfig.from(all));

@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Full out-adjacency scan of one graph, stored twice: as a plain int[] CSR (offsets + targets) and
- * in a gtran {@link GraphStore} (vertex headers, row-lists of 16-byte edge cells).
+ * in a gtran {@link GraphStore} (vertex headers, row-lists of two-word edge cells).
  *
  * <p>Every benchmark visits every vertex in id order and sums the ids of its out-neighbours, so
  * all of them do the same logical work; {@link #setup()} checks that the CSR and gtran scans
@@ -39,13 +39,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * constant and {@code edges} is a {@code @Param}.
  *
  * <p>What gtran does that the CSR does not: its row-lists hold OUT <em>and</em> IN cells of each
- * vertex (a vertex's IN cells are interleaved with its OUT cells in neighbour order), so an OUT
- * scan reads about twice as many cells as there are out-edges, each cell being 16 bytes against
- * the CSR's 4; rows are linked, not contiguous; and every row read is validated against the
- * list's seqlock stripe.
+ * vertex (a vertex's OUT cells first, then its IN cells), so the rows an OUT scan sweeps hold
+ * about twice as many cells as there are out-edges; a neighbour-only read takes word 0 of each
+ * cell, 8 bytes (word 1 lives in the row's side part) against the CSR's 4; rows are linked, not
+ * contiguous; every vertex id is checked; and every list read is validated against the list's
+ * seqlock stripe.
  *
- * <p>Parameters {@code edgeRowCells} (gtran.storage.edge-row.cells), {@code chunkBytes}
- * (gtran.storage.chunk-bytes), {@code compact} (run
+ * <p>Parameters {@code edgeRowCells} (gtran.storage.edge-row.cells), {@code edgeRowChunkBytes}
+ * (gtran.storage.edge-row.chunk-bytes), {@code compact} (run
  * {@link GraphStore#compactAllEdges} after loading: every list dense and in consecutive rows,
  * lists in vertex order) and {@code layout} exist to explain the gtran number, not to flatter it: the default run
  * uses the store's defaults (8 cells, no compaction) and {@code layout=local}. The other layouts
@@ -81,9 +82,9 @@ public class AdjacencyScanBenchmark extends GtranForkSettings {
     @Param("8")
     public int edgeRowCells;
 
-    /** gtran.storage.chunk-bytes: bytes of each direct-buffer chunk of the store's pools (store default 64 KiB). */
-    @Param("65536")
-    public int chunkBytes;
+    /** gtran.storage.edge-row.chunk-bytes: bytes of each direct-buffer chunk of the edge-row pool (store default 1 MiB). */
+    @Param("1048576")
+    public int edgeRowChunkBytes;
 
     /** Whether to run {@link GraphStore#compactAllEdges} after loading. */
     @Param("false")
@@ -124,7 +125,7 @@ public class AdjacencyScanBenchmark extends GtranForkSettings {
         targets = csr.targets;
         targetLabels = csr.labels;
 
-        store = GraphStore.open(StoreConfig.from(Map.of(StoreConfig.EDGE_ROW_CELLS, edgeRowCells, StoreConfig.CHUNK_BYTES, chunkBytes)));
+        store = GraphStore.open(StoreConfig.from(Map.of(StoreConfig.EDGE_ROW_CELLS, edgeRowCells, StoreConfig.EDGE_ROW_CHUNK_BYTES, edgeRowChunkBytes)));
         int vertexLabel = store.labels().intern("vertex");
         int[] labelIds = new int[labels];
         for (int l = 0; l < labels; l++) {

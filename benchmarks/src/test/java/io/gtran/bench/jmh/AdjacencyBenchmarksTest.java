@@ -36,7 +36,7 @@ class AdjacencyBenchmarksTest {
         bench.edges = 20_000;
         bench.labels = 4;
         bench.edgeRowCells = 8;
-        bench.chunkBytes = 4096;
+        bench.edgeRowChunkBytes = 4096;
         bench.compact = true;
         bench.layout = layout;
         bench.setup();

@@ -57,6 +57,7 @@ public class GtranGraphProvider extends AbstractGraphProvider {
         settings.put(GtranGraph.ISOLATION, isolation);
         // small chunks and maps: the suites open thousands of graphs
         settings.put(StoreConfig.CHUNK_BYTES, 1 << 16);
+        settings.put(StoreConfig.EDGE_ROW_CHUNK_BYTES, 1 << 16);
         settings.put(StoreConfig.EXTERNAL_IDS_MAX, 20_000);
         settings.put(GtranGraph.ALLOW_NULL_PROPERTY_VALUES, allowNulls);
         if (loadGraphWith == LoadGraphWith.GraphData.CREW

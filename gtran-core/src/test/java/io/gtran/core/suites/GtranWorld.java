@@ -123,6 +123,7 @@ public class GtranWorld implements World {
         configuration.setProperty(Graph.GRAPH, GtranGraph.class.getName());
         configuration.setProperty(GtranGraph.ISOLATION, isolation);
         configuration.setProperty(StoreConfig.CHUNK_BYTES, 1 << 16);
+        configuration.setProperty(StoreConfig.EDGE_ROW_CHUNK_BYTES, 1 << 16);
         configuration.setProperty(StoreConfig.EXTERNAL_IDS_MAX, 20_000);
         configuration.setProperty(GtranGraph.ALLOW_NULL_PROPERTY_VALUES, allowNulls);
         if (data == LoadGraphWith.GraphData.CREW) {
