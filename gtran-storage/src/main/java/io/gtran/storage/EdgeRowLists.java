@@ -65,6 +65,7 @@ final class EdgeRowLists extends RowLists {
             long base = DirectMemory.address(chunk) + rows.offset(row);
             int count = DirectMemory.getInt(base + RowDescriptor.COUNT_OFFSET);
             if (count < 0 || count > cellsPerRow) {
+                Reference.reachabilityFence(chunk); // after the count's read, as after every read
                 return -1;
             }
             long cells = base + RowDescriptor.CELLS_OFFSET;
@@ -108,6 +109,7 @@ final class EdgeRowLists extends RowLists {
             long base = chunkAddress + rows.offset(row);
             int count = DirectMemory.getInt(base + RowDescriptor.COUNT_OFFSET);
             if (count < 0 || count > cellsPerRow) {
+                Reference.reachabilityFence(chunk); // after the count's read, as after every read
                 return -1;
             }
             long cells = base + RowDescriptor.CELLS_OFFSET;

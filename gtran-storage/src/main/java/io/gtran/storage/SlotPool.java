@@ -115,7 +115,7 @@ public final class SlotPool implements AutoCloseable {
         if (sideSize < 0 || sideSize % 8 != 0) {
             throw new IllegalArgumentException("sideSize must be a multiple of 8: pool=" + name + " sideSize=" + sideSize);
         }
-        if ((long) (slotSize + sideSize) * slotsPerChunk > Integer.MAX_VALUE) {
+        if (((long) slotSize + sideSize) * slotsPerChunk > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("chunk too large: pool=" + name + " slotSize=" + slotSize + " sideSize=" + sideSize
                     + " slotsPerChunk=" + slotsPerChunk);
         }

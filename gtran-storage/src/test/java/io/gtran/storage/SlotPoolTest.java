@@ -46,6 +46,45 @@ class SlotPoolTest {
         }
     }
 
+    /**
+     * Side parts: each slot's side part sits after all the slots of its chunk, apart from every
+     * slot, is zeroed with its slot on reuse, and is counted in the reserved bytes.
+     */
+    @Test
+    void sidePartsLieAfterTheChunksSlotsAndAreZeroedWithTheirSlot() {
+        try (SlotPool pool = SlotPool.withSideParts("sided", 24, 16, 4, 100)) {
+            assertEquals(24, pool.slotSize());
+            assertEquals(16, pool.sideSize());
+            int[] slots = new int[6]; // two chunks of 4
+            for (int i = 0; i < slots.length; i++) {
+                slots[i] = pool.allocate();
+                for (int field = 0; field < 24; field += 8) {
+                    pool.putLong(slots[i], field, 1000L * i + field);
+                }
+                pool.putSideLong(slots[i], 0, -1L - i);
+                pool.putSideLong(slots[i], 8, -100L - i);
+            }
+            for (int i = 0; i < slots.length; i++) {
+                int local = slots[i] % 4;
+                assertEquals(4 * 24 + local * 16, pool.sideOffset(slots[i]), "side part after the chunk's four slots");
+                for (int field = 0; field < 24; field += 8) {
+                    assertEquals(1000L * i + field, pool.getLong(slots[i], field), "slot words untouched by side writes");
+                }
+                assertEquals(-1L - i, pool.getSideLong(slots[i], 0));
+                assertEquals(-100L - i, pool.getSideLong(slots[i], 8));
+            }
+            assertEquals(2L * 4 * (24 + 16), pool.reservedBytes());
+            pool.free(slots[5]);
+            assertEquals(slots[5], pool.allocate());
+            assertEquals(0L, pool.getSideLong(slots[5], 0), "a reused slot's side part is zeroed");
+            assertEquals(0L, pool.getSideLong(slots[5], 8));
+            assertEquals(-1L - 4, pool.getSideLong(slots[4], 0), "the neighbouring side part is untouched");
+        }
+        assertThrows(IllegalArgumentException.class, () -> SlotPool.withSideParts("bad", 24, 0, 4, 10));
+        assertThrows(IllegalArgumentException.class, () -> SlotPool.withSideParts("bad", 24, 12, 4, 10));
+        assertThrows(IllegalArgumentException.class, () -> SlotPool.withSideParts("bad", 1 << 30, 1 << 30, 4, 10));
+    }
+
     @Test
     void allocateZeroesEverythingButThePreservedWord() {
         try (SlotPool pool = new SlotPool("preserving", 32, 4, 10, 16)) {
@@ -181,8 +220,9 @@ class SlotPoolTest {
                 MvTupleDescriptor.END_TIME_OFFSET, MvTupleDescriptor.VALUE_OFFSET});
         // Row cells are single long words too (edge cells: two of them); every row size keeps them aligned.
         for (int cells : new int[] {2, 3, 5, 8}) {
-            assertAligned("edge-row", RowDescriptor.length(cells, EdgeCellDescriptor.LENGTH),
-                    new int[] {RowDescriptor.cellOffset(cells - 1)});
+            assertAligned("edge-row", RowDescriptor.rowLength(cells), new int[] {RowDescriptor.cellOffset(cells - 1)});
+            assertAligned("edge-row side part", RowDescriptor.sideLength(cells, EdgeCellDescriptor.LENGTH),
+                    new int[] {RowDescriptor.sideCellOffset(cells - 1)});
             assertAligned("property-row", RowDescriptor.length(cells, PropertyCellDescriptor.LENGTH),
                     new int[] {RowDescriptor.cellOffset(cells - 1)});
         }
