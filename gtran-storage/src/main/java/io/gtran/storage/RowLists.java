@@ -23,7 +23,6 @@ abstract class RowLists {
     final SlotPool rows;
     final SeqLocks locks;
     final int cellsPerRow;
-    final int cellBytes;
     final int wordsPerCell;
     private final String capacityKey;
 
@@ -40,7 +39,6 @@ abstract class RowLists {
         this.rows = rows;
         this.locks = locks;
         this.cellsPerRow = cellsPerRow;
-        this.cellBytes = cellBytes;
         this.wordsPerCell = cellBytes / Long.BYTES;
         this.capacityKey = capacityKey;
     }
