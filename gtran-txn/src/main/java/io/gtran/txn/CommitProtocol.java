@@ -183,6 +183,12 @@ final class CommitProtocol {
             if (w.oldVersion != NO_TUPLE) {
                 check(versions.compareAndSetEndTime(w.oldVersion, id, commitTime), w.kind, w.element);
                 gc.obsoleteVersions(w.kind, w.element, w.key, commitTime);
+            } else if (!w.newVersionEnded && w.newVersion != NO_TUPLE && !MvStore.isBase(w.newVersion)
+                    && versions.older(w.newVersion) != NO_TUPLE) {
+                // A re-creation on top of a removed version: we locked nothing, but the removed
+                // version is obsolete from now on. The removal's own item cannot free it if it ran
+                // while our version was unstamped above it (it frees only below it), so ask again.
+                gc.obsoleteVersions(w.kind, w.element, w.key, commitTime);
             }
         }
         retire();

@@ -822,6 +822,42 @@ class GcSafetyTest {
         assertEquals(0L, live.get("mv-tuple"), "the removed property's versions are freed: " + live + " " + node.engine.gc().stats());
     }
 
+    /**
+     * As above, but W commits: its version supersedes the removed one, which no item covered (the
+     * removal's item ran while W's version was unstamped, and W locked nothing, since nothing was
+     * alive). Once no reader can see below W's version, GC must free the removed one: a property
+     * removed and re-created keeps one version, not two. This is the leak that
+     * hotPropertiesReadExactlyTheirSnapshotWhileGcAndCommittersTrim caught once in CI.
+     */
+    @Test
+    void removedVersionUnderACommittedReCreationIsFreed() throws Exception {
+        open(Map.of(TxnConfig.GC, false));
+        int label = node.label("n");
+        int p = node.key("p");
+        Transaction setup = node.begin(Isolation.SERIALIZABLE);
+        long v = setup.addVertex(label);
+        setup.setVertexProperty(v, p, "base");
+        setup.commit();
+        Transaction update = node.begin(Isolation.SERIALIZABLE);
+        update.setVertexProperty(v, p, "full"); // a full version above the base, so removal ends a chain
+        update.commit();
+        quiesce();
+        Transaction removal = node.begin(Isolation.SERIALIZABLE);
+        assertTrue(removal.removeVertexProperty(v, p));
+        removal.commit();
+        Transaction recreate = node.begin(Isolation.SERIALIZABLE);
+        recreate.setVertexProperty(v, p, "again");
+        node.engine.clock().next();
+        node.engine.gc().runOnce(); // the removal's item, with W's unstamped version on top
+        recreate.commit();
+        Map<String, Long> live = quiesce();
+        Transaction check = node.begin(Isolation.SERIALIZABLE);
+        assertEquals(Map.of(p, "again"), check.vertexProperties(v));
+        check.commit();
+        assertNothingWaiting();
+        assertEquals(1L, live.get("mv-tuple"), "the removed version under the re-created one is freed: " + live + " " + node.engine.gc().stats());
+    }
+
     // ------------------------------------------------------------ closing under load
 
     /**
