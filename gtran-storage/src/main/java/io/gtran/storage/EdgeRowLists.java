@@ -139,6 +139,12 @@ final class EdgeRowLists extends RowLists {
         return n;
     }
 
+    /** IN cells are the back part: an OUT scan stops at the first one (see {@link RowLists#relocateFront}). */
+    @Override
+    boolean isBackCell(long w0) {
+        return w0 < 0;
+    }
+
     @Override
     int compare(long a0, long a1, long b0, long b1) {
         // Unsigned: the IN bit (63) puts every IN cell after every OUT cell.

@@ -487,11 +487,15 @@ public final class GraphStore implements AutoCloseable {
     }
 
     /**
-     * Repacks every vertex's edge row-list, in vertex-slot order, into consecutive full rows, each
-     * list right after the previous one, so that scanning the adjacency of vertices in slot order
-     * reads memory front to back. Rows of lists inserted into over time end up scattered over the
-     * pool; this pass (after a bulk load, or in the garbage collector's quiet moments) restores
-     * locality. Readers are never blocked. Returns how many rows the lists shrank by in total.
+     * Repacks every vertex's edge row-list densely, in vertex-slot order, into two regions of
+     * consecutive full rows, so that scanning the adjacency of vertices in slot order reads memory
+     * front to back. The first region holds each list's front part, every row an OUT scan reads (the
+     * OUT cells, up to and including the row with the first IN cell), one list right after the
+     * previous; the second holds the rest, the rows of IN cells only, in the same order. An OUT scan
+     * of the whole graph then streams through the first region and never touches the second. Rows
+     * of lists inserted into over time end up scattered over the pool; this pass (after a bulk
+     * load, or in the garbage collector's quiet moments) restores locality. Readers are never
+     * blocked. Returns how many rows the lists shrank by in total.
      *
      * <p>Run it from one thread (the garbage collector's), not concurrently with
      * {@link #removeVertex}. Runs come only from fresh memory, and the rows a list leaves go onto
@@ -501,15 +505,24 @@ public final class GraphStore implements AutoCloseable {
     public long compactAllEdges() {
         long shrunk = 0;
         int limit = vertices.headers.highWater();
-        // A list stays put only if it is laid out and starts where the previous one ended, so that
-        // a second pass over a compacted store moves nothing.
-        int wantedHead = RowDescriptor.NO_ROW;
+        // A part stays put only if it is laid out and starts where the previous list's part ended,
+        // so that a second pass over a compacted store moves nothing.
+        int wantedFront = RowDescriptor.NO_ROW;
         for (int slot = 0; slot < limit; slot++) {
             if (vertices.headers.isAllocated(slot)) {
-                shrunk += edgeLists.relocate(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET, wantedHead);
-                int after = edgeLists.rowAfterTail(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET);
+                shrunk += edgeLists.relocateFront(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET, wantedFront);
+                int after = edgeLists.rowAfterFront(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET);
                 if (after != RowDescriptor.NO_ROW) {
-                    wantedHead = after;
+                    wantedFront = after;
+                }
+            }
+        }
+        int wantedBack = RowDescriptor.NO_ROW;
+        for (int slot = 0; slot < limit; slot++) {
+            if (vertices.headers.isAllocated(slot)) {
+                int after = edgeLists.relocateBack(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET, wantedBack);
+                if (after != RowDescriptor.NO_ROW) {
+                    wantedBack = after;
                 }
             }
         }

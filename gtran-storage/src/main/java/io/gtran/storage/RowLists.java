@@ -364,6 +364,31 @@ abstract class RowLists {
      * anywhere): a run that would straddle a chunk starts on the next one.
      */
     final int relocate(SlotPool owners, int ownerSlot, int headField, int wantedHead) {
+        return relocate(owners, ownerSlot, headField, wantedHead, false);
+    }
+
+    /**
+     * The first step of a split relocation: as {@link #relocate}, but only the list's front part
+     * goes into fresh runs; the back part is packed into the first of the list's old rows (no fresh
+     * memory, so the next list's front part follows this one's directly), for {@link #relocateBack}
+     * to lay out later. The front part is every row up to and including the one that holds the
+     * first {@link #isBackCell back cell}, so a scan that stops at that cell reads the front part
+     * only. A packed list whose front part is laid out at {@code wantedHead} is left where it is.
+     * Returns the number of rows the list shrank by.
+     */
+    final int relocateFront(SlotPool owners, int ownerSlot, int headField, int wantedHead) {
+        return relocate(owners, ownerSlot, headField, wantedHead, true);
+    }
+
+    /**
+     * True for a cell of a list's back part. Cells are in key order, so back cells follow every
+     * front cell. No cell is a back cell unless a subclass says so.
+     */
+    boolean isBackCell(long w0) {
+        return false;
+    }
+
+    private int relocate(SlotPool owners, int ownerSlot, int headField, int wantedHead, boolean split) {
         int stripe = locks.stripe(headField, ownerSlot);
         long locked = locks.lock(stripe);
         try {
@@ -372,60 +397,177 @@ abstract class RowLists {
                 return 0;
             }
             int cells = 0;
+            int firstBack = -1; // cell index of the first back cell, -1 if none
             int oldRows = 0;
-            int jumps = 0;
-            boolean packed = true;
             for (int row = head; row != NO_ROW; row = next(row)) {
                 int count = count(row);
-                int next = next(row);
-                if (next != NO_ROW) {
-                    packed &= count == cellsPerRow;
-                    jumps += next == row + 1 ? 0 : 1;
+                if (split && firstBack < 0 && count > 0 && isBackCell(word0(row, count - 1))) {
+                    for (int i = 0; i < count; i++) {
+                        if (isBackCell(word0(row, i))) {
+                            firstBack = cells + i;
+                            break;
+                        }
+                    }
                 }
                 cells += count;
                 oldRows++;
             }
+            if (cells == 0) {
+                return compactLocked(owners, ownerSlot, headField); // only empty rows: frees them
+            }
             int needed = (cells + cellsPerRow - 1) / cellsPerRow;
+            // Front rows: through the one that holds the first back cell, once the list is packed.
+            int front = !split ? needed : firstBack < 0 ? needed : firstBack / cellsPerRow + 1;
             int perRun = rows.slotsPerChunk();
-            if (packed && jumps <= (needed - 1) / perRun
-                    && (wantedHead == NO_ROW || head == rows.runStart(wantedHead, Math.min(perRun, needed)))) {
+            if (laidOut(head, front) && (wantedHead == NO_ROW || head == rows.runStart(wantedHead, Math.min(perRun, front)))) {
                 return 0;
             }
-            int[] runs = new int[(needed + perRun - 1) / perRun];
-            for (int r = 0; r < runs.length; r++) {
-                runs[r] = rows.allocateRun(Math.min(perRun, needed - r * perRun));
-                if (runs[r] == SlotPool.NO_SLOT) {
-                    for (int taken = 0; taken < r; taken++) {
-                        freeRun(runs[taken], Math.min(perRun, needed - taken * perRun));
-                    }
+            int[] target = new int[needed];
+            int taken = 0;
+            for (int r = 0; r < front; r += perRun) {
+                int run = rows.allocateRun(Math.min(perRun, front - r));
+                if (run == SlotPool.NO_SLOT) {
+                    freeTargets(target, taken);
                     return compactLocked(owners, ownerSlot, headField);
                 }
-            }
-            int written = 0; // rows filled so far, across runs
-            int writeRow = runs[0];
-            int writePos = 0;
-            for (int row = head; row != NO_ROW; row = next(row)) {
-                int count = count(row);
-                for (int i = 0; i < count; i++) {
-                    if (writePos == cellsPerRow) {
-                        written++;
-                        int following = written % perRun == 0 ? runs[written / perRun] : writeRow + 1;
-                        rows.putInt(writeRow, COUNT_OFFSET, cellsPerRow);
-                        rows.putInt(writeRow, NEXT_OFFSET, following);
-                        writeRow = following;
-                        writePos = 0;
-                    }
-                    copyCell(row, i, writeRow, writePos++);
+                for (int k = 0; k < Math.min(perRun, front - r); k++) {
+                    target[taken++] = run + k;
                 }
             }
-            rows.putInt(writeRow, COUNT_OFFSET, writePos);
-            rows.putInt(writeRow, NEXT_OFFSET, NO_ROW);
-            owners.putIntRelease(ownerSlot, headField, runs[0]);
-            freeChain(head);
+            // The back part reuses the old rows, in list order. Cell g is read from old row g / cells
+            // per row or later, and written to old row g / cells per row - front or earlier: never
+            // over a cell not yet read, and the old rows' links are rewritten only after the copy.
+            int[] old = new int[oldRows];
+            int o = 0;
+            for (int row = head; row != NO_ROW; row = next(row)) {
+                old[o++] = row;
+            }
+            for (int r = 0; taken < needed; r++) {
+                target[taken++] = old[r];
+            }
+            int written = 0;
+            for (int row = head; row != NO_ROW; row = next(row)) {
+                int count = count(row);
+                for (int i = 0; i < count; i++, written++) {
+                    copyCell(row, i, target[written / cellsPerRow], written % cellsPerRow);
+                }
+            }
+            for (int r = 0; r < needed; r++) {
+                rows.putInt(target[r], COUNT_OFFSET, r < needed - 1 ? cellsPerRow : cells - r * cellsPerRow);
+                rows.putInt(target[r], NEXT_OFFSET, r < needed - 1 ? target[r + 1] : NO_ROW);
+            }
+            owners.putIntRelease(ownerSlot, headField, target[0]);
+            for (int r = needed - front; r < oldRows; r++) {
+                rows.free(old[r]); // old rows the back part did not reuse
+            }
             return oldRows - needed;
         } finally {
             locks.unlock(stripe, locked);
         }
+    }
+
+    /**
+     * True when the list is packed (every row full but the last) and its first {@code front} rows
+     * are consecutive but where a run had to start on a new chunk.
+     */
+    private boolean laidOut(int head, int front) {
+        int perRun = rows.slotsPerChunk();
+        int jumps = 0;
+        int index = 0;
+        for (int row = head; row != NO_ROW; row = next(row), index++) {
+            int next = next(row);
+            if (next == NO_ROW) {
+                break;
+            }
+            if (count(row) != cellsPerRow) {
+                return false;
+            }
+            if (index + 1 < front && next != row + 1) {
+                jumps++;
+            }
+        }
+        return jumps <= (front - 1) / perRun;
+    }
+
+    private void freeTargets(int[] target, int taken) {
+        for (int r = 0; r < taken; r++) {
+            rows.free(target[r]);
+        }
+    }
+
+    /**
+     * The second step of a split relocation: moves the back part of the list (the rows after the
+     * one holding the first back cell, see {@link #relocateFront}) into consecutive fresh rows,
+     * one run per chunk, row by row as they are. A back part already consecutive and starting where
+     * a run asked for at {@code wantedBack} would is left where it is. Falls back to leaving the
+     * list as it is when the pool has no fresh slots. Returns the slot just past the back part's
+     * last row, or {@link RowDescriptor#NO_ROW} if the list has no back part.
+     */
+    final int relocateBack(SlotPool owners, int ownerSlot, int headField, int wantedBack) {
+        int stripe = locks.stripe(headField, ownerSlot);
+        long locked = locks.lock(stripe);
+        try {
+            int lastFront = lastFrontRow(owners.getInt(ownerSlot, headField));
+            if (lastFront == NO_ROW || next(lastFront) == NO_ROW) {
+                return NO_ROW;
+            }
+            int first = next(lastFront);
+            int back = 0;
+            int jumps = 0;
+            int tail = first;
+            for (int row = first; row != NO_ROW; row = next(row)) {
+                back++;
+                tail = row;
+                if (next(row) != NO_ROW && next(row) != row + 1) {
+                    jumps++;
+                }
+            }
+            int perRun = rows.slotsPerChunk();
+            if (jumps <= (back - 1) / perRun
+                    && (wantedBack == NO_ROW || first == rows.runStart(wantedBack, Math.min(perRun, back)))) {
+                return tail + 1;
+            }
+            int[] target = new int[back];
+            int taken = 0;
+            for (int r = 0; r < back; r += perRun) {
+                int run = rows.allocateRun(Math.min(perRun, back - r));
+                if (run == SlotPool.NO_SLOT) {
+                    freeTargets(target, taken);
+                    return tail + 1;
+                }
+                for (int k = 0; k < Math.min(perRun, back - r); k++) {
+                    target[taken++] = run + k;
+                }
+            }
+            int r = 0;
+            for (int row = first; row != NO_ROW; row = next(row), r++) {
+                int count = count(row);
+                for (int i = 0; i < count; i++) {
+                    copyCell(row, i, target[r], i);
+                }
+                rows.putInt(target[r], COUNT_OFFSET, count);
+                rows.putInt(target[r], NEXT_OFFSET, r < back - 1 ? target[r + 1] : NO_ROW);
+            }
+            rows.putInt(lastFront, NEXT_OFFSET, target[0]);
+            freeChain(first);
+            return target[back - 1] + 1;
+        } finally {
+            locks.unlock(stripe, locked);
+        }
+    }
+
+    /** The row holding the list's first back cell, or its last row if it has none; NO_ROW if empty. */
+    private int lastFrontRow(int head) {
+        int row = head;
+        while (row != NO_ROW) {
+            int count = count(row);
+            int next = next(row);
+            if (next == NO_ROW || (count > 0 && isBackCell(word0(row, count - 1)))) {
+                return row;
+            }
+            row = next;
+        }
+        return NO_ROW;
     }
 
     /** The row slot just past the list's last row, or {@link RowDescriptor#NO_ROW} for an empty list. */
@@ -441,6 +583,18 @@ abstract class RowLists {
                 row = next(row);
             }
             return row + 1;
+        } finally {
+            locks.unlock(stripe, locked);
+        }
+    }
+
+    /** The row slot just past the list's front part (see {@link #relocateFront}), or NO_ROW for an empty list. */
+    final int rowAfterFront(SlotPool owners, int ownerSlot, int headField) {
+        int stripe = locks.stripe(headField, ownerSlot);
+        long locked = locks.lock(stripe);
+        try {
+            int row = lastFrontRow(owners.getInt(ownerSlot, headField));
+            return row == NO_ROW ? NO_ROW : row + 1;
         } finally {
             locks.unlock(stripe, locked);
         }

@@ -155,4 +155,126 @@ class NeighboursTest {
             }
         }
     }
+
+    /**
+     * compactAllEdges splits every list into a front part (OUT cells) and a back part (IN cells)
+     * in two regions, reusing old rows for the back part on the way; a writer churns edges among
+     * the same vertices meanwhile. Every OUT, IN and BOTH snapshot a reader takes must be sorted
+     * (BOTH: OUT neighbours, then IN) and hold the stable neighbours.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void snapshotsStayConsistentWhileTheWholeStoreIsCompacted() throws Exception {
+        try (GraphStore store = GraphStore.open(StoreTestSupport.config(StoreConfig.EDGE_ROW_CELLS, 4,
+                StoreConfig.EDGE_ROW_CHUNK_BYTES, 4096))) {
+            int l = store.labels().intern("l");
+            long[] vertices = new long[40];
+            for (int i = 0; i < vertices.length; i++) {
+                vertices[i] = store.addVertex(l, 1, Long.MAX_VALUE);
+            }
+            // Stable edges: i -> i+1 and i -> i+2, so every vertex has two OUT and two IN neighbours.
+            int n = vertices.length;
+            for (int i = 0; i < n; i++) {
+                store.addEdge(vertices[i], vertices[(i + 1) % n], l, 1, Long.MAX_VALUE);
+                store.addEdge(vertices[i], vertices[(i + 2) % n], l, 1, Long.MAX_VALUE);
+            }
+            AtomicBoolean done = new AtomicBoolean();
+            ExecutorService executor = Executors.newFixedThreadPool(3);
+            try {
+                Future<?> writer = executor.submit(() -> {
+                    Random random = new Random(37);
+                    List<Long> live = new ArrayList<>();
+                    for (int op = 0; op < 30_000; op++) {
+                        if (!live.isEmpty() && random.nextInt(3) == 0) {
+                            store.removeEdge(live.remove(random.nextInt(live.size())));
+                        } else {
+                            live.add(store.addEdge(vertices[random.nextInt(n)], vertices[random.nextInt(n)], l, 1, Long.MAX_VALUE));
+                        }
+                    }
+                    done.set(true);
+                    return null;
+                });
+                Future<Integer> compactor = executor.submit(() -> {
+                    int passes = 0;
+                    while (!done.get() || passes == 0) {
+                        store.compactAllEdges();
+                        passes++;
+                    }
+                    return passes;
+                });
+                Future<Integer> reader = executor.submit(() -> {
+                    long[] out = new long[4096];
+                    int snapshots = 0;
+                    while (!done.get() || snapshots == 0) {
+                        for (int i = 0; i < n; i++) {
+                            long[] stableOut = {vertices[(i + 1) % n], vertices[(i + 2) % n]};
+                            long[] stableIn = {vertices[(i + n - 1) % n], vertices[(i + n - 2) % n]};
+                            long[] outs = snapshot(store, vertices[i], EdgeDirection.OUT, out);
+                            long[] ins = snapshot(store, vertices[i], EdgeDirection.IN, out);
+                            long[] both = snapshot(store, vertices[i], EdgeDirection.BOTH, out);
+                            checkSnapshot(outs, stableOut, "OUT of vertex " + i);
+                            checkSnapshot(ins, stableIn, "IN of vertex " + i);
+                            // BOTH: the OUT neighbours sorted, then the IN ones sorted; at most one descent.
+                            int descents = 0;
+                            for (int k = 1; k < both.length; k++) {
+                                descents += both[k - 1] > both[k] ? 1 : 0;
+                            }
+                            if (descents > 1) {
+                                throw new AssertionError("BOTH of vertex " + i + " is not two sorted runs: " + Arrays.toString(both));
+                            }
+                            for (long s : new long[] {stableOut[0], stableOut[1], stableIn[0], stableIn[1]}) {
+                                if (Arrays.stream(both).noneMatch(b -> b == s)) {
+                                    throw new AssertionError("BOTH of vertex " + i + ": stable neighbour missing: " + ElementIds.toString(s));
+                                }
+                            }
+                        }
+                        snapshots++;
+                    }
+                    return snapshots;
+                });
+                writer.get();
+                assertTrue(compactor.get() > 0);
+                assertTrue(reader.get() > 0);
+            } finally {
+                executor.shutdownNow();
+            }
+            // Quiet now: one more pass lays everything out, and the cursor agrees with the bulk read.
+            store.compactAllEdges();
+            long[] out = new long[4096];
+            EdgeCursor cursor = store.newEdgeCursor();
+            for (long v : vertices) {
+                for (EdgeDirection direction : EdgeDirection.values()) {
+                    List<Long> expected = new ArrayList<>();
+                    cursor.open(v, direction, EdgeCursor.ANY_LABEL);
+                    while (cursor.next()) {
+                        expected.add(cursor.neighbour());
+                    }
+                    int got = store.neighbours(v, direction, EdgeCursor.ANY_LABEL, out);
+                    assertEquals(expected, Arrays.stream(Arrays.copyOf(out, got)).boxed().toList(), direction.toString());
+                }
+            }
+        }
+    }
+
+    private static long[] snapshot(GraphStore store, long vertex, EdgeDirection direction, long[] out) {
+        int n = store.neighbours(vertex, direction, EdgeCursor.ANY_LABEL, out);
+        if (n > out.length) {
+            throw new AssertionError("more neighbours than the test allows for: " + n);
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    /** Sorted, and holding every stable neighbour. */
+    private static void checkSnapshot(long[] seen, long[] stable, String what) {
+        for (int i = 1; i < seen.length; i++) {
+            if (seen[i - 1] > seen[i]) {
+                throw new AssertionError(what + ": out of order at " + i + " of " + seen.length);
+            }
+        }
+        for (long s : stable) {
+            if (Arrays.binarySearch(seen, s) < 0) {
+                throw new AssertionError(what + ": stable neighbour missing: " + ElementIds.toString(s));
+            }
+        }
+    }
 }

@@ -45,8 +45,13 @@ class RelocationTest {
         }
     }
 
+    /**
+     * compactAllEdges packs every list and splits it in two parts, each laid out list after list
+     * in vertex order: the front part (the rows an OUT scan reads: up to and including the row with
+     * the first IN cell) in one region, the rest (rows of IN cells only) in another.
+     */
     @Test
-    void compactingAllEdgesLaysEachListOutInConsecutiveFullRows() {
+    void compactingAllEdgesLaysOutFrontPartsThenBackPartsInConsecutiveFullRows() {
         try (GraphStore store = GraphStore.open(StoreTestSupport.config(StoreConfig.EDGE_ROW_CELLS, CELLS))) {
             int label = store.labels().intern("l");
             Random random = new Random(17);
@@ -61,6 +66,22 @@ class RelocationTest {
             for (int i = 0; i < 500; i++) {
                 store.removeEdge(edges.remove(random.nextInt(edges.size())));
             }
+            // Vertex 7 gets only IN cells, vertex 8 only OUT cells (its neighbours on node 1), and
+            // vertex 9 exactly CELLS OUT cells, so its front part ends at its first IN cell's row.
+            for (long e : new ArrayList<>(edges)) {
+                long source = store.edgeOutVertex(e);
+                long target = store.edgeInVertex(e);
+                if (source == vertices[7] || source == vertices[8] || target == vertices[8] || source == vertices[9]) {
+                    store.removeEdge(e);
+                    edges.remove(e);
+                }
+            }
+            for (int i = 0; i < 3 * CELLS + 1; i++) {
+                store.addEdge(vertices[8], ElementIds.compose(1, 1, i), label, 1, Long.MAX_VALUE);
+            }
+            for (int i = 0; i < CELLS; i++) {
+                store.addEdge(vertices[9], ElementIds.compose(1, 1, i), label, 1, Long.MAX_VALUE);
+            }
             List<List<StoreTestSupport.Cell>> before = new ArrayList<>();
             for (long v : vertices) {
                 before.add(StoreTestSupport.adjacency(store, v));
@@ -70,19 +91,47 @@ class RelocationTest {
             assertTrue(shrunk >= 0);
 
             long rows = 0;
+            int frontEnd = -1; // the row after the previous list's front part
+            int backEnd = -1;
+            int maxFront = -1;
+            int minBack = Integer.MAX_VALUE;
             for (int i = 0; i < vertices.length; i++) {
                 assertEquals(before.get(i), StoreTestSupport.adjacency(store, vertices[i]), "vertex " + i + " keeps its cells in order");
-                int slot = store.vertices.slotOf(vertices[i]);
-                List<Integer> chain = rowChain(store, slot);
+                List<Integer> chain = rowChain(store, store.vertices.slotOf(vertices[i]));
                 int cells = before.get(i).size();
                 assertEquals(StoreTestSupport.ceilDiv(cells, CELLS), chain.size(), "vertex " + i + " is densely packed");
+                int firstIn = 0;
+                while (firstIn < cells && before.get(i).get(firstIn).direction() == EdgeDirection.OUT) {
+                    firstIn++;
+                }
+                int front = firstIn == cells ? chain.size() : firstIn / CELLS + 1;
                 for (int r = 1; r < chain.size(); r++) {
-                    assertEquals(chain.get(r - 1) + 1, chain.get(r), "vertex " + i + " rows are consecutive: " + chain);
+                    if (r != front) {
+                        assertEquals(chain.get(r - 1) + 1, chain.get(r), "vertex " + i + " rows of one part are consecutive: " + chain
+                                + " front=" + front);
+                    }
+                }
+                if (front > 0) {
+                    assertTrue(frontEnd < 0 || chain.get(0) == frontEnd, "vertex " + i + "'s front part follows the previous one: " + chain);
+                    frontEnd = chain.get(front - 1) + 1;
+                    maxFront = Math.max(maxFront, chain.get(front - 1));
+                }
+                if (front < chain.size()) {
+                    assertTrue(backEnd < 0 || chain.get(front) == backEnd, "vertex " + i + "'s back part follows the previous one: " + chain);
+                    backEnd = chain.get(chain.size() - 1) + 1;
+                    minBack = Math.min(minBack, chain.get(front));
                 }
                 rows += chain.size();
             }
+            assertTrue(maxFront < minBack, "every back part lies after every front part: last front row " + maxFront
+                    + ", first back row " + minBack);
+            assertEquals(List.of(EdgeDirection.IN), directions(before.get(7)), "vertex 7: IN cells only");
+            assertEquals(List.of(EdgeDirection.OUT), directions(before.get(8)), "vertex 8: OUT cells only");
+            assertEquals(List.of(EdgeDirection.OUT, EdgeDirection.IN), directions(before.get(9)), "vertex 9: OUT then IN cells");
             assertEquals(rows, (long) store.liveSlots().get("edge-row"), "no row leaked or lost");
+            int highWater = store.edgeLists.rows.highWater();
             assertEquals(0, store.compactAllEdges(), "a compacted store is left where it is");
+            assertEquals(highWater, store.edgeLists.rows.highWater(), "a second pass takes no fresh rows");
         }
     }
 
@@ -139,6 +188,11 @@ class RelocationTest {
             store.removeEdge(ids.remove(random.nextInt(ids.size())));
         }
         return hub;
+    }
+
+    /** The directions of the cells, each once, in order. */
+    private static List<EdgeDirection> directions(List<StoreTestSupport.Cell> cells) {
+        return cells.stream().map(StoreTestSupport.Cell::direction).distinct().toList();
     }
 
     private static List<Integer> rowChain(GraphStore store, int vertexSlot) {
