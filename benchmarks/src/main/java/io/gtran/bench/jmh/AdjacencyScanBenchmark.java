@@ -5,7 +5,9 @@ import io.gtran.storage.EdgeDirection;
 import io.gtran.storage.ElementIds;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -21,6 +23,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
  * Full out-adjacency scan of one graph, stored twice: as a plain int[] CSR (offsets + targets) and
@@ -90,6 +94,15 @@ public class AdjacencyScanBenchmark extends GtranForkSettings {
     @Param("false")
     public boolean compact;
 
+    /**
+     * With {@code compact}: {@code split} runs {@link GraphStore#compactAllEdges} (front parts,
+     * every row an OUT scan reads, in one region; the rest in another); {@code whole} relocates
+     * each vertex's whole list with {@link GraphStore#compactEdges}, in vertex order, one list
+     * right after the other (the layout before the split).
+     */
+    @Param("split")
+    public String compaction;
+
     /** local | outOnly | outOnlySorted; see the class comment. */
     @Param("local")
     public String layout;
@@ -114,6 +127,61 @@ public class AdjacencyScanBenchmark extends GtranForkSettings {
         @Setup(Level.Iteration)
         public void reset() {
             edges = 0;
+        }
+    }
+
+    /**
+     * Timings of {@link #interleaved}: the CSR scan and the gtran bulk scan timed one after the
+     * other in every invocation, so both see the same machine. After each iteration it prints
+     * {@code [interleaved] measured|warm-up slowdown=<gtran time / CSR time> csr=<edges/s>
+     * gtran=<edges/s>} for that iteration, and at the end of the fork the median, lowest and highest
+     * slowdown of its measured iterations.
+     */
+    @State(Scope.Thread)
+    public static class Interleaved {
+        double slowdown;
+        double csrEdgesPerSecond;
+        double gtranEdgesPerSecond;
+        private long csrNanos;
+        private long gtranNanos;
+        private long scans;
+        private final List<Double> slowdowns = new ArrayList<>();
+
+        @Setup(Level.Iteration)
+        public void reset() {
+            csrNanos = 0;
+            gtranNanos = 0;
+            scans = 0;
+        }
+
+        void add(long csr, long gtran, long edges) {
+            csrNanos += csr;
+            gtranNanos += gtran;
+            scans++;
+            slowdown = (double) gtranNanos / csrNanos;
+            csrEdgesPerSecond = scans * edges * 1e9 / csrNanos;
+            gtranEdgesPerSecond = scans * edges * 1e9 / gtranNanos;
+        }
+
+        @TearDown(Level.Iteration)
+        public void printIteration(IterationParams iteration) {
+            if (scans > 0) {
+                boolean measured = iteration.getType() == IterationType.MEASUREMENT;
+                if (measured) {
+                    slowdowns.add(slowdown);
+                }
+                System.out.printf("%n[interleaved] %s slowdown=%.2f csr=%.1fM gtran=%.1fM edges/s over %d scans%n",
+                        measured ? "measured" : "warm-up", slowdown, csrEdgesPerSecond / 1e6, gtranEdgesPerSecond / 1e6, scans);
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void printFork() {
+            if (!slowdowns.isEmpty()) {
+                List<Double> sorted = slowdowns.stream().sorted().toList();
+                System.out.printf("%n[interleaved] fork: slowdown median=%.2f min=%.2f max=%.2f over %d measured iterations%n",
+                        sorted.get(sorted.size() / 2), sorted.get(0), sorted.get(sorted.size() - 1), sorted.size());
+            }
         }
     }
 
@@ -146,8 +214,14 @@ public class AdjacencyScanBenchmark extends GtranForkSettings {
             store.addEdge(vertexIds[list.source()[i]], in, labelIds[list.label()[i]], 1L, Long.MAX_VALUE);
         }
         long loadNanos = System.nanoTime() - start;
-        if (compact) {
+        if (compact && compaction.equals("split")) {
             store.compactAllEdges();
+        } else if (compact && compaction.equals("whole")) {
+            for (long v : vertexIds) {
+                store.compactEdges(v);
+            }
+        } else if (!compaction.equals("split") && !compaction.equals("whole")) {
+            throw new IllegalArgumentException("compaction must be split or whole: " + compaction);
         }
         cursor = store.newEdgeCursor();
 
@@ -259,6 +333,23 @@ public class AdjacencyScanBenchmark extends GtranForkSettings {
     @Benchmark
     public long gtranNeighboursLabelFiltered(EdgeCounter counter) {
         return sumNeighbours(filterLabel, counter);
+    }
+
+    /**
+     * {@link #csrScan} then {@link #gtranNeighbours}, each timed: the machine's noise (other
+     * tenants, frequency) changes over seconds, so two benchmarks run apart can see different
+     * machines, while two scans a few milliseconds apart see the same one. Read the
+     * {@code [interleaved]} lines (see {@link Interleaved}); the ops/s score counts pairs of scans.
+     */
+    @Benchmark
+    public long interleaved(Interleaved times) {
+        long t0 = System.nanoTime();
+        long csrSum = csr.sumOfOutNeighbours();
+        long t1 = System.nanoTime();
+        long gtranSum = sumNeighbours(EdgeCursor.ANY_LABEL, new EdgeCounter());
+        long t2 = System.nanoTime();
+        times.add(t1 - t0, t2 - t1, edges);
+        return csrSum ^ gtranSum;
     }
 
     private long sumNeighbours(int label, EdgeCounter counter) {

@@ -1,11 +1,11 @@
 package io.gtran.bench.jmh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Keeps the adjacency benchmarks from rotting on a small graph: each setup checks its scans'
@@ -29,8 +29,8 @@ class AdjacencyBenchmarksTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"local", "outOnly", "outOnlySorted"})
-    void storeScansSumTheSameNeighboursAsTheCsr(String layout) {
+    @CsvSource({"local,split", "local,whole", "outOnly,split", "outOnlySorted,split"})
+    void storeScansSumTheSameNeighboursAsTheCsr(String layout, String compaction) {
         AdjacencyScanBenchmark bench = new AdjacencyScanBenchmark();
         bench.vertices = 2_000;
         bench.edges = 20_000;
@@ -38,6 +38,7 @@ class AdjacencyBenchmarksTest {
         bench.edgeRowCells = 8;
         bench.edgeRowChunkBytes = 4096;
         bench.compact = true;
+        bench.compaction = compaction;
         bench.layout = layout;
         bench.setup();
         try {
@@ -46,6 +47,9 @@ class AdjacencyBenchmarksTest {
             assertEquals(csr, bench.gtranNeighbours(counter));
             assertEquals(csr, bench.gtranScan(counter));
             assertEquals(bench.csrScanLabelFiltered(counter), bench.gtranNeighboursLabelFiltered(counter));
+            AdjacencyScanBenchmark.Interleaved times = new AdjacencyScanBenchmark.Interleaved();
+            assertEquals(0, bench.interleaved(times), "the two scans' sums, xor-ed");
+            assertTrue(times.slowdown > 0 && times.csrEdgesPerSecond > 0 && times.gtranEdgesPerSecond > 0, "timed both scans");
         } finally {
             bench.tearDown();
         }
