@@ -94,15 +94,6 @@ public class AdjacencyScanBenchmark extends GtranForkSettings {
     @Param("false")
     public boolean compact;
 
-    /**
-     * With {@code compact}: {@code split} runs {@link GraphStore#compactAllEdges} (front parts,
-     * every row an OUT scan reads, in one region; the rest in another); {@code whole} relocates
-     * each vertex's whole list with {@link GraphStore#compactEdges}, in vertex order, one list
-     * right after the other (the layout before the split).
-     */
-    @Param("split")
-    public String compaction;
-
     /** local | outOnly | outOnlySorted; see the class comment. */
     @Param("local")
     public String layout;
@@ -214,14 +205,8 @@ public class AdjacencyScanBenchmark extends GtranForkSettings {
             store.addEdge(vertexIds[list.source()[i]], in, labelIds[list.label()[i]], 1L, Long.MAX_VALUE);
         }
         long loadNanos = System.nanoTime() - start;
-        if (compact && compaction.equals("split")) {
+        if (compact) {
             store.compactAllEdges();
-        } else if (compact && compaction.equals("whole")) {
-            for (long v : vertexIds) {
-                store.compactEdges(v);
-            }
-        } else if (!compaction.equals("split") && !compaction.equals("whole")) {
-            throw new IllegalArgumentException("compaction must be split or whole: " + compaction);
         }
         cursor = store.newEdgeCursor();
 
