@@ -36,6 +36,9 @@ public final class GraphStore implements AutoCloseable {
     private final ExternalIdMap externalEdgeIds;
     private final ElementProperties vertexProperties;
     private final ElementProperties edgeProperties;
+    /** Where {@link #compactAllEdges} last began its region of front parts, and of back parts ({@link RowLists#MOVE}: not yet). */
+    private int edgeFrontRegion = RowLists.MOVE;
+    private int edgeBackRegion = RowLists.MOVE;
 
     private GraphStore(StoreConfig config) {
         this.config = config;
@@ -502,26 +505,38 @@ public final class GraphStore implements AutoCloseable {
      * the free list for later inserts, so a pass that moves lists grows the edge-row pool's
      * reserved memory by what it moved; see docs/storage.md before running it periodically.
      */
-    public long compactAllEdges() {
+    public synchronized long compactAllEdges() {
         long shrunk = 0;
         int limit = vertices.headers.highWater();
         // A part stays put only if it is laid out and starts where the previous list's part ended,
-        // so that a second pass over a compacted store moves nothing.
-        int wantedFront = RowDescriptor.NO_ROW;
+        // so that a second pass over a compacted store moves nothing. The first list's part must
+        // start where the last pass began its region; before any pass, nowhere, so the first
+        // pass moves it into fresh rows rather than let it anchor the region wherever it lies.
+        int wantedFront = edgeFrontRegion;
+        boolean firstFront = true;
         for (int slot = 0; slot < limit; slot++) {
             if (vertices.headers.isAllocated(slot)) {
                 shrunk += edgeLists.relocateFront(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET, wantedFront);
                 int after = edgeLists.rowAfterFront(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET);
                 if (after != RowDescriptor.NO_ROW) {
+                    if (firstFront) {
+                        edgeFrontRegion = vertices.headers.getIntAcquire(slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET);
+                        firstFront = false;
+                    }
                     wantedFront = after;
                 }
             }
         }
-        int wantedBack = RowDescriptor.NO_ROW;
+        int wantedBack = edgeBackRegion;
+        boolean firstBack = true;
         for (int slot = 0; slot < limit; slot++) {
             if (vertices.headers.isAllocated(slot)) {
                 int after = edgeLists.relocateBack(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET, wantedBack);
                 if (after != RowDescriptor.NO_ROW) {
+                    if (firstBack) {
+                        edgeBackRegion = edgeLists.firstBackRow(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET);
+                        firstBack = false;
+                    }
                     wantedBack = after;
                 }
             }

@@ -20,6 +20,14 @@ import static io.gtran.storage.RowDescriptor.NO_ROW;
  * <p>A cell is one or two 8-byte words (w0, w1); subclasses define the key order of cells.
  */
 abstract class RowLists {
+    /**
+     * A wanted position for {@link #relocate}, {@link #relocateFront} and {@link #relocateBack}
+     * that no list is at: the part moves into fresh rows even if it is laid out already. A pass
+     * that lays out many lists one after another starts with it, so that its first list does not
+     * anchor the others wherever that list happened to be.
+     */
+    static final int MOVE = -2;
+
     final SlotPool rows;
     final SeqLocks locks;
     final int cellsPerRow;
@@ -361,7 +369,7 @@ abstract class RowLists {
      * Falls back to {@link #compact} in place when the pool has no fresh slots for the runs. A
      * list already laid out this way is left where it is, provided it starts where a run asked for
      * at {@code wantedHead} would (see {@link SlotPool#runStart}; {@link RowDescriptor#NO_ROW}:
-     * anywhere): a run that would straddle a chunk starts on the next one.
+     * anywhere; {@link #MOVE}: nowhere): a run that would straddle a chunk starts on the next one.
      */
     final int relocate(SlotPool owners, int ownerSlot, int headField, int wantedHead) {
         return relocate(owners, ownerSlot, headField, wantedHead, false);
@@ -419,7 +427,8 @@ abstract class RowLists {
             // Front rows: through the one that holds the first back cell, once the list is packed.
             int front = !split ? needed : firstBack < 0 ? needed : firstBack / cellsPerRow + 1;
             int perRun = rows.slotsPerChunk();
-            if (laidOut(head, front) && (wantedHead == NO_ROW || head == rows.runStart(wantedHead, Math.min(perRun, front)))) {
+            if (wantedHead != MOVE && laidOut(head, front)
+                    && (wantedHead == NO_ROW || head == rows.runStart(wantedHead, Math.min(perRun, front)))) {
                 return 0;
             }
             int[] target = new int[needed];
@@ -523,7 +532,7 @@ abstract class RowLists {
                 }
             }
             int perRun = rows.slotsPerChunk();
-            if (jumps <= (back - 1) / perRun
+            if (wantedBack != MOVE && jumps <= (back - 1) / perRun
                     && (wantedBack == NO_ROW || first == rows.runStart(wantedBack, Math.min(perRun, back)))) {
                 return tail + 1;
             }
@@ -583,6 +592,18 @@ abstract class RowLists {
                 row = next(row);
             }
             return row + 1;
+        } finally {
+            locks.unlock(stripe, locked);
+        }
+    }
+
+    /** The first row of the list's back part (see {@link #relocateBack}), or NO_ROW if it has none. */
+    final int firstBackRow(SlotPool owners, int ownerSlot, int headField) {
+        int stripe = locks.stripe(headField, ownerSlot);
+        long locked = locks.lock(stripe);
+        try {
+            int lastFront = lastFrontRow(owners.getInt(ownerSlot, headField));
+            return lastFront == NO_ROW ? NO_ROW : next(lastFront);
         } finally {
             locks.unlock(stripe, locked);
         }

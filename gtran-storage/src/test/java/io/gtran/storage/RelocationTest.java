@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Runs of consecutive slots, and compaction that moves row-lists into them for locality. */
 class RelocationTest {
@@ -132,6 +135,84 @@ class RelocationTest {
             int highWater = store.edgeLists.rows.highWater();
             assertEquals(0, store.compactAllEdges(), "a compacted store is left where it is");
             assertEquals(highWater, store.edgeLists.rows.highWater(), "a second pass takes no fresh rows");
+        }
+    }
+
+    /**
+     * Two ways the first list used to anchor a region wherever it lay (found in review): a first
+     * list of one row was "laid out" where it was loaded, and a back part of one row was "laid out"
+     * in the old row the first pass packed it into. Every later list then had to move, on every
+     * pass, growing the row pool each time. A compacted store must stay where it is.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void repeatedPassesMoveNothingWhateverTheFirstListLooksLike(boolean firstListInOneRow) {
+        try (GraphStore store = GraphStore.open(StoreTestSupport.config(StoreConfig.EDGE_ROW_CELLS, CELLS))) {
+            int label = store.labels().intern("l");
+            long[] vertices = new long[4];
+            for (int i = 0; i < vertices.length; i++) {
+                vertices[i] = store.addVertex(label, 1, Long.MAX_VALUE);
+            }
+            // 4 OUT cells and 5 IN cells each (neighbours on node 1): one front row plus one back
+            // row, inserted shuffled so that no list starts out laid out.
+            List<long[]> edges = new ArrayList<>();
+            for (int i = 0; i < vertices.length; i++) {
+                if (i == 0 && firstListInOneRow) {
+                    edges.add(new long[] {vertices[0], ElementIds.compose(1, 1, 0)}); // 3 cells: one row from the start
+                    edges.add(new long[] {vertices[0], ElementIds.compose(1, 1, 1)});
+                    edges.add(new long[] {ElementIds.compose(1, 1, 2), vertices[0]});
+                    continue;
+                }
+                for (int k = 0; k < 4; k++) {
+                    edges.add(new long[] {vertices[i], ElementIds.compose(1, 1, 100 * i + k)});
+                }
+                for (int k = 0; k < 5; k++) {
+                    edges.add(new long[] {ElementIds.compose(1, 1, 100 * i + 50 + k), vertices[i]});
+                }
+            }
+            Collections.shuffle(edges, new Random(1));
+            for (long[] e : edges) {
+                store.addEdge(e[0], e[1], label, 1, Long.MAX_VALUE);
+            }
+            List<List<StoreTestSupport.Cell>> before = new ArrayList<>();
+            for (long v : vertices) {
+                before.add(StoreTestSupport.adjacency(store, v));
+            }
+
+            store.compactAllEdges();
+            List<List<Integer>> laidOut = new ArrayList<>();
+            for (long v : vertices) {
+                laidOut.add(rowChain(store, store.vertices.slotOf(v)));
+            }
+            int highWater = store.edgeLists.rows.highWater();
+            // 4 OUT cells fill a front row, so the first IN cell starts a second one: front parts of
+            // two rows, then one back row (one front row and no back row for a first list of one row).
+            int frontEnd = laidOut.get(0).get(0);
+            int backEnd = -1;
+            for (int i = 0; i < vertices.length; i++) {
+                assertEquals(before.get(i), StoreTestSupport.adjacency(store, vertices[i]));
+                List<Integer> chain = laidOut.get(i);
+                int front = i == 0 && firstListInOneRow ? 1 : 2;
+                assertEquals(front + (i == 0 && firstListInOneRow ? 0 : 1), chain.size(), "vertex " + i + ": " + laidOut);
+                for (int r = 0; r < front; r++) {
+                    assertEquals(frontEnd++, chain.get(r), "vertex " + i + "'s front rows follow the previous ones: " + laidOut);
+                }
+                if (chain.size() > front) {
+                    assertTrue(backEnd < 0 || chain.get(front) == backEnd, "back rows follow each other: " + laidOut);
+                    backEnd = chain.get(front) + 1;
+                }
+            }
+            int frontRegionEnd = frontEnd;
+            assertTrue(laidOut.stream().filter(c -> c.size() > 2).allMatch(c -> c.get(2) >= frontRegionEnd),
+                    "back rows lie after the front region: " + laidOut);
+
+            for (int pass = 2; pass <= 3; pass++) {
+                assertEquals(0, store.compactAllEdges());
+                for (int i = 0; i < vertices.length; i++) {
+                    assertEquals(laidOut.get(i), rowChain(store, store.vertices.slotOf(vertices[i])), "pass " + pass + " moved vertex " + i);
+                }
+                assertEquals(highWater, store.edgeLists.rows.highWater(), "pass " + pass + " took fresh rows");
+            }
         }
     }
 
