@@ -5,6 +5,8 @@ import static io.gtran.storage.RowDescriptor.COUNT_OFFSET;
 import static io.gtran.storage.RowDescriptor.NEXT_OFFSET;
 import static io.gtran.storage.RowDescriptor.NO_ROW;
 
+import java.util.function.IntUnaryOperator;
+
 /**
  * Row-lists: chains of fixed-size rows of fixed-size cells, kept in key order, owned by a header
  * slot of another pool (a vertex or an edge) whose int field holds the head row.
@@ -579,43 +581,28 @@ abstract class RowLists {
         return NO_ROW;
     }
 
-    /** The row slot just past the list's last row, or {@link RowDescriptor#NO_ROW} for an empty list. */
-    final int rowAfterTail(SlotPool owners, int ownerSlot, int headField) {
-        int stripe = locks.stripe(headField, ownerSlot);
-        long locked = locks.lock(stripe);
-        try {
-            int row = owners.getInt(ownerSlot, headField);
-            if (row == NO_ROW) {
-                return NO_ROW;
-            }
-            while (next(row) != NO_ROW) {
-                row = next(row);
-            }
-            return row + 1;
-        } finally {
-            locks.unlock(stripe, locked);
-        }
-    }
-
     /** The first row of the list's back part (see {@link #relocateBack}), or NO_ROW if it has none. */
     final int firstBackRow(SlotPool owners, int ownerSlot, int headField) {
-        int stripe = locks.stripe(headField, ownerSlot);
-        long locked = locks.lock(stripe);
-        try {
-            int lastFront = lastFrontRow(owners.getInt(ownerSlot, headField));
+        return readLocked(owners, ownerSlot, headField, head -> {
+            int lastFront = lastFrontRow(head);
             return lastFront == NO_ROW ? NO_ROW : next(lastFront);
-        } finally {
-            locks.unlock(stripe, locked);
-        }
+        });
     }
 
     /** The row slot just past the list's front part (see {@link #relocateFront}), or NO_ROW for an empty list. */
     final int rowAfterFront(SlotPool owners, int ownerSlot, int headField) {
+        return readLocked(owners, ownerSlot, headField, head -> {
+            int lastFront = lastFrontRow(head);
+            return lastFront == NO_ROW ? NO_ROW : lastFront + 1;
+        });
+    }
+
+    /** Applies {@code read} to the list's head row under the list's stripe: for compaction and statistics, not hot paths. */
+    private int readLocked(SlotPool owners, int ownerSlot, int headField, IntUnaryOperator read) {
         int stripe = locks.stripe(headField, ownerSlot);
         long locked = locks.lock(stripe);
         try {
-            int row = lastFrontRow(owners.getInt(ownerSlot, headField));
-            return row == NO_ROW ? NO_ROW : row + 1;
+            return read.applyAsInt(owners.getInt(ownerSlot, headField));
         } finally {
             locks.unlock(stripe, locked);
         }
@@ -656,17 +643,13 @@ abstract class RowLists {
 
     /** Rows in the list, counted under the lock; for tests and statistics, not hot paths. */
     final int rowCount(SlotPool owners, int ownerSlot, int headField) {
-        int stripe = locks.stripe(headField, ownerSlot);
-        long locked = locks.lock(stripe);
-        try {
+        return readLocked(owners, ownerSlot, headField, head -> {
             int n = 0;
-            for (int row = owners.getInt(ownerSlot, headField); row != NO_ROW; row = next(row)) {
+            for (int row = head; row != NO_ROW; row = next(row)) {
                 n++;
             }
             return n;
-        } finally {
-            locks.unlock(stripe, locked);
-        }
+        });
     }
 
     // ---------------------------------------------------------------- cell helpers
