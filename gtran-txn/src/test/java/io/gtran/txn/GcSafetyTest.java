@@ -800,15 +800,8 @@ class GcSafetyTest {
     @Test
     void removedVersionUnderAnAbortedReCreationIsFreed() throws Exception {
         open(Map.of(TxnConfig.GC, false));
-        int label = node.label("n");
         int p = node.key("p");
-        Transaction setup = node.begin(Isolation.SERIALIZABLE);
-        long v = setup.addVertex(label);
-        setup.setVertexProperty(v, p, "base");
-        setup.commit();
-        Transaction removal = node.begin(Isolation.SERIALIZABLE);
-        assertTrue(removal.removeVertexProperty(v, p));
-        removal.commit();
+        long v = vertexWithRemovedProperty(p, false);
         Transaction recreate = node.begin(Isolation.SERIALIZABLE);
         recreate.setVertexProperty(v, p, "aborted");
         node.engine.clock().next();
@@ -832,19 +825,8 @@ class GcSafetyTest {
     @Test
     void removedVersionUnderACommittedReCreationIsFreed() throws Exception {
         open(Map.of(TxnConfig.GC, false));
-        int label = node.label("n");
         int p = node.key("p");
-        Transaction setup = node.begin(Isolation.SERIALIZABLE);
-        long v = setup.addVertex(label);
-        setup.setVertexProperty(v, p, "base");
-        setup.commit();
-        Transaction update = node.begin(Isolation.SERIALIZABLE);
-        update.setVertexProperty(v, p, "full"); // a full version above the base, so removal ends a chain
-        update.commit();
-        quiesce();
-        Transaction removal = node.begin(Isolation.SERIALIZABLE);
-        assertTrue(removal.removeVertexProperty(v, p));
-        removal.commit();
+        long v = vertexWithRemovedProperty(p, true);
         Transaction recreate = node.begin(Isolation.SERIALIZABLE);
         recreate.setVertexProperty(v, p, "again");
         node.engine.clock().next();
@@ -856,6 +838,27 @@ class GcSafetyTest {
         check.commit();
         assertNothingWaiting();
         assertEquals(1L, live.get("mv-tuple"), "the removed version under the re-created one is freed: " + live + " " + node.engine.gc().stats());
+    }
+
+    /**
+     * A vertex created with property {@code p}, then (if {@code updated}) given a full version of
+     * it above the base and quiesced, then the property removed: all committed.
+     */
+    private long vertexWithRemovedProperty(int p, boolean updated) throws InterruptedException {
+        Transaction setup = node.begin(Isolation.SERIALIZABLE);
+        long v = setup.addVertex(node.label("n"));
+        setup.setVertexProperty(v, p, "base");
+        setup.commit();
+        if (updated) {
+            Transaction update = node.begin(Isolation.SERIALIZABLE);
+            update.setVertexProperty(v, p, "full");
+            update.commit();
+            quiesce();
+        }
+        Transaction removal = node.begin(Isolation.SERIALIZABLE);
+        assertTrue(removal.removeVertexProperty(v, p));
+        removal.commit();
+        return v;
     }
 
     // ------------------------------------------------------------ closing under load
