@@ -428,23 +428,14 @@ abstract class RowLists {
             int needed = (cells + cellsPerRow - 1) / cellsPerRow;
             // Front rows: through the one that holds the first back cell, once the list is packed.
             int front = !split ? needed : firstBack < 0 ? needed : firstBack / cellsPerRow + 1;
-            int perRun = rows.slotsPerChunk();
-            if (wantedHead != MOVE && laidOut(head, front)
-                    && (wantedHead == NO_ROW || head == rows.runStart(wantedHead, Math.min(perRun, front)))) {
+            if (placedAt(head, front, wantedHead) && laidOut(head, front)) {
                 return 0;
             }
             int[] target = new int[needed];
-            int taken = 0;
-            for (int r = 0; r < front; r += perRun) {
-                int run = rows.allocateRun(Math.min(perRun, front - r));
-                if (run == SlotPool.NO_SLOT) {
-                    freeTargets(target, taken);
-                    return compactLocked(owners, ownerSlot, headField);
-                }
-                for (int k = 0; k < Math.min(perRun, front - r); k++) {
-                    target[taken++] = run + k;
-                }
+            if (!takeRuns(target, front)) {
+                return compactLocked(owners, ownerSlot, headField);
             }
+            int taken = front;
             // The back part reuses the old rows, in list order. Cell g is read from old row g / cells
             // per row or later, and written to old row g / cells per row - front or earlier: never
             // over a cell not yet read, and the old rows' links are rewritten only after the copy.
@@ -500,10 +491,35 @@ abstract class RowLists {
         return jumps <= (front - 1) / perRun;
     }
 
-    private void freeTargets(int[] target, int taken) {
-        for (int r = 0; r < taken; r++) {
-            rows.free(target[r]);
+    /**
+     * True when a part of {@code length} rows starting at {@code first} starts where a run asked
+     * for at {@code wanted} would ({@link RowDescriptor#NO_ROW}: anywhere; {@link #MOVE}: nowhere).
+     */
+    private boolean placedAt(int first, int length, int wanted) {
+        return wanted != MOVE && (wanted == NO_ROW || first == rows.runStart(wanted, Math.min(rows.slotsPerChunk(), length)));
+    }
+
+    /**
+     * Fills {@code target[0 .. count)} with fresh consecutive rows, one run per chunk. If the pool
+     * has no room, frees what it took and returns false.
+     */
+    private boolean takeRuns(int[] target, int count) {
+        int perRun = rows.slotsPerChunk();
+        int taken = 0;
+        while (taken < count) {
+            int length = Math.min(perRun, count - taken);
+            int run = rows.allocateRun(length);
+            if (run == SlotPool.NO_SLOT) {
+                for (int r = 0; r < taken; r++) {
+                    rows.free(target[r]);
+                }
+                return false;
+            }
+            for (int k = 0; k < length; k++) {
+                target[taken++] = run + k;
+            }
         }
+        return true;
     }
 
     /**
@@ -533,22 +549,12 @@ abstract class RowLists {
                     jumps++;
                 }
             }
-            int perRun = rows.slotsPerChunk();
-            if (wantedBack != MOVE && jumps <= (back - 1) / perRun
-                    && (wantedBack == NO_ROW || first == rows.runStart(wantedBack, Math.min(perRun, back)))) {
+            if (placedAt(first, back, wantedBack) && jumps <= (back - 1) / rows.slotsPerChunk()) {
                 return tail + 1;
             }
             int[] target = new int[back];
-            int taken = 0;
-            for (int r = 0; r < back; r += perRun) {
-                int run = rows.allocateRun(Math.min(perRun, back - r));
-                if (run == SlotPool.NO_SLOT) {
-                    freeTargets(target, taken);
-                    return tail + 1;
-                }
-                for (int k = 0; k < Math.min(perRun, back - r); k++) {
-                    target[taken++] = run + k;
-                }
+            if (!takeRuns(target, back)) {
+                return tail + 1;
             }
             int r = 0;
             for (int row = first; row != NO_ROW; row = next(row), r++) {
