@@ -31,7 +31,8 @@ public final class MvStore implements AutoCloseable {
     MvStore(StoreConfig config) {
         int max = Math.min(config.mvTuplesMax, MvTupleDescriptor.MAX_SLOT + 1);
         this.tuples = new SlotPool("mv-tuple", MvTupleDescriptor.LENGTH, config.slotsPerChunk(MvTupleDescriptor.LENGTH), max);
-        this.bases = new SlotPool("mv-base", BaseVersionDescriptor.LENGTH, config.slotsPerChunk(BaseVersionDescriptor.LENGTH), max);
+        this.bases = SlotPool.withSideParts("mv-base", BaseVersionDescriptor.LENGTH, BaseVersionDescriptor.SIDE_LENGTH,
+                config.slotsPerChunk(BaseVersionDescriptor.LENGTH + BaseVersionDescriptor.SIDE_LENGTH), max);
         this.values = new ValueRegion(config);
     }
 
@@ -84,7 +85,7 @@ public final class MvStore implements AutoCloseable {
             throw new IllegalArgumentException("base version is not live: version=" + base);
         }
         int slot = MvTupleDescriptor.slot(base);
-        ValueType type = ValueType.ofTag(bases.getByte(slot, BaseVersionDescriptor.TYPE_OFFSET));
+        ValueType type = ValueType.ofTag(bases.getSideByte(slot, BaseVersionDescriptor.TYPE_SIDE_OFFSET));
         long word = bases.getLong(slot, BaseVersionDescriptor.VALUE_OFFSET);
         if (!type.inline()) {
             // The base version keeps its own copy: each version frees its own value.
@@ -117,7 +118,7 @@ public final class MvStore implements AutoCloseable {
             releaseWord(type, word);
             throw StoreCapacityException.poolExhausted(bases, StoreConfig.MV_TUPLES_MAX);
         }
-        bases.putByte(slot, BaseVersionDescriptor.TYPE_OFFSET, type.tag);
+        bases.putSideByte(slot, BaseVersionDescriptor.TYPE_SIDE_OFFSET, type.tag);
         bases.putLongRelease(slot, BaseVersionDescriptor.VALUE_OFFSET, word);
         return MvTupleDescriptor.baseHandle(slot);
     }
@@ -159,7 +160,7 @@ public final class MvStore implements AutoCloseable {
 
     public ValueType type(int version) {
         return isBase(version)
-                ? ValueType.ofTag(bases.getByte(MvTupleDescriptor.slot(version), BaseVersionDescriptor.TYPE_OFFSET))
+                ? ValueType.ofTag(bases.getSideByte(MvTupleDescriptor.slot(version), BaseVersionDescriptor.TYPE_SIDE_OFFSET))
                 : ValueType.ofTag(tuples.getByte(version, TYPE_OFFSET));
     }
 

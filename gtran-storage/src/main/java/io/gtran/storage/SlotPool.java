@@ -96,11 +96,12 @@ public final class SlotPool implements AutoCloseable {
      * A pool whose slots each have a {@code sideSize}-byte side part, stored after all the slots of
      * their chunk (see the class comment); {@link #sideOffset(int)} locates it.
      *
-     * @param sideSize bytes of each side part, a positive multiple of 8
+     * @param sideSize bytes of each side part, positive; a multiple of 8 if the side parts hold
+     *                 words ({@link #getSideLong}), any size if they hold bytes only ({@link #getSideByte})
      */
     public static SlotPool withSideParts(String name, int slotSize, int sideSize, int slotsPerChunk, int maxSlots) {
         if (sideSize <= 0) {
-            throw new IllegalArgumentException("sideSize must be a positive multiple of 8: pool=" + name + " sideSize=" + sideSize);
+            throw new IllegalArgumentException("sideSize must be positive: pool=" + name + " sideSize=" + sideSize);
         }
         return new SlotPool(name, slotSize, sideSize, slotsPerChunk, maxSlots, NO_PRESERVED_WORD);
     }
@@ -112,8 +113,8 @@ public final class SlotPool implements AutoCloseable {
         if (slotsPerChunk <= 0 || Integer.bitCount(slotsPerChunk) != 1) {
             throw new IllegalArgumentException("slotsPerChunk must be a power of two: pool=" + name + " slotsPerChunk=" + slotsPerChunk);
         }
-        if (sideSize < 0 || sideSize % 8 != 0) {
-            throw new IllegalArgumentException("sideSize must be a multiple of 8: pool=" + name + " sideSize=" + sideSize);
+        if (sideSize < 0) {
+            throw new IllegalArgumentException("sideSize must not be negative: pool=" + name + " sideSize=" + sideSize);
         }
         if (((long) slotSize + sideSize) * slotsPerChunk > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("chunk too large: pool=" + name + " slotSize=" + slotSize + " sideSize=" + sideSize
@@ -310,13 +311,22 @@ public final class SlotPool implements AutoCloseable {
         return buffer(slot).getLong(offset(slot) + field);
     }
 
-    /** A word at byte {@code field} of the slot's side part. */
+    /** A word at byte {@code field} of the slot's side part; the pool's side parts must be a multiple of 8 bytes. */
     public long getSideLong(int slot, int field) {
         return buffer(slot).getLong(sideOffset(slot) + field);
     }
 
     public void putSideLong(int slot, int field, long value) {
         buffer(slot).putLong(sideOffset(slot) + field, value);
+    }
+
+    /** The byte at {@code field} of the slot's side part. */
+    public byte getSideByte(int slot, int field) {
+        return buffer(slot).get(sideOffset(slot) + field);
+    }
+
+    public void putSideByte(int slot, int field, byte value) {
+        buffer(slot).put(sideOffset(slot) + field, value);
     }
 
     public void putLong(int slot, int field, long value) {
@@ -479,8 +489,12 @@ public final class SlotPool implements AutoCloseable {
             }
         }
         int side = sideOffset(slot);
-        for (int i = 0; i < sideSize; i += 8) {
+        int i = 0;
+        for (; i + 8 <= sideSize; i += 8) {
             buffer.putLong(side + i, 0L);
+        }
+        for (; i < sideSize; i++) {
+            buffer.put(side + i, (byte) 0); // a side part of bytes (see withSideParts)
         }
     }
 

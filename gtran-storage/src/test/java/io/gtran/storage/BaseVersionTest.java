@@ -133,8 +133,9 @@ class BaseVersionTest {
     }
 
     @Test
-    void baseVersionsAreHalfTheSizeOfFullTuples() {
-        assertEquals(MvTupleDescriptor.LENGTH, 2 * BaseVersionDescriptor.LENGTH);
+    void baseVersionsTakeAValueWordAndATypeByte() {
+        assertEquals(Long.BYTES, BaseVersionDescriptor.LENGTH);
+        assertEquals(Byte.BYTES, BaseVersionDescriptor.SIDE_LENGTH);
         assertEquals(0, BaseVersionDescriptor.VALUE_OFFSET % 8);
     }
 

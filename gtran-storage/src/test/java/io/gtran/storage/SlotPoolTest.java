@@ -17,6 +17,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 
 class SlotPoolTest {
@@ -81,8 +83,39 @@ class SlotPoolTest {
             assertEquals(-1L - 4, pool.getSideLong(slots[4], 0), "the neighbouring side part is untouched");
         }
         assertThrows(IllegalArgumentException.class, () -> SlotPool.withSideParts("bad", 24, 0, 4, 10));
-        assertThrows(IllegalArgumentException.class, () -> SlotPool.withSideParts("bad", 24, 12, 4, 10));
+        assertThrows(IllegalArgumentException.class, () -> SlotPool.withSideParts("bad", 24, -8, 4, 10));
         assertThrows(IllegalArgumentException.class, () -> SlotPool.withSideParts("bad", 1 << 30, 1 << 30, 4, 10));
+    }
+
+    /**
+     * Side parts of bytes (a base version's type tag is one): any size, packed with no padding, and
+     * a reused slot's side part is zeroed to its last byte without touching its neighbours'.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3, 12})
+    void sidePartsOfBytesArePackedAndZeroedExactly(int sideSize) {
+        try (SlotPool pool = SlotPool.withSideParts("bytes", 8, sideSize, 8, 100)) {
+            int[] slots = new int[8];
+            for (int i = 0; i < slots.length; i++) {
+                slots[i] = pool.allocate();
+                pool.putLong(slots[i], 0, 1000L + i);
+                for (int b = 0; b < sideSize; b++) {
+                    pool.putSideByte(slots[i], b, (byte) (i * 16 + b + 1));
+                }
+            }
+            for (int i = 0; i < slots.length; i++) {
+                assertEquals(8 * 8 + i * sideSize, pool.sideOffset(slots[i]), "side parts packed after the chunk's eight slots");
+                assertEquals(1000L + i, pool.getLong(slots[i], 0), "slot word untouched by side writes");
+            }
+            assertEquals(8L * (8 + sideSize), pool.reservedBytes());
+            pool.free(slots[3]);
+            assertEquals(slots[3], pool.allocate());
+            for (int b = 0; b < sideSize; b++) {
+                assertEquals(0, pool.getSideByte(slots[3], b), "a reused slot's side part is zeroed: byte " + b);
+                assertEquals((byte) (2 * 16 + b + 1), pool.getSideByte(slots[2], b), "the side part before is untouched");
+                assertEquals((byte) (4 * 16 + b + 1), pool.getSideByte(slots[4], b), "the side part after is untouched");
+            }
+        }
     }
 
     @Test
