@@ -54,7 +54,7 @@ class StoreConfigTest {
         settings.put(StoreConfig.NODE_ID, " 12 ");
         settings.put(StoreConfig.VERTICES_MAX, "1_000_000");
         settings.put(StoreConfig.EDGES_MAX, 5L);
-        settings.put(StoreConfig.EDGE_ROW_CELLS, (short) 16);
+        settings.put(StoreConfig.EDGE_ROW_CELLS, (short) 12);
         settings.put(StoreConfig.VERTEX_PROPERTY_ROW_CELLS, (byte) 2);
         settings.put(StoreConfig.EDGE_PROPERTY_ROW_CELLS, BigInteger.valueOf(3));
         settings.put(StoreConfig.MV_TUPLES_MAX, new AtomicInteger(99));
@@ -69,7 +69,7 @@ class StoreConfigTest {
         assertEquals(12, config.nodeId);
         assertEquals(1_000_000, config.verticesMax);
         assertEquals(5, config.edgesMax);
-        assertEquals(16, config.edgeRowCells);
+        assertEquals(12, config.edgeRowCells);
         assertEquals(2, config.vertexPropertyRowCells);
         assertEquals(3, config.edgePropertyRowCells);
         assertEquals(99, config.mvTuplesMax);

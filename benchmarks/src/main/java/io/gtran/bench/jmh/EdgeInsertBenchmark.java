@@ -2,6 +2,7 @@ package io.gtran.bench.jmh;
 
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.tinkergraph.structure.TinkerGraph;
@@ -46,6 +47,10 @@ public class EdgeInsertBenchmark extends GtranForkSettings {
     @Param("1000000")
     public int edges;
 
+    /** gtran.storage.edge-row.cells (store default 16): longer rows shift more cells per sorted insert. */
+    @Param("16")
+    public int edgeRowCells;
+
     private int[] source;
     private int[] target;
 
@@ -65,7 +70,7 @@ public class EdgeInsertBenchmark extends GtranForkSettings {
 
         @Setup(Level.Iteration)
         public void open(EdgeInsertBenchmark b) {
-            store = GraphStore.open(StoreConfig.defaults());
+            store = GraphStore.open(StoreConfig.from(Map.of(StoreConfig.EDGE_ROW_CELLS, b.edgeRowCells)));
             ids = JmhGraphs.addVertices(store, b.vertices, store.labels().intern("vertex"));
             label = store.labels().intern("knows");
         }
