@@ -25,6 +25,7 @@ import java.nio.ByteBuffer;
 final class DirectMemory {
     private static final sun.misc.Unsafe UNSAFE;
     private static final long ADDRESS_FIELD;
+    private static final long LONG_ARRAY_BASE;
 
     static {
         try {
@@ -32,6 +33,7 @@ final class DirectMemory {
             theUnsafe.setAccessible(true);
             UNSAFE = (sun.misc.Unsafe) theUnsafe.get(null);
             ADDRESS_FIELD = UNSAFE.objectFieldOffset(Buffer.class.getDeclaredField("address"));
+            LONG_ARRAY_BASE = UNSAFE.arrayBaseOffset(long[].class);
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new ExceptionInInitializerError(new IllegalStateException(
                     "gtran-storage needs sun.misc.Unsafe (module jdk.unsupported) to read direct buffers: " + e, e));
@@ -55,5 +57,10 @@ final class DirectMemory {
 
     static int getInt(long address) {
         return UNSAFE.getInt(address);
+    }
+
+    /** Copies {@code count} 8-byte words from {@code address} into {@code dst[dstIndex..]}; the caller has checked both ranges. */
+    static void copyLongs(long address, long[] dst, int dstIndex, int count) {
+        UNSAFE.copyMemory(null, address, dst, LONG_ARRAY_BASE + (long) dstIndex * Long.BYTES, (long) count * Long.BYTES);
     }
 }

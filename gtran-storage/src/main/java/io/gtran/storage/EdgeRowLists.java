@@ -69,16 +69,22 @@ final class EdgeRowLists extends RowLists {
                 return -1;
             }
             long cells = base + RowDescriptor.CELLS_OFFSET;
-            for (int i = 0; i < count; i++) {
-                long w0 = DirectMemory.getLong(cells + (long) i * Long.BYTES);
-                if (w0 < 0) {
-                    Reference.reachabilityFence(chunk);
-                    return n; // the first IN cell: no OUT cell follows
+            if (count > 0 && n + count <= out.length && DirectMemory.getLong(cells + (long) (count - 1) * Long.BYTES) >= 0) {
+                // The row's last cell is OUT, so all of them are: copy the row's words whole.
+                DirectMemory.copyLongs(cells, out, n, count);
+                n += count;
+            } else {
+                for (int i = 0; i < count; i++) {
+                    long w0 = DirectMemory.getLong(cells + (long) i * Long.BYTES);
+                    if (w0 < 0) {
+                        Reference.reachabilityFence(chunk);
+                        return n; // the first IN cell: no OUT cell follows
+                    }
+                    if (n < out.length) {
+                        out[n] = w0;
+                    }
+                    n++;
                 }
-                if (n < out.length) {
-                    out[n] = w0;
-                }
-                n++;
             }
             row = DirectMemory.getInt(base + RowDescriptor.NEXT_OFFSET);
             Reference.reachabilityFence(chunk);

@@ -74,9 +74,14 @@ class NeighboursTest {
                 targets[i] = store.addVertex(l, 1, Long.MAX_VALUE);
                 store.addEdge(hub, targets[i], l, 1, Long.MAX_VALUE);
             }
+            assertEquals(2, store.edgeRowCount(hub), "20 cells take two 16-cell rows");
+            // Arrays ending inside the first row, at or past its end (a row the read copies whole), inside the second.
+            for (int length : new int[] {5, 8, 16, 18, 20}) {
+                long[] shorter = new long[length];
+                assertEquals(20, store.neighbours(hub, EdgeDirection.OUT, EdgeCursor.ANY_LABEL, shorter), "length " + length);
+                assertArrayEquals(Arrays.copyOf(targets, length), shorter, "targets were created in id order");
+            }
             long[] small = new long[5];
-            assertEquals(20, store.neighbours(hub, EdgeDirection.OUT, EdgeCursor.ANY_LABEL, small));
-            assertArrayEquals(Arrays.copyOf(targets, 5), small, "targets were created in id order");
             assertEquals(0, store.neighbours(hub, EdgeDirection.IN, EdgeCursor.ANY_LABEL, small));
             assertThrows(UnknownElementException.class, () -> store.neighbours(12345L, EdgeDirection.OUT, EdgeCursor.ANY_LABEL, small));
         }
