@@ -17,7 +17,7 @@ import java.nio.ByteBuffer;
  *       reachable ({@link java.lang.ref.Reference#reachabilityFence}) until the last read, so the
  *       buffer cannot be collected, and its memory freed, mid-read.</li>
  *   <li>Read only at offsets the pool's layout puts inside the chunk: a slot below the pool's
- *       high-water mark (whose chunk exists), a field inside the slot, a cell index bounded by
+ *       high-water mark whose chunk is present (a released chunk's is null), a field inside the slot, a cell index bounded by
  *       the row's capacity.</li>
  * </ul>
  * Reads only; every write to the store still goes through the buffers.

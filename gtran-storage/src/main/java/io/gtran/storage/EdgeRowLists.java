@@ -62,6 +62,9 @@ final class EdgeRowLists extends RowLists {
                 return -1; // a recycled link, or a cycle through recycled rows
             }
             ByteBuffer chunk = rows.buffer(row);
+            if (chunk == null) {
+                return -1; // a link into a chunk released since (see SlotPool#releaseWhollyFreeChunks)
+            }
             long base = DirectMemory.address(chunk) + rows.offset(row);
             int count = DirectMemory.getInt(base + RowDescriptor.COUNT_OFFSET);
             if (count < 0 || count > cellsPerRow) {
@@ -95,7 +98,7 @@ final class EdgeRowLists extends RowLists {
     /**
      * One pass over the rows; -1 if what it read cannot be a list (a writer moved it: retry).
      * Reads by address ({@link DirectMemory}): a row is used only once its slot is below the
-     * pool's high-water mark, so its chunk exists, and a cell only below the row's count, once the
+     * pool's high-water mark and its chunk is there (not released), and a cell only below the row's count, once the
      * count is known to be at most the row's capacity; so every read stays inside the chunk,
      * whatever a concurrent writer left in the words.
      */
@@ -111,6 +114,9 @@ final class EdgeRowLists extends RowLists {
                 return -1; // a recycled link, or a cycle through recycled rows
             }
             ByteBuffer chunk = rows.buffer(row);
+            if (chunk == null) {
+                return -1; // a link into a chunk released since (see SlotPool#releaseWhollyFreeChunks)
+            }
             long chunkAddress = DirectMemory.address(chunk);
             long base = chunkAddress + rows.offset(row);
             int count = DirectMemory.getInt(base + RowDescriptor.COUNT_OFFSET);

@@ -501,9 +501,11 @@ public final class GraphStore implements AutoCloseable {
      * blocked. Returns how many rows the lists shrank by in total.
      *
      * <p>Run it from one thread (the garbage collector's), not concurrently with
-     * {@link #removeVertex}. Runs come only from fresh memory, and the rows a list leaves go onto
-     * the free list for later inserts, so a pass that moves lists grows the edge-row pool's
-     * reserved memory by what it moved; see docs/storage.md before running it periodically.
+     * {@link #removeVertex}. Lists move into runs of fresh memory (released chunks first, see
+     * {@link SlotPool#allocateRun}), and the rows they leave go onto the free list; at the end of
+     * the pass every edge-row chunk left wholly free is released
+     * ({@link SlotPool#releaseWhollyFreeChunks}). So a pass needs, for the moment, room for the
+     * rows it moves, and afterwards the pool holds about what its lists take.
      */
     public synchronized long compactAllEdges() {
         long shrunk = 0;
@@ -541,6 +543,7 @@ public final class GraphStore implements AutoCloseable {
                 }
             }
         }
+        edgeRows.releaseWhollyFreeChunks();
         return shrunk;
     }
 

@@ -38,6 +38,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p>{@link #allocate()} returns {@link #NO_SLOT} when the pool is full rather than throwing: the
  * caller knows what the pool holds and turns that into a {@link StoreCapacityException} naming it.
+ *
+ * <p>A chunk every slot of which is on the free list can be released
+ * ({@link #releaseWhollyFreeChunks}): its memory is dropped and its index kept for
+ * {@link #allocateRun}, which recreates it before handing out fresh memory above the high-water
+ * mark. A slot of a released chunk stays below the high-water mark with no memory behind it:
+ * {@link #buffer(int)} returns null for it, which optimistic readers, who may follow a stale link
+ * there, treat like any other sign that a writer moved the data (they retry).
  */
 public final class SlotPool implements AutoCloseable {
     /** Returned by {@link #allocate()} when the pool has no free slot left. */
@@ -71,6 +78,12 @@ public final class SlotPool implements AutoCloseable {
     private final AtomicLong freeHead = new AtomicLong();
     private final AtomicInteger liveSlots = new AtomicInteger();
     private final AtomicInteger chunkCount = new AtomicInteger();
+    /** Indexes of released chunks, for {@link #allocateRun} to recreate; guarded by the pool's monitor. */
+    private final java.util.ArrayDeque<Integer> releasedChunks = new java.util.ArrayDeque<>();
+    /** The recreated chunk {@link #allocateRun} is filling, or -1; guarded by the pool's monitor. */
+    private int refillChunk = -1;
+    /** The next slot {@link #allocateRun} hands out of {@link #refillChunk}; guarded by the pool's monitor. */
+    private int refillNext;
     private volatile boolean closed;
 
     /**
@@ -188,9 +201,11 @@ public final class SlotPool implements AutoCloseable {
     /**
      * Takes {@code count} consecutive fresh slots, zero-filled, all in one chunk, and returns the
      * first; slots {@code first .. first + count - 1} are then allocated. Fresh memory only (the
-     * free list is unordered), so callers use it where adjacency in memory is the point. Slots
-     * skipped to start the run on a new chunk go onto the free list. Returns {@link #NO_SLOT} if
-     * the run does not fit in the pool or is longer than a chunk.
+     * free list is unordered), so callers use it where adjacency in memory is the point: a
+     * released chunk, recreated (see {@link #releaseWhollyFreeChunks}), filled front to back, or
+     * else memory above the high-water mark. Consecutive calls give consecutive runs while they fit
+     * in the chunk being filled. Slots skipped to start the run on a new chunk go onto the free
+     * list. Returns {@link #NO_SLOT} if the run does not fit in the pool or is longer than a chunk.
      */
     public int allocateRun(int count) {
         ensureOpen();
@@ -199,6 +214,15 @@ public final class SlotPool implements AutoCloseable {
         }
         if (count > chunkMask + 1) {
             return NO_SLOT;
+        }
+        int refilled = refillRun(count);
+        if (refilled != NO_SLOT) {
+            for (int slot = refilled; slot < refilled + count; slot++) {
+                zero(slot);
+                markAllocated(slot);
+            }
+            liveSlots.addAndGet(count);
+            return refilled;
         }
         int current;
         int start;
@@ -229,6 +253,98 @@ public final class SlotPool implements AutoCloseable {
         }
         liveSlots.addAndGet(count);
         return start;
+    }
+
+    /**
+     * A run of {@code count} slots from a released chunk, recreated, or {@link #NO_SLOT} if none is
+     * left. The slots are not yet marked allocated. When the run does not fit in what is left of
+     * the chunk being filled, that rest goes onto the free list and the next released chunk is
+     * recreated.
+     */
+    private synchronized int refillRun(int count) {
+        while (true) {
+            if (refillChunk >= 0) {
+                int end = (refillChunk + 1) << chunkShift;
+                if (refillNext + count <= end) {
+                    int start = refillNext;
+                    refillNext += count;
+                    return start;
+                }
+                for (int slot = refillNext; slot < end; slot++) {
+                    markAllocated(slot);
+                    liveSlots.incrementAndGet();
+                    free(slot);
+                }
+                refillChunk = -1;
+            }
+            Integer released = releasedChunks.pollFirst();
+            if (released == null) {
+                return NO_SLOT;
+            }
+            createChunk(released);
+            refillChunk = released;
+            refillNext = released << chunkShift;
+        }
+    }
+
+    /**
+     * Releases every chunk all of whose slots are on the free list: drops its memory (the buffer
+     * goes when no reader holds it any more) and keeps its index for {@link #allocateRun} to
+     * recreate. Returns how many chunks it released.
+     *
+     * <p>Safe while other threads allocate and free: it takes the whole free list at once, so
+     * every slot it counts is owned by no one, and puts back the slots of the chunks it keeps. A
+     * slot being handed out or freed at that moment is not on the list, so its chunk is kept.
+     * Meanwhile allocations find the free list empty and take fresh memory instead; so call it
+     * when the pool is quiet, e.g. after a compaction has moved rows out of whole chunks.
+     */
+    public synchronized int releaseWhollyFreeChunks() {
+        ensureOpen();
+        long head;
+        do {
+            head = freeHead.get();
+        } while (!freeHead.compareAndSet(head, (head & ~LINK_MASK) + TAG_INCREMENT));
+        int[] taken = new int[16];
+        int takenCount = 0;
+        int[] freePerChunk = new int[chunks.length];
+        for (int link = (int) (head & LINK_MASK); link != 0; ) {
+            int slot = link - 1;
+            if (takenCount == taken.length) {
+                taken = Arrays.copyOf(taken, takenCount * 2);
+            }
+            taken[takenCount++] = slot;
+            freePerChunk[slot >>> chunkShift]++;
+            link = getIntAcquire(slot, freeLinkOffset);
+        }
+        int slots = chunkMask + 1;
+        ByteBuffer[] newChunks = chunks.clone();
+        AtomicLongArray[] newBits = allocatedBits.clone();
+        int released = 0;
+        for (int chunk = 0; chunk < freePerChunk.length; chunk++) {
+            if (freePerChunk[chunk] == slots && chunk != refillChunk) {
+                newChunks[chunk] = null;
+                newBits[chunk] = null;
+                releasedChunks.addLast(chunk);
+                released++;
+            }
+        }
+        if (released > 0) {
+            chunks = newChunks;
+            allocatedBits = newBits;
+            chunkCount.addAndGet(-released);
+        }
+        for (int i = takenCount - 1; i >= 0; i--) {
+            int slot = taken[i];
+            if (newChunks[slot >>> chunkShift] != null) {
+                pushFree(slot);
+            }
+        }
+        return released;
+    }
+
+    /** Chunks released and not yet recreated: their indexes are below the high-water mark, with no memory. */
+    public synchronized int releasedChunks() {
+        return releasedChunks.size();
     }
 
     /**
@@ -426,8 +542,14 @@ public final class SlotPool implements AutoCloseable {
             }
             int slot = link - 1;
             // The slot is free, so its first word holds the next link; a concurrent pop may have
-            // taken it already, in which case the tag changed and the CAS below fails.
-            int next = getIntAcquire(slot, freeLinkOffset);
+            // taken it already, in which case the tag changed and the CAS below fails. A concurrent
+            // release may have taken the whole list and dropped the slot's chunk: start again.
+            ByteBuffer memory = buffer(slot);
+            if (memory == null) {
+                continue;
+            }
+            int next = memory.getInt(offset(slot) + freeLinkOffset);
+            VarHandle.acquireFence();
             long newHead = ((head & ~LINK_MASK) + TAG_INCREMENT) | (next & LINK_MASK);
             if (freeHead.compareAndSet(head, newHead)) {
                 return slot;
@@ -514,6 +636,9 @@ public final class SlotPool implements AutoCloseable {
 
     private boolean clearAllocated(int slot) {
         AtomicLongArray bits = allocatedBits[slot >>> chunkShift];
+        if (bits == null) {
+            return false; // a released chunk: nothing in it is allocated
+        }
         int local = slot & chunkMask;
         long bit = 1L << local;
         int word = local >>> 6;

@@ -3,6 +3,7 @@ package io.gtran.storage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -363,6 +365,133 @@ class SlotPoolTest {
             }
             assertTrue(pool.highWater() <= maxSlots);
         }
+    }
+
+    /**
+     * A chunk whose every slot is free is released: its memory goes, its slots read as not
+     * allocated and cannot be freed, and the free list keeps only the other chunks' slots. Runs then
+     * recreate it, front to back, before they take memory above the high-water mark.
+     */
+    @Test
+    void releasedChunksLoseTheirMemoryAndRunsRecreateThem() {
+        try (SlotPool pool = new SlotPool("releasing", 16, 4, 100)) {
+            for (int i = 0; i < 12; i++) {
+                assertEquals(i, pool.allocate()); // chunks 0 (slots 0-3), 1 (4-7) and 2 (8-11)
+            }
+            for (int slot : new int[] {4, 5, 6, 7, 9, 0}) {
+                pool.free(slot);
+            }
+            assertEquals(3 * 4 * 16, pool.reservedBytes());
+
+            assertEquals(1, pool.releaseWhollyFreeChunks(), "only chunk 1 is wholly free");
+            assertEquals(2 * 4 * 16, pool.reservedBytes());
+            assertEquals(1, pool.releasedChunks());
+            assertNull(pool.buffer(5), "no memory behind a released chunk");
+            assertFalse(pool.isAllocated(5));
+            assertThrows(IllegalStateException.class, () -> pool.free(5), "nothing in a released chunk is allocated");
+            assertEquals(0, pool.releaseWhollyFreeChunks(), "a second release finds nothing more");
+            assertEquals(Set.of(0, 9), Set.of(pool.allocate(), pool.allocate()), "the kept chunks' free slots stay on the free list");
+            assertEquals(12, pool.allocate(), "then fresh memory: single slots never come from a released chunk");
+
+            assertEquals(4, pool.allocateRun(3), "a run recreates the released chunk");
+            assertEquals(0, pool.releasedChunks());
+            assertEquals(4 * 4 * 16, pool.reservedBytes());
+            for (int slot = 4; slot < 7; slot++) {
+                assertTrue(pool.isAllocated(slot));
+                assertEquals(0L, pool.getLong(slot, 0));
+                assertEquals(0L, pool.getLong(slot, 8));
+            }
+            assertEquals(7, pool.allocateRun(1), "the next run follows it");
+            assertEquals(13, pool.allocateRun(2), "the recreated chunk is full: then memory above the high-water mark");
+        }
+    }
+
+    /** A run that does not fit in what is left of the recreated chunk leaves that rest on the free list. */
+    @Test
+    void theRestOfARecreatedChunkGoesOntoTheFreeList() {
+        try (SlotPool pool = new SlotPool("refilling", 16, 4, 100)) {
+            for (int i = 0; i < 8; i++) {
+                pool.allocate();
+            }
+            for (int slot = 0; slot < 4; slot++) {
+                pool.free(slot);
+            }
+            assertEquals(1, pool.releaseWhollyFreeChunks());
+            assertEquals(0, pool.allocateRun(3));
+            assertEquals(8, pool.allocateRun(2), "slot 3 alone cannot hold it: fresh memory");
+            assertFalse(pool.isAllocated(3));
+            assertEquals(3, pool.allocate(), "the rest went onto the free list");
+            assertEquals(4 + 3 + 2 + 1, pool.liveSlots(), "slots 4-7, the two runs and slot 3");
+        }
+    }
+
+    /**
+     * Threads allocate and free single slots while another releases chunks and takes and returns
+     * runs: no slot is ever handed to two holders, and afterwards every slot of the pool comes back
+     * exactly once, whether from the free list, fresh memory or a recreated chunk.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void releasingChunksUnderConcurrentAllocationNeverSharesASlot() throws Exception {
+        int threads = 3;
+        int maxSlots = 256;
+        int held = 8;
+        int rounds = 40_000;
+        try (SlotPool pool = new SlotPool("concurrent-release", 16, 4, maxSlots)) {
+            AtomicIntegerArray owner = new AtomicIntegerArray(maxSlots);
+            ExecutorService executor = Executors.newFixedThreadPool(threads + 1);
+            AtomicBoolean done = new AtomicBoolean();
+            try {
+                List<Future<Integer>> futures = new ArrayList<>();
+                for (int t = 1; t <= threads; t++) {
+                    int me = t;
+                    futures.add(executor.submit(() -> churn(pool, owner, me, held, rounds, new Random(4321 + me))));
+                }
+                Future<Integer> releaser = executor.submit(() -> releaseAndTakeRuns(pool, owner, threads + 1, done));
+                int total = 0;
+                for (Future<Integer> f : futures) {
+                    total += f.get(50, TimeUnit.SECONDS);
+                }
+                done.set(true);
+                assertTrue(releaser.get(50, TimeUnit.SECONDS) > 0, "the releaser released chunks while the others churned");
+                assertEquals(threads * rounds, total);
+            } finally {
+                executor.shutdownNow();
+            }
+            assertEquals(0, pool.liveSlots());
+            pool.releaseWhollyFreeChunks();
+            Set<Integer> all = new HashSet<>();
+            for (int slot = pool.allocate(); slot != SlotPool.NO_SLOT; slot = pool.allocate()) {
+                assertTrue(all.add(slot), "slot " + slot + " handed out twice");
+            }
+            for (int slot = pool.allocateRun(1); slot != SlotPool.NO_SLOT; slot = pool.allocateRun(1)) {
+                assertTrue(all.add(slot), "slot " + slot + " handed out twice");
+            }
+            assertEquals(maxSlots, all.size(), "every slot came back exactly once");
+        }
+    }
+
+    /** Until {@code done}: releases wholly free chunks, takes a run, checks and frees it. Returns the chunks released. */
+    private static int releaseAndTakeRuns(SlotPool pool, AtomicIntegerArray owner, int me, AtomicBoolean done) {
+        Random random = new Random(99);
+        int released = 0;
+        while (!done.get()) {
+            released += pool.releaseWhollyFreeChunks();
+            int length = 1 + random.nextInt(4);
+            int run = pool.allocateRun(length);
+            if (run == SlotPool.NO_SLOT) {
+                continue;
+            }
+            for (int slot = run; slot < run + length; slot++) {
+                assertTrue(owner.compareAndSet(slot, 0, me), "run slot " + slot + " owned by " + owner.get(slot));
+                assertEquals(0L, pool.getLong(slot, 8), "run slot not zeroed");
+            }
+            for (int slot = run; slot < run + length; slot++) {
+                assertTrue(owner.compareAndSet(slot, me, 0));
+                pool.free(slot);
+            }
+        }
+        return released;
     }
 
     /** Allocates and frees slots, claiming each in {@code owner} and stamping it; returns the allocations done. */

@@ -14,10 +14,12 @@ import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.tinkergraph.structure.TinkerGraph;
 
 /**
- * {@code bin/gtran bench memory [--vertices N] [--edges M] [--seed S]}: loads the same power-law
- * property graph into gtran's store and into TinkerGraph, one after the other in one JVM, and
- * prints for each
+ * {@code bin/gtran bench memory [--vertices N] [--edges M] [--seed S] [--compact]}: loads the same
+ * power-law property graph into gtran's store and into TinkerGraph, one after the other in one
+ * JVM, and prints for each
  * {@code MEMORY system=<name> vertices=<n> edges=<m> bytes_per_vertex=<x> bytes_per_edge=<y>}.
+ * With {@code --compact} it then runs {@link GraphStore#compactAllEdges} on gtran's store and
+ * prints a third line, {@code system=gtran-compacted}, measured the same way after it.
  *
  * <p>Bytes per vertex is the growth of heap-after-GC plus direct memory while the vertices (with
  * their properties) are loaded, divided by their number; bytes per edge the same for the edges.
@@ -28,6 +30,7 @@ public final class MemoryBenchmark {
     private static final BenchArgs ARGS = new BenchArgs("bench memory");
     static final String GTRAN = "gtran";
     static final String TINKERGRAPH = "tinkergraph";
+    static final String GTRAN_COMPACTED = "gtran-compacted";
     private static final long COMMITTED_BEGIN = 1L;
     private static final long OPEN_END = Long.MAX_VALUE;
 
@@ -46,6 +49,7 @@ public final class MemoryBenchmark {
         int vertices = 100_000;
         int edges = 1_000_000;
         long seed = 42;
+        boolean compact = false;
         Map<String, String> settings = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -54,9 +58,10 @@ public final class MemoryBenchmark {
                 case "--edges" -> edges = ARGS.parseInt(arg, ARGS.value(args, ++i, arg));
                 case "--seed" -> seed = ARGS.parseLong(arg, ARGS.value(args, ++i, arg));
                 case "--set" -> ARGS.setting(ARGS.value(args, ++i, arg), settings);
+                case "--compact" -> compact = true;
                 case "-h", "--help" -> {
                     System.out.println("usage: bin/gtran bench memory [--vertices N (100000)] [--edges M (1000000)] [--seed S (42)]"
-                            + " [--set gtran.storage.KEY=VALUE ...]");
+                            + " [--set gtran.storage.KEY=VALUE ...] [--compact (also measure gtran after compactAllEdges)]");
                     return;
                 }
                 default -> ARGS.fail("unknown option: " + arg + " (try --help)");
@@ -72,24 +77,36 @@ public final class MemoryBenchmark {
             ARGS.fail(e.getMessage());
             return;
         }
-        run(vertices, edges, seed, config, System.out);
+        run(vertices, edges, seed, config, compact, System.out);
     }
 
     static Result[] run(int vertices, int edges, long seed, StoreConfig config, PrintStream out) {
+        return run(vertices, edges, seed, config, false, out);
+    }
+
+    /** Results in the order printed: gtran, then gtran-compacted if {@code compact}, then TinkerGraph. */
+    static Result[] run(int vertices, int edges, long seed, StoreConfig config, boolean compact, PrintStream out) {
         long started = System.nanoTime();
         PowerLawGraph graph = PowerLawGraph.generate(vertices, edges, seed);
         out.printf(Locale.ROOT, "graph: vertices=%d edges=%d seed=%d max_degree=%d generated_in=%.1fs%n",
                 vertices, edges, seed, graph.maxDegree(), (System.nanoTime() - started) / 1e9);
-        Result gtran = measureGtran(graph, config, out);
-        out.println(gtran.line());
+        Result[] gtran = measureGtran(graph, config, compact, out);
+        for (Result r : gtran) {
+            out.println(r.line());
+        }
         Result tinker = measureTinkerGraph(graph);
         out.println(tinker.line());
-        out.printf(Locale.ROOT, "MEMORY ratio gtran/tinkergraph bytes_per_vertex=%.3f bytes_per_edge=%.3f (goal bytes_per_edge <= 0.25)%n",
-                gtran.bytesPerVertex() / tinker.bytesPerVertex(), gtran.bytesPerEdge() / tinker.bytesPerEdge());
-        return new Result[] {gtran, tinker};
+        for (Result r : gtran) {
+            out.printf(Locale.ROOT, "MEMORY ratio %s/tinkergraph bytes_per_vertex=%.3f bytes_per_edge=%.3f (goal bytes_per_edge <= 0.25)%n",
+                    r.system(), r.bytesPerVertex() / tinker.bytesPerVertex(), r.bytesPerEdge() / tinker.bytesPerEdge());
+        }
+        Result[] all = Arrays.copyOf(gtran, gtran.length + 1);
+        all[gtran.length] = tinker;
+        return all;
     }
 
-    static Result measureGtran(PowerLawGraph graph, StoreConfig config, PrintStream out) {
+    /** gtran as loaded, and after {@link GraphStore#compactAllEdges} if {@code compact}. */
+    static Result[] measureGtran(PowerLawGraph graph, StoreConfig config, boolean compact, PrintStream out) {
         long[] ids = new long[graph.vertices];
         long before = MemoryProbe.heapAndDirect();
         try (GraphStore store = GraphStore.open(config)) {
@@ -122,8 +139,16 @@ public final class MemoryBenchmark {
             if (store.vertexCount() != graph.vertices || store.edgeCount() != graph.edges) {
                 throw new IllegalStateException("gtran load incomplete: vertices=" + store.vertexCount() + " edges=" + store.edgeCount());
             }
-            return new Result(GTRAN, graph.vertices, graph.edges,
-                    (afterVertices - before) / (double) graph.vertices, (afterEdges - afterVertices) / (double) graph.edges);
+            double perVertex = (afterVertices - before) / (double) graph.vertices;
+            Result loaded = new Result(GTRAN, graph.vertices, graph.edges, perVertex, (afterEdges - afterVertices) / (double) graph.edges);
+            if (!compact) {
+                return new Result[] {loaded};
+            }
+            store.compactAllEdges();
+            long afterCompaction = MemoryProbe.heapAndDirect();
+            out.println("gtran pools after compactAllEdges (reserved bytes): " + store.reservedBytes());
+            return new Result[] {loaded, new Result(GTRAN_COMPACTED, graph.vertices, graph.edges, perVertex,
+                    (afterCompaction - afterVertices) / (double) graph.edges)};
         }
     }
 

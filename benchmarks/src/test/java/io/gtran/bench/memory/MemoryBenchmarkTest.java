@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class MemoryBenchmarkTest {
     private static final Pattern LINE = Pattern.compile(
-            "^MEMORY system=(\\w+) vertices=(\\d+) edges=(\\d+) bytes_per_vertex=([0-9.]+) bytes_per_edge=([0-9.]+)$",
+            "^MEMORY system=([\\w-]+) vertices=(\\d+) edges=(\\d+) bytes_per_vertex=([0-9.]+) bytes_per_edge=([0-9.]+)$",
             Pattern.MULTILINE);
 
     @Test
@@ -38,6 +38,23 @@ class MemoryBenchmarkTest {
             assertTrue(r.bytesPerVertex() > 0 && r.bytesPerEdge() > 0, r.line());
         }
         assertTrue(out.contains("MEMORY ratio gtran/tinkergraph"), out);
+    }
+
+    /** {@code --compact}: a third line, gtran after compactAllEdges, and its ratio to TinkerGraph. */
+    @Test
+    void compactAddsALineForTheCompactedStore() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        MemoryBenchmark.Result[] results = MemoryBenchmark.run(3_000, 30_000, 7, io.gtran.storage.StoreConfig.defaults(), true,
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String out = bytes.toString(StandardCharsets.UTF_8);
+        Matcher m = LINE.matcher(out);
+        for (String system : new String[] {MemoryBenchmark.GTRAN, MemoryBenchmark.GTRAN_COMPACTED, MemoryBenchmark.TINKERGRAPH}) {
+            assertTrue(m.find(), out);
+            assertEquals(system, m.group(1), out);
+        }
+        assertEquals(3, results.length);
+        assertTrue(out.contains("MEMORY ratio gtran-compacted/tinkergraph"), out);
+        assertTrue(out.contains("gtran pools after compactAllEdges"), out);
     }
 
     @Test
