@@ -71,8 +71,14 @@ final class EdgeRowLists extends RowLists {
                 Reference.reachabilityFence(chunk); // after the count's read, as after every read
                 return -1;
             }
+            if (n > Integer.MAX_VALUE - cellsPerRow) {
+                // More cells than any list holds: a stale reader going round a cycle of recycled
+                // rows. Give up (retry) before the count overflows.
+                Reference.reachabilityFence(chunk);
+                return -1;
+            }
             long cells = base + RowDescriptor.CELLS_OFFSET;
-            if (count > 0 && n + count <= out.length && DirectMemory.getLong(cells + (long) (count - 1) * Long.BYTES) >= 0) {
+            if (count > 0 && count <= out.length - n && DirectMemory.getLong(cells + (long) (count - 1) * Long.BYTES) >= 0) {
                 // The row's last cell is OUT, so all of them are: copy the row's words whole.
                 DirectMemory.copyLongs(cells, out, n, count);
                 n += count;
@@ -122,6 +128,12 @@ final class EdgeRowLists extends RowLists {
             int count = DirectMemory.getInt(base + RowDescriptor.COUNT_OFFSET);
             if (count < 0 || count > cellsPerRow) {
                 Reference.reachabilityFence(chunk); // after the count's read, as after every read
+                return -1;
+            }
+            if (n > Integer.MAX_VALUE - cellsPerRow) {
+                // More cells than any list holds: a stale reader going round a cycle of recycled
+                // rows. Give up (retry) before the count overflows.
+                Reference.reachabilityFence(chunk);
                 return -1;
             }
             long cells = base + RowDescriptor.CELLS_OFFSET;

@@ -36,9 +36,9 @@ public final class GraphStore implements AutoCloseable {
     private final ExternalIdMap externalEdgeIds;
     private final ElementProperties vertexProperties;
     private final ElementProperties edgeProperties;
-    /** Where {@link #compactAllEdges} last began its region of front parts, and of back parts ({@link RowLists#MOVE}: not yet). */
-    private int edgeFrontRegion = RowLists.MOVE;
-    private int edgeBackRegion = RowLists.MOVE;
+    /** Where {@link #compactAllEdges} last began its region of front parts, and of back parts (NO_ROW: not yet). */
+    private int edgeFrontRegion = RowDescriptor.NO_ROW;
+    private int edgeBackRegion = RowDescriptor.NO_ROW;
 
     private GraphStore(StoreConfig config) {
         this.config = config;
@@ -485,8 +485,7 @@ public final class GraphStore implements AutoCloseable {
      * Returns how many rows the list shrank by.
      */
     public int compactEdges(long vertexId) {
-        return edgeLists.relocate(vertices.headers, vertices.slotOf(vertexId), VertexHeaderDescriptor.EDGE_ROW_OFFSET,
-                RowDescriptor.NO_ROW);
+        return edgeLists.relocate(vertices.headers, vertices.slotOf(vertexId), VertexHeaderDescriptor.EDGE_ROW_OFFSET);
     }
 
     /**
@@ -510,33 +509,51 @@ public final class GraphStore implements AutoCloseable {
     public synchronized long compactAllEdges() {
         long shrunk = 0;
         int limit = vertices.headers.highWater();
-        // A part stays put only if it is laid out and starts where the previous list's part ended,
-        // so that a second pass over a compacted store moves nothing. The first list's part must
-        // start where the last pass began its region; before any pass, nowhere, so the first
-        // pass moves it into fresh rows rather than let it anchor the region wherever it lies.
+        int head = VertexHeaderDescriptor.EDGE_ROW_OFFSET;
+        // A part stays put only if it is laid out where this pass would put it: the first of a
+        // region where the last pass began the region, every later one right after the previous
+        // part or at the start of a chunk (where a run goes that cannot start there; see
+        // SlotPool.allocateRunFrom). So a second pass over a compacted store moves nothing. Before
+        // any pass nothing stays, so that no list anchors a region wherever it was loaded. Once a
+        // part moves, every later one moves too: it follows the moved part into fresh rows, and the
+        // rows it leaves can be released whole. A list whose front part moved has had its back
+        // part packed into its old rows, so that part moves too.
+        boolean frontStays = edgeFrontRegion != RowDescriptor.NO_ROW;
         int wantedFront = edgeFrontRegion;
         boolean firstFront = true;
+        int frontMovedFrom = Integer.MAX_VALUE; // the first vertex slot whose front part moved
         for (int slot = 0; slot < limit; slot++) {
             if (vertices.headers.isAllocated(slot)) {
-                shrunk += edgeLists.relocateFront(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET, wantedFront);
-                int after = edgeLists.rowAfterFront(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET);
+                int before = vertices.headers.getIntAcquire(slot, head);
+                shrunk += edgeLists.relocateFront(vertices.headers, slot, head, wantedFront, !firstFront,
+                        frontStays && frontMovedFrom == Integer.MAX_VALUE);
+                int after = edgeLists.rowAfterFront(vertices.headers, slot, head);
                 if (after != RowDescriptor.NO_ROW) {
+                    if (frontMovedFrom == Integer.MAX_VALUE && vertices.headers.getIntAcquire(slot, head) != before) {
+                        frontMovedFrom = slot;
+                    }
                     if (firstFront) {
-                        edgeFrontRegion = vertices.headers.getIntAcquire(slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET);
+                        edgeFrontRegion = vertices.headers.getIntAcquire(slot, head);
                         firstFront = false;
                     }
                     wantedFront = after;
                 }
             }
         }
+        boolean backStays = edgeBackRegion != RowDescriptor.NO_ROW;
         int wantedBack = edgeBackRegion;
         boolean firstBack = true;
+        boolean backMoved = false;
         for (int slot = 0; slot < limit; slot++) {
             if (vertices.headers.isAllocated(slot)) {
-                int after = edgeLists.relocateBack(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET, wantedBack);
+                int before = edgeLists.firstBackRow(vertices.headers, slot, head);
+                int after = edgeLists.relocateBack(vertices.headers, slot, head, wantedBack, !firstBack,
+                        backStays && !backMoved && slot < frontMovedFrom);
                 if (after != RowDescriptor.NO_ROW) {
+                    int first = edgeLists.firstBackRow(vertices.headers, slot, head);
+                    backMoved |= first != before;
                     if (firstBack) {
-                        edgeBackRegion = edgeLists.firstBackRow(vertices.headers, slot, VertexHeaderDescriptor.EDGE_ROW_OFFSET);
+                        edgeBackRegion = first;
                         firstBack = false;
                     }
                     wantedBack = after;

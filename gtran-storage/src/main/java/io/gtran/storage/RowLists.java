@@ -22,14 +22,6 @@ import java.util.function.IntUnaryOperator;
  * <p>A cell is one or two 8-byte words (w0, w1); subclasses define the key order of cells.
  */
 abstract class RowLists {
-    /**
-     * A wanted position for {@link #relocate}, {@link #relocateFront} and {@link #relocateBack}
-     * that no list is at: the part moves into fresh rows even if it is laid out already. A pass
-     * that lays out many lists one after another starts with it, so that its first list does not
-     * anchor the others wherever that list happened to be.
-     */
-    static final int MOVE = -2;
-
     final SlotPool rows;
     final SeqLocks locks;
     final int cellsPerRow;
@@ -369,12 +361,10 @@ abstract class RowLists {
      * rows: a scan of the list then reads memory front to back. A list longer than a chunk gets
      * one run per chunk, chained. Returns the number of rows the list shrank by (possibly 0).
      * Falls back to {@link #compact} in place when the pool has no fresh slots for the runs. A
-     * list already laid out this way is left where it is, provided it starts where a run asked for
-     * at {@code wantedHead} would (see {@link SlotPool#runStart}; {@link RowDescriptor#NO_ROW}:
-     * anywhere; {@link #MOVE}: nowhere): a run that would straddle a chunk starts on the next one.
+     * list already laid out this way is left where it is.
      */
-    final int relocate(SlotPool owners, int ownerSlot, int headField, int wantedHead) {
-        return relocate(owners, ownerSlot, headField, wantedHead, false);
+    final int relocate(SlotPool owners, int ownerSlot, int headField) {
+        return relocate(owners, ownerSlot, headField, NO_ROW, false, false, true);
     }
 
     /**
@@ -383,11 +373,13 @@ abstract class RowLists {
      * memory, so the next list's front part follows this one's directly), for {@link #relocateBack}
      * to lay out later. The front part is every row up to and including the one that holds the
      * first {@link #isBackCell back cell}, so a scan that stops at that cell reads the front part
-     * only. A packed list whose front part is laid out at {@code wantedHead} is left where it is.
-     * Returns the number of rows the list shrank by.
+     * only. The fresh runs start at {@code wantedHead} if the pool's next run does, else at the
+     * start of a chunk ({@link SlotPool#allocateRunFrom}). If {@code mayStay}, a packed list whose
+     * front part already lies where {@link #placedAt} accepts for {@code wantedHead} and
+     * {@code follows} is left where it is. Returns the number of rows the list shrank by.
      */
-    final int relocateFront(SlotPool owners, int ownerSlot, int headField, int wantedHead) {
-        return relocate(owners, ownerSlot, headField, wantedHead, true);
+    final int relocateFront(SlotPool owners, int ownerSlot, int headField, int wantedHead, boolean follows, boolean mayStay) {
+        return relocate(owners, ownerSlot, headField, wantedHead, true, follows, mayStay);
     }
 
     /**
@@ -398,7 +390,8 @@ abstract class RowLists {
         return false;
     }
 
-    private int relocate(SlotPool owners, int ownerSlot, int headField, int wantedHead, boolean split) {
+    private int relocate(SlotPool owners, int ownerSlot, int headField, int wantedHead, boolean split, boolean follows,
+            boolean mayStay) {
         int stripe = locks.stripe(headField, ownerSlot);
         long locked = locks.lock(stripe);
         try {
@@ -428,11 +421,11 @@ abstract class RowLists {
             int needed = (cells + cellsPerRow - 1) / cellsPerRow;
             // Front rows: through the one that holds the first back cell, once the list is packed.
             int front = !split ? needed : firstBack < 0 ? needed : firstBack / cellsPerRow + 1;
-            if (placedAt(head, front, wantedHead) && laidOut(head, front)) {
+            if (mayStay && placedAt(head, wantedHead, follows) && laidOut(head, front)) {
                 return 0;
             }
             int[] target = new int[needed];
-            if (!takeRuns(target, front)) {
+            if (!takeRuns(target, front, wantedHead)) {
                 return compactLocked(owners, ownerSlot, headField);
             }
             int taken = front;
@@ -492,23 +485,32 @@ abstract class RowLists {
     }
 
     /**
-     * True when a part of {@code length} rows starting at {@code first} starts where a run asked
-     * for at {@code wanted} would ({@link RowDescriptor#NO_ROW}: anywhere; {@link #MOVE}: nowhere).
+     * True when a part starting at {@code first} lies where a pass laying parts out one after
+     * another puts it ({@code wanted} {@link RowDescriptor#NO_ROW}: anywhere). Unless it
+     * {@code follows} another part, only at {@code wanted}, where its region starts. If it does,
+     * the previous part having ended just before {@code wanted}: there, or at the start of a
+     * chunk, where a run goes that could not start there ({@link SlotPool#allocateRunFrom}).
      */
-    private boolean placedAt(int first, int length, int wanted) {
-        return wanted != MOVE && (wanted == NO_ROW || first == rows.runStart(wanted, Math.min(rows.slotsPerChunk(), length)));
+    private boolean placedAt(int first, int wanted, boolean follows) {
+        if (wanted == NO_ROW) {
+            return true;
+        }
+        return first == wanted || (follows && rows.startsChunk(first));
     }
 
     /**
-     * Fills {@code target[0 .. count)} with fresh consecutive rows, one run per chunk. If the pool
-     * has no room, frees what it took and returns false.
+     * Fills {@code target[0 .. count)} with fresh consecutive rows, one run per chunk, the first
+     * at {@code wanted} if the pool's next run starts there (see {@link SlotPool#allocateRunFrom};
+     * {@link RowDescriptor#NO_ROW}: anywhere). If the pool has no room, frees what it took and
+     * returns false.
      */
-    private boolean takeRuns(int[] target, int count) {
+    private boolean takeRuns(int[] target, int count, int wanted) {
         int perRun = rows.slotsPerChunk();
         int taken = 0;
+        int from = wanted < 0 ? SlotPool.NO_SLOT : wanted;
         while (taken < count) {
             int length = Math.min(perRun, count - taken);
-            int run = rows.allocateRun(length);
+            int run = rows.allocateRunFrom(from, length);
             if (run == SlotPool.NO_SLOT) {
                 for (int r = 0; r < taken; r++) {
                     rows.free(target[r]);
@@ -518,6 +520,7 @@ abstract class RowLists {
             for (int k = 0; k < length; k++) {
                 target[taken++] = run + k;
             }
+            from = run + length;
         }
         return true;
     }
@@ -525,12 +528,13 @@ abstract class RowLists {
     /**
      * The second step of a split relocation: moves the back part of the list (the rows after the
      * one holding the first back cell, see {@link #relocateFront}) into consecutive fresh rows,
-     * one run per chunk, row by row as they are. A back part already consecutive and starting where
-     * a run asked for at {@code wantedBack} would is left where it is. Falls back to leaving the
+     * one run per chunk, row by row as they are, the first at {@code wantedBack} if the pool's next
+     * run starts there. If {@code mayStay}, a back part already consecutive and lying where
+     * {@link #placedAt} accepts for {@code wantedBack} and {@code follows} is left where it is. Falls back to leaving the
      * list as it is when the pool has no fresh slots. Returns the slot just past the back part's
      * last row, or {@link RowDescriptor#NO_ROW} if the list has no back part.
      */
-    final int relocateBack(SlotPool owners, int ownerSlot, int headField, int wantedBack) {
+    final int relocateBack(SlotPool owners, int ownerSlot, int headField, int wantedBack, boolean follows, boolean mayStay) {
         int stripe = locks.stripe(headField, ownerSlot);
         long locked = locks.lock(stripe);
         try {
@@ -549,11 +553,11 @@ abstract class RowLists {
                     jumps++;
                 }
             }
-            if (placedAt(first, back, wantedBack) && jumps <= (back - 1) / rows.slotsPerChunk()) {
+            if (mayStay && placedAt(first, wantedBack, follows) && jumps <= (back - 1) / rows.slotsPerChunk()) {
                 return tail + 1;
             }
             int[] target = new int[back];
-            if (!takeRuns(target, back)) {
+            if (!takeRuns(target, back, wantedBack)) {
                 return tail + 1;
             }
             int r = 0;

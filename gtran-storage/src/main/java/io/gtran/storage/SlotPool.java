@@ -40,9 +40,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * caller knows what the pool holds and turns that into a {@link StoreCapacityException} naming it.
  *
  * <p>A chunk every slot of which is on the free list can be released
- * ({@link #releaseWhollyFreeChunks}): its memory is dropped and its index kept for
- * {@link #allocateRun}, which recreates it before handing out fresh memory above the high-water
- * mark. A slot of a released chunk stays below the high-water mark with no memory behind it:
+ * ({@link #releaseWhollyFreeChunks}): its memory is dropped and its index kept, and both
+ * {@link #allocate} (once the free list is empty) and {@link #allocateRun} recreate it before
+ * they take fresh memory above the high-water mark. A slot of a released chunk stays below the high-water mark with no memory behind it:
  * {@link #buffer(int)} returns null for it, which optimistic readers, who may follow a stale link
  * there, treat like any other sign that a writer moved the data (they retry).
  */
@@ -78,7 +78,9 @@ public final class SlotPool implements AutoCloseable {
     private final AtomicLong freeHead = new AtomicLong();
     private final AtomicInteger liveSlots = new AtomicInteger();
     private final AtomicInteger chunkCount = new AtomicInteger();
-    /** Indexes of released chunks, for {@link #allocateRun} to recreate; guarded by the pool's monitor. */
+    /** Set while {@link #releaseWhollyFreeChunks} holds the whole free list: {@link #allocate} waits rather than go fresh. */
+    private volatile boolean releasing;
+    /** Indexes of released chunks, to recreate before taking fresh memory; guarded by the pool's monitor. */
     private final java.util.ArrayDeque<Integer> releasedChunks = new java.util.ArrayDeque<>();
     /** The recreated chunk {@link #allocateRun} is filling, or -1; guarded by the pool's monitor. */
     private int refillChunk = -1;
@@ -185,12 +187,25 @@ public final class SlotPool implements AutoCloseable {
      */
     public int allocate() {
         ensureOpen();
-        int slot = popFree();
-        if (slot == NO_SLOT) {
+        int slot;
+        while (true) {
+            slot = popFree();
+            if (slot != NO_SLOT) {
+                break;
+            }
+            if (releasing) {
+                Thread.onSpinWait(); // the free list is out for a moment (releaseWhollyFreeChunks)
+                continue;
+            }
+            slot = takeReleased();
+            if (slot != NO_SLOT) {
+                break;
+            }
             slot = takeFresh();
             if (slot == NO_SLOT) {
                 return NO_SLOT;
             }
+            break;
         }
         zero(slot);
         markAllocated(slot);
@@ -208,6 +223,19 @@ public final class SlotPool implements AutoCloseable {
      * list. Returns {@link #NO_SLOT} if the run does not fit in the pool or is longer than a chunk.
      */
     public int allocateRun(int count) {
+        return allocateRunFrom(NO_SLOT, count);
+    }
+
+    /**
+     * As {@link #allocateRun}, for laying parts out one after another: the run starts at
+     * {@code wanted} if that is where the pool's next run starts and the run fits there, and
+     * otherwise at the start of a chunk ({@link #startsChunk}). So whoever reads the layout later
+     * can tell a run that follows the one before {@code wanted} from one that had to jump.
+     * {@link #NO_SLOT}: no wanted start, as {@link #allocateRun}. Leaving the chunk being filled
+     * puts the rest of it onto the free list, as does skipping the rest of the chunk at the
+     * high-water mark.
+     */
+    public int allocateRunFrom(int wanted, int count) {
         ensureOpen();
         if (count <= 0) {
             throw new IllegalArgumentException("run length must be positive: pool=" + name + " count=" + count);
@@ -215,7 +243,7 @@ public final class SlotPool implements AutoCloseable {
         if (count > chunkMask + 1) {
             return NO_SLOT;
         }
-        int refilled = refillRun(count);
+        int refilled = refillRun(wanted, count);
         if (refilled != NO_SLOT) {
             for (int slot = refilled; slot < refilled + count; slot++) {
                 zero(slot);
@@ -229,13 +257,16 @@ public final class SlotPool implements AutoCloseable {
         while (true) {
             current = highWater.get();
             start = runStart(current, count);
+            if (wanted != NO_SLOT && start != wanted && !startsChunk(start)) {
+                start = (current | chunkMask) + 1; // not where wanted: start a chunk
+            }
             if ((long) start + count > maxSlots) {
                 return NO_SLOT;
             }
             ByteBuffer[] table = chunks;
             int chunk = start >>> chunkShift;
             if (chunk >= table.length || table[chunk] == null) {
-                createChunk(chunk);
+                createFreshChunk(chunk);
             }
             if (highWater.compareAndSet(current, start + count)) {
                 break;
@@ -258,14 +289,16 @@ public final class SlotPool implements AutoCloseable {
     /**
      * A run of {@code count} slots from a released chunk, recreated, or {@link #NO_SLOT} if none is
      * left. The slots are not yet marked allocated. When the run does not fit in what is left of
-     * the chunk being filled, that rest goes onto the free list and the next released chunk is
+     * the chunk being filled, or does not start at {@code wanted} there (see
+     * {@link #allocateRunFrom}), that rest goes onto the free list and the next released chunk is
      * recreated.
      */
-    private synchronized int refillRun(int count) {
+    private synchronized int refillRun(int wanted, int count) {
         while (true) {
             if (refillChunk >= 0) {
                 int end = (refillChunk + 1) << chunkShift;
-                if (refillNext + count <= end) {
+                boolean placed = wanted == NO_SLOT || refillNext == wanted || startsChunk(refillNext);
+                if (refillNext + count <= end && placed) {
                     int start = refillNext;
                     refillNext += count;
                     return start;
@@ -277,14 +310,40 @@ public final class SlotPool implements AutoCloseable {
                 }
                 refillChunk = -1;
             }
-            Integer released = releasedChunks.pollFirst();
+            Integer released = releasedChunks.peekFirst();
             if (released == null) {
                 return NO_SLOT;
             }
-            createChunk(released);
+            createChunk(released); // first: if it fails, the index stays queued
+            releasedChunks.pollFirst();
             refillChunk = released;
             refillNext = released << chunkShift;
         }
+    }
+
+    /**
+     * For {@link #allocate} with the free list empty: a slot the chunk being filled by runs has
+     * not handed out yet, or else the first of the first released chunk, recreated, whose other
+     * slots go onto the free list; {@link #NO_SLOT} if there is neither. The slot is not yet
+     * marked allocated.
+     */
+    private synchronized int takeReleased() {
+        if (refillChunk >= 0 && refillNext < (refillChunk + 1) << chunkShift) {
+            return refillNext++;
+        }
+        Integer released = releasedChunks.peekFirst();
+        if (released == null) {
+            return NO_SLOT;
+        }
+        createChunk(released);
+        releasedChunks.pollFirst();
+        int first = released << chunkShift;
+        int[] rest = new int[chunkMask];
+        for (int i = 0; i < rest.length; i++) {
+            rest[i] = first + 1 + i;
+        }
+        pushFreeChain(rest, rest.length);
+        return first;
     }
 
     /**
@@ -300,46 +359,69 @@ public final class SlotPool implements AutoCloseable {
      */
     public synchronized int releaseWhollyFreeChunks() {
         ensureOpen();
+        releasing = true;
         long head;
         do {
             head = freeHead.get();
         } while (!freeHead.compareAndSet(head, (head & ~LINK_MASK) + TAG_INCREMENT));
-        int[] taken = new int[16];
-        int takenCount = 0;
-        int[] freePerChunk = new int[chunks.length];
-        for (int link = (int) (head & LINK_MASK); link != 0; ) {
-            int slot = link - 1;
-            if (takenCount == taken.length) {
-                taken = Arrays.copyOf(taken, takenCount * 2);
+        boolean settled = false;
+        try {
+            int[] taken = new int[16];
+            int takenCount = 0;
+            int[] freePerChunk = new int[chunks.length];
+            for (int link = (int) (head & LINK_MASK); link != 0; ) {
+                int slot = link - 1;
+                if (takenCount == taken.length) {
+                    taken = Arrays.copyOf(taken, takenCount * 2);
+                }
+                taken[takenCount++] = slot;
+                freePerChunk[slot >>> chunkShift]++;
+                link = getIntAcquire(slot, freeLinkOffset);
             }
-            taken[takenCount++] = slot;
-            freePerChunk[slot >>> chunkShift]++;
-            link = getIntAcquire(slot, freeLinkOffset);
-        }
-        int slots = chunkMask + 1;
-        ByteBuffer[] newChunks = chunks.clone();
-        AtomicLongArray[] newBits = allocatedBits.clone();
-        int released = 0;
-        for (int chunk = 0; chunk < freePerChunk.length; chunk++) {
-            if (freePerChunk[chunk] == slots && chunk != refillChunk) {
-                newChunks[chunk] = null;
-                newBits[chunk] = null;
-                releasedChunks.addLast(chunk);
-                released++;
+            int slots = chunkMask + 1;
+            ByteBuffer[] newChunks = chunks.clone();
+            AtomicLongArray[] newBits = allocatedBits.clone();
+            int released = 0;
+            for (int chunk = 0; chunk < freePerChunk.length; chunk++) {
+                if (freePerChunk[chunk] == slots && chunk != refillChunk) {
+                    newChunks[chunk] = null;
+                    newBits[chunk] = null;
+                    released++;
+                }
             }
-        }
-        if (released > 0) {
-            chunks = newChunks;
-            allocatedBits = newBits;
-            chunkCount.addAndGet(-released);
-        }
-        for (int i = takenCount - 1; i >= 0; i--) {
-            int slot = taken[i];
-            if (newChunks[slot >>> chunkShift] != null) {
-                pushFree(slot);
+            int kept = 0;
+            for (int i = 0; i < takenCount; i++) {
+                if (newChunks[taken[i] >>> chunkShift] != null) {
+                    taken[kept++] = taken[i];
+                }
             }
+            if (released > 0) {
+                ByteBuffer[] before = chunks;
+                chunks = newChunks;
+                allocatedBits = newBits;
+                chunkCount.addAndGet(-released);
+                for (int chunk = 0; chunk < freePerChunk.length; chunk++) {
+                    if (newChunks[chunk] == null && before[chunk] != null) {
+                        releasedChunks.addLast(chunk);
+                    }
+                }
+            }
+            pushFreeChain(taken, kept);
+            settled = true;
+            return released;
+        } finally {
+            if (!settled) {
+                // Failed part way (out of memory): every drained slot whose chunk is still there goes back.
+                for (int link = (int) (head & LINK_MASK); link != 0; ) {
+                    int slot = link - 1;
+                    link = getIntAcquire(slot, freeLinkOffset);
+                    if (buffer(slot) != null) {
+                        pushFree(slot);
+                    }
+                }
+            }
+            releasing = false;
         }
-        return released;
     }
 
     /** Chunks released and not yet recreated: their indexes are below the high-water mark, with no memory. */
@@ -411,6 +493,11 @@ public final class SlotPool implements AutoCloseable {
             throw outside(slot);
         }
         return table[chunk];
+    }
+
+    /** True when {@code slot} is the first of its chunk. */
+    public boolean startsChunk(int slot) {
+        return (slot & chunkMask) == 0;
     }
 
     /** Byte offset of {@code slot} within {@link #buffer(int)}. */
@@ -557,6 +644,25 @@ public final class SlotPool implements AutoCloseable {
         }
     }
 
+    /** Puts {@code slots[0 .. count)} onto the free list with one CAS; the first is popped first. */
+    private void pushFreeChain(int[] slots, int count) {
+        if (count == 0) {
+            return;
+        }
+        for (int i = 0; i < count - 1; i++) {
+            putInt(slots[i], freeLinkOffset, slots[i + 1] + 1);
+        }
+        int last = slots[count - 1];
+        while (true) {
+            long head = freeHead.get();
+            putIntRelease(last, freeLinkOffset, (int) (head & LINK_MASK));
+            long newHead = ((head & ~LINK_MASK) + TAG_INCREMENT) | ((slots[0] + 1) & LINK_MASK);
+            if (freeHead.compareAndSet(head, newHead)) {
+                return;
+            }
+        }
+    }
+
     private void pushFree(int slot) {
         while (true) {
             long head = freeHead.get();
@@ -577,12 +683,25 @@ public final class SlotPool implements AutoCloseable {
             int chunk = current >>> chunkShift;
             ByteBuffer[] table = chunks;
             if (chunk >= table.length || table[chunk] == null) {
-                createChunk(chunk);
+                createFreshChunk(chunk);
             }
             if (highWater.compareAndSet(current, current + 1)) {
                 return current;
             }
         }
+    }
+
+    /**
+     * {@link #createChunk} for the fresh paths, which read the high-water mark without the monitor:
+     * a chunk wholly below the mark by now is a released one, which only the paths that recreate
+     * released chunks may bring back, so a caller acting on a stale mark gets nothing (its CAS on
+     * the mark then fails and it reads it again).
+     */
+    private synchronized void createFreshChunk(int chunk) {
+        if (((long) chunk + 1) << chunkShift <= highWater.get()) {
+            return;
+        }
+        createChunk(chunk);
     }
 
     private synchronized void createChunk(int chunk) {

@@ -344,7 +344,7 @@ class SlotPoolTest {
                 List<Future<Integer>> futures = new ArrayList<>();
                 for (int t = 1; t <= threads; t++) {
                     int me = t;
-                    futures.add(executor.submit(() -> churn(pool, owner, me, held, rounds, new Random(1234 + me))));
+                    futures.add(executor.submit(() -> churn(pool, owner, me, held, rounds, new Random(1234 + me), true)));
                 }
                 int total = 0;
                 for (Future<Integer> f : futures) {
@@ -369,11 +369,12 @@ class SlotPoolTest {
 
     /**
      * A chunk whose every slot is free is released: its memory goes, its slots read as not
-     * allocated and cannot be freed, and the free list keeps only the other chunks' slots. Runs then
-     * recreate it, front to back, before they take memory above the high-water mark.
+     * allocated and cannot be freed, and the free list keeps only the other chunks' slots. Once
+     * the free list is empty, a single allocation recreates it (its other slots going onto the
+     * free list) before taking memory above the high-water mark.
      */
     @Test
-    void releasedChunksLoseTheirMemoryAndRunsRecreateThem() {
+    void releasedChunksLoseTheirMemoryAndAllocationsRecreateThem() {
         try (SlotPool pool = new SlotPool("releasing", 16, 4, 100)) {
             for (int i = 0; i < 12; i++) {
                 assertEquals(i, pool.allocate()); // chunks 0 (slots 0-3), 1 (4-7) and 2 (8-11)
@@ -391,11 +392,33 @@ class SlotPoolTest {
             assertThrows(IllegalStateException.class, () -> pool.free(5), "nothing in a released chunk is allocated");
             assertEquals(0, pool.releaseWhollyFreeChunks(), "a second release finds nothing more");
             assertEquals(Set.of(0, 9), Set.of(pool.allocate(), pool.allocate()), "the kept chunks' free slots stay on the free list");
-            assertEquals(12, pool.allocate(), "then fresh memory: single slots never come from a released chunk");
 
+            pool.putLong(8, 0, -1L);
+            assertEquals(4, pool.allocate(), "the free list is empty: the released chunk is recreated");
+            assertEquals(0, pool.releasedChunks());
+            assertEquals(3 * 4 * 16, pool.reservedBytes());
+            assertEquals(List.of(5, 6, 7), List.of(pool.allocate(), pool.allocate(), pool.allocate()), "its other slots, in order");
+            for (int slot = 4; slot < 8; slot++) {
+                assertEquals(0L, pool.getLong(slot, 0), "slot " + slot + " zeroed");
+            }
+            assertEquals(-1L, pool.getLong(8, 0), "the neighbouring chunk is untouched");
+            assertEquals(12, pool.allocate(), "then memory above the high-water mark");
+        }
+    }
+
+    /** Runs recreate a released chunk too, filling it front to back before fresh memory. */
+    @Test
+    void runsFillARecreatedChunkFrontToBack() {
+        try (SlotPool pool = new SlotPool("runs", 16, 4, 100)) {
+            for (int i = 0; i < 13; i++) {
+                pool.allocate();
+            }
+            for (int slot = 4; slot < 8; slot++) {
+                pool.free(slot);
+            }
+            assertEquals(1, pool.releaseWhollyFreeChunks());
             assertEquals(4, pool.allocateRun(3), "a run recreates the released chunk");
             assertEquals(0, pool.releasedChunks());
-            assertEquals(4 * 4 * 16, pool.reservedBytes());
             for (int slot = 4; slot < 7; slot++) {
                 assertTrue(pool.isAllocated(slot));
                 assertEquals(0L, pool.getLong(slot, 0));
@@ -427,14 +450,15 @@ class SlotPoolTest {
 
     /**
      * Threads allocate and free single slots while another releases chunks and takes and returns
-     * runs: no slot is ever handed to two holders, and afterwards every slot of the pool comes back
-     * exactly once, whether from the free list, fresh memory or a recreated chunk.
+     * runs: no slot is ever handed to two holders, no allocation finds the pool dry while it has
+     * room (a release holds the whole free list for a moment), and afterwards every slot of the
+     * pool comes back exactly once, whether from the free list, fresh memory or a recreated chunk.
      */
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void releasingChunksUnderConcurrentAllocationNeverSharesASlot() throws Exception {
         int threads = 3;
-        int maxSlots = 256;
+        int maxSlots = 64; // 16 chunks of 4; at most 3 * 8 single slots and one run of 4 are held
         int held = 8;
         int rounds = 40_000;
         try (SlotPool pool = new SlotPool("concurrent-release", 16, 4, maxSlots)) {
@@ -445,7 +469,7 @@ class SlotPoolTest {
                 List<Future<Integer>> futures = new ArrayList<>();
                 for (int t = 1; t <= threads; t++) {
                     int me = t;
-                    futures.add(executor.submit(() -> churn(pool, owner, me, held, rounds, new Random(4321 + me))));
+                    futures.add(executor.submit(() -> churn(pool, owner, me, held, rounds, new Random(4321 + me), false)));
                 }
                 Future<Integer> releaser = executor.submit(() -> releaseAndTakeRuns(pool, owner, threads + 1, done));
                 int total = 0;
@@ -494,8 +518,12 @@ class SlotPoolTest {
         return released;
     }
 
-    /** Allocates and frees slots, claiming each in {@code owner} and stamping it; returns the allocations done. */
-    private static int churn(SlotPool pool, AtomicIntegerArray owner, int me, int held, int rounds, Random random) {
+    /**
+     * Allocates and frees slots, claiming each in {@code owner} and stamping it; returns the
+     * allocations done. Unless {@code mayRunDry}, the pool has room for every holder, so an
+     * allocation that finds none fails the test.
+     */
+    private static int churn(SlotPool pool, AtomicIntegerArray owner, int me, int held, int rounds, Random random, boolean mayRunDry) {
         int[] mine = new int[held];
         int count = 0;
         int allocations = 0;
@@ -504,6 +532,7 @@ class SlotPoolTest {
             if (allocate) {
                 int slot = pool.allocate();
                 if (slot == SlotPool.NO_SLOT) {
+                    assertTrue(mayRunDry, "no slot for " + me + " although the pool has room: live=" + pool.liveSlots());
                     continue; // others hold the rest; retry
                 }
                 assertTrue(owner.compareAndSet(slot, 0, me), "slot " + slot + " handed to " + me + " while owned by " + owner.get(slot));
