@@ -57,8 +57,9 @@ final class EdgeRowLists extends RowLists {
         int n = 0;
         int rowsSeen = 0;
         int maxRows = rows.highWater();
+        int rowLimit = rowLimit(maxRows);
         while (row != RowDescriptor.NO_ROW) {
-            if (row < 0 || row >= maxRows || ++rowsSeen > maxRows) {
+            if (row < 0 || row >= maxRows || ++rowsSeen > rowLimit) {
                 return -1; // a recycled link, or a cycle through recycled rows
             }
             ByteBuffer chunk = rows.buffer(row);
@@ -71,14 +72,8 @@ final class EdgeRowLists extends RowLists {
                 Reference.reachabilityFence(chunk); // after the count's read, as after every read
                 return -1;
             }
-            if (n > Integer.MAX_VALUE - cellsPerRow) {
-                // More cells than any list holds: a stale reader going round a cycle of recycled
-                // rows. Give up (retry) before the count overflows.
-                Reference.reachabilityFence(chunk);
-                return -1;
-            }
             long cells = base + RowDescriptor.CELLS_OFFSET;
-            if (count > 0 && count <= out.length - n && DirectMemory.getLong(cells + (long) (count - 1) * Long.BYTES) >= 0) {
+            if (count > 0 && n + count <= out.length && DirectMemory.getLong(cells + (long) (count - 1) * Long.BYTES) >= 0) {
                 // The row's last cell is OUT, so all of them are: copy the row's words whole.
                 DirectMemory.copyLongs(cells, out, n, count);
                 n += count;
@@ -115,8 +110,9 @@ final class EdgeRowLists extends RowLists {
         int n = 0;
         int rowsSeen = 0;
         int maxRows = rows.highWater();
+        int rowLimit = rowLimit(maxRows);
         while (row != RowDescriptor.NO_ROW) {
-            if (row < 0 || row >= maxRows || ++rowsSeen > maxRows) {
+            if (row < 0 || row >= maxRows || ++rowsSeen > rowLimit) {
                 return -1; // a recycled link, or a cycle through recycled rows
             }
             ByteBuffer chunk = rows.buffer(row);
@@ -128,12 +124,6 @@ final class EdgeRowLists extends RowLists {
             int count = DirectMemory.getInt(base + RowDescriptor.COUNT_OFFSET);
             if (count < 0 || count > cellsPerRow) {
                 Reference.reachabilityFence(chunk); // after the count's read, as after every read
-                return -1;
-            }
-            if (n > Integer.MAX_VALUE - cellsPerRow) {
-                // More cells than any list holds: a stale reader going round a cycle of recycled
-                // rows. Give up (retry) before the count overflows.
-                Reference.reachabilityFence(chunk);
                 return -1;
             }
             long cells = base + RowDescriptor.CELLS_OFFSET;
@@ -161,6 +151,15 @@ final class EdgeRowLists extends RowLists {
             Reference.reachabilityFence(chunk);
         }
         return n;
+    }
+
+    /**
+     * Rows a scan follows before it takes itself to be going round a cycle of recycled rows (a
+     * stale reader: -1, retry): no list has more rows than the pool, and none more than fit an int
+     * count of cells, so the count never overflows.
+     */
+    private int rowLimit(int highWater) {
+        return Math.min(highWater, Integer.MAX_VALUE / cellsPerRow);
     }
 
     /** IN cells are the back part: an OUT scan stops at the first one (see {@link RowLists#relocateFront}). */

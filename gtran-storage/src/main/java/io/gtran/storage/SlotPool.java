@@ -80,6 +80,12 @@ public final class SlotPool implements AutoCloseable {
     private final AtomicInteger chunkCount = new AtomicInteger();
     /** Set while {@link #releaseWhollyFreeChunks} holds the whole free list: {@link #allocate} waits rather than go fresh. */
     private volatile boolean releasing;
+    /**
+     * Whether {@link #takeReleased} may find something: a released chunk, or slots of the chunk
+     * being filled by runs. Written under the pool's monitor; read without it, so that an
+     * allocation in a pool that never released anything does not take the monitor.
+     */
+    private volatile boolean recyclable;
     /** Indexes of released chunks, to recreate before taking fresh memory; guarded by the pool's monitor. */
     private final java.util.ArrayDeque<Integer> releasedChunks = new java.util.ArrayDeque<>();
     /** The recreated chunk {@link #allocateRun} is filling, or -1; guarded by the pool's monitor. */
@@ -197,7 +203,7 @@ public final class SlotPool implements AutoCloseable {
                 Thread.onSpinWait(); // the free list is out for a moment (releaseWhollyFreeChunks)
                 continue;
             }
-            slot = takeReleased();
+            slot = recyclable ? takeReleased() : NO_SLOT;
             if (slot != NO_SLOT) {
                 break;
             }
@@ -294,6 +300,19 @@ public final class SlotPool implements AutoCloseable {
      * recreated.
      */
     private synchronized int refillRun(int wanted, int count) {
+        try {
+            return refillRunLocked(wanted, count);
+        } finally {
+            updateRecyclable();
+        }
+    }
+
+    /** Called under the pool's monitor after the released chunks or the chunk being filled changed. */
+    private void updateRecyclable() {
+        recyclable = !releasedChunks.isEmpty() || (refillChunk >= 0 && refillNext < (refillChunk + 1) << chunkShift);
+    }
+
+    private int refillRunLocked(int wanted, int count) {
         while (true) {
             if (refillChunk >= 0) {
                 int end = (refillChunk + 1) << chunkShift;
@@ -328,6 +347,14 @@ public final class SlotPool implements AutoCloseable {
      * marked allocated.
      */
     private synchronized int takeReleased() {
+        try {
+            return takeReleasedLocked();
+        } finally {
+            updateRecyclable();
+        }
+    }
+
+    private int takeReleasedLocked() {
         if (refillChunk >= 0 && refillNext < (refillChunk + 1) << chunkShift) {
             return refillNext++;
         }
@@ -405,6 +432,7 @@ public final class SlotPool implements AutoCloseable {
                         releasedChunks.addLast(chunk);
                     }
                 }
+                updateRecyclable();
             }
             pushFreeChain(taken, kept);
             settled = true;
