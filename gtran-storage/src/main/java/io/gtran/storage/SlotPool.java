@@ -87,7 +87,9 @@ public final class SlotPool implements AutoCloseable {
      */
     private volatile boolean recyclable;
     /** Indexes of released chunks, to recreate before taking fresh memory; guarded by the pool's monitor. */
-    private final java.util.ArrayDeque<Integer> releasedChunks = new java.util.ArrayDeque<>();
+    private int[] releasedChunks = new int[4];
+    /** How many of {@link #releasedChunks} are in use; the next to recreate is the last. Guarded by the pool's monitor. */
+    private int releasedCount;
     /** The recreated chunk {@link #allocateRun} is filling, or -1; guarded by the pool's monitor. */
     private int refillChunk = -1;
     /** The next slot {@link #allocateRun} hands out of {@link #refillChunk}; guarded by the pool's monitor. */
@@ -203,6 +205,9 @@ public final class SlotPool implements AutoCloseable {
                 Thread.onSpinWait(); // the free list is out for a moment (releaseWhollyFreeChunks)
                 continue;
             }
+            if ((freeHead.get() & LINK_MASK) != 0) {
+                continue; // a release put the free list back between the pop and the check above
+            }
             slot = recyclable ? takeReleased() : NO_SLOT;
             if (slot != NO_SLOT) {
                 break;
@@ -309,7 +314,7 @@ public final class SlotPool implements AutoCloseable {
 
     /** Called under the pool's monitor after the released chunks or the chunk being filled changed. */
     private void updateRecyclable() {
-        recyclable = !releasedChunks.isEmpty() || (refillChunk >= 0 && refillNext < (refillChunk + 1) << chunkShift);
+        recyclable = releasedCount > 0 || (refillChunk >= 0 && refillNext < (refillChunk + 1) << chunkShift);
     }
 
     private int refillRunLocked(int wanted, int count) {
@@ -329,12 +334,12 @@ public final class SlotPool implements AutoCloseable {
                 }
                 refillChunk = -1;
             }
-            Integer released = releasedChunks.peekFirst();
-            if (released == null) {
+            if (releasedCount == 0) {
                 return NO_SLOT;
             }
+            int released = releasedChunks[releasedCount - 1];
             createChunk(released); // first: if it fails, the index stays queued
-            releasedChunks.pollFirst();
+            releasedCount--;
             refillChunk = released;
             refillNext = released << chunkShift;
         }
@@ -342,35 +347,26 @@ public final class SlotPool implements AutoCloseable {
 
     /**
      * For {@link #allocate} with the free list empty: a slot the chunk being filled by runs has
-     * not handed out yet, or else the first of the first released chunk, recreated, whose other
-     * slots go onto the free list; {@link #NO_SLOT} if there is neither. The slot is not yet
-     * marked allocated.
+     * not handed out yet, or else the first of the first released chunk, recreated, which becomes
+     * the chunk being filled; {@link #NO_SLOT} if there is neither. The slot is not yet marked
+     * allocated.
      */
     private synchronized int takeReleased() {
         try {
-            return takeReleasedLocked();
+            if (refillChunk < 0 || refillNext >= (refillChunk + 1) << chunkShift) {
+                if (releasedCount == 0) {
+                    return NO_SLOT;
+                }
+                int released = releasedChunks[releasedCount - 1];
+                createChunk(released); // first: if it fails, the index stays queued
+                releasedCount--;
+                refillChunk = released;
+                refillNext = released << chunkShift;
+            }
+            return refillNext++;
         } finally {
             updateRecyclable();
         }
-    }
-
-    private int takeReleasedLocked() {
-        if (refillChunk >= 0 && refillNext < (refillChunk + 1) << chunkShift) {
-            return refillNext++;
-        }
-        Integer released = releasedChunks.peekFirst();
-        if (released == null) {
-            return NO_SLOT;
-        }
-        createChunk(released);
-        releasedChunks.pollFirst();
-        int first = released << chunkShift;
-        int[] rest = new int[chunkMask];
-        for (int i = 0; i < rest.length; i++) {
-            rest[i] = first + 1 + i;
-        }
-        pushFreeChain(rest, rest.length);
-        return first;
     }
 
     /**
@@ -387,35 +383,51 @@ public final class SlotPool implements AutoCloseable {
     public synchronized int releaseWhollyFreeChunks() {
         ensureOpen();
         releasing = true;
-        long head;
-        do {
-            head = freeHead.get();
-        } while (!freeHead.compareAndSet(head, (head & ~LINK_MASK) + TAG_INCREMENT));
-        boolean settled = false;
+        try {
+            long head;
+            do {
+                head = freeHead.get();
+            } while (!freeHead.compareAndSet(head, (head & ~LINK_MASK) + TAG_INCREMENT));
+            return releaseFrom((int) (head & LINK_MASK));
+        } finally {
+            releasing = false;
+        }
+    }
+
+    /**
+     * {@link #releaseWhollyFreeChunks} once it holds the free list that starts at {@code link}: if
+     * anything fails (out of memory) before the chunk table changes, every slot goes back.
+     */
+    private int releaseFrom(int link) {
+        boolean published = false;
         try {
             int[] taken = new int[16];
             int takenCount = 0;
             int[] freePerChunk = new int[chunks.length];
-            for (int link = (int) (head & LINK_MASK); link != 0; ) {
-                int slot = link - 1;
+            for (int l = link; l != 0; ) {
+                int slot = l - 1;
                 if (takenCount == taken.length) {
                     taken = Arrays.copyOf(taken, takenCount * 2);
                 }
                 taken[takenCount++] = slot;
                 freePerChunk[slot >>> chunkShift]++;
-                link = getIntAcquire(slot, freeLinkOffset);
+                l = getIntAcquire(slot, freeLinkOffset);
             }
             int slots = chunkMask + 1;
+            boolean refillSpent = refillChunk < 0 || refillNext >= (refillChunk + 1) << chunkShift;
             ByteBuffer[] newChunks = chunks.clone();
             AtomicLongArray[] newBits = allocatedBits.clone();
-            int released = 0;
-            for (int chunk = 0; chunk < freePerChunk.length; chunk++) {
-                if (freePerChunk[chunk] == slots && chunk != refillChunk) {
+            int[] newReleased = Arrays.copyOf(releasedChunks, Math.max(releasedChunks.length, releasedCount + freePerChunk.length));
+            int newReleasedCount = releasedCount;
+            // Descending, so that chunks are recreated (from the end of the queue) in ascending order.
+            for (int chunk = freePerChunk.length - 1; chunk >= 0; chunk--) {
+                if (freePerChunk[chunk] == slots && (chunk != refillChunk || refillSpent)) {
                     newChunks[chunk] = null;
                     newBits[chunk] = null;
-                    released++;
+                    newReleased[newReleasedCount++] = chunk;
                 }
             }
+            int released = newReleasedCount - releasedCount;
             int kept = 0;
             for (int i = 0; i < takenCount; i++) {
                 if (newChunks[taken[i] >>> chunkShift] != null) {
@@ -423,38 +435,34 @@ public final class SlotPool implements AutoCloseable {
                 }
             }
             if (released > 0) {
-                ByteBuffer[] before = chunks;
+                // Nothing below allocates, so nothing can fail between here and the put-back.
+                releasedChunks = newReleased;
+                releasedCount = newReleasedCount;
+                if (refillChunk >= 0 && newChunks[refillChunk] == null) {
+                    refillChunk = -1;
+                }
                 chunks = newChunks;
                 allocatedBits = newBits;
                 chunkCount.addAndGet(-released);
-                for (int chunk = 0; chunk < freePerChunk.length; chunk++) {
-                    if (newChunks[chunk] == null && before[chunk] != null) {
-                        releasedChunks.addLast(chunk);
-                    }
-                }
                 updateRecyclable();
             }
+            published = true;
             pushFreeChain(taken, kept);
-            settled = true;
             return released;
         } finally {
-            if (!settled) {
-                // Failed part way (out of memory): every drained slot whose chunk is still there goes back.
-                for (int link = (int) (head & LINK_MASK); link != 0; ) {
-                    int slot = link - 1;
-                    link = getIntAcquire(slot, freeLinkOffset);
-                    if (buffer(slot) != null) {
-                        pushFree(slot);
-                    }
+            if (!published) {
+                for (int l = link; l != 0; ) {
+                    int slot = l - 1;
+                    l = getIntAcquire(slot, freeLinkOffset);
+                    pushFree(slot);
                 }
             }
-            releasing = false;
         }
     }
 
     /** Chunks released and not yet recreated: their indexes are below the high-water mark, with no memory. */
     public synchronized int releasedChunks() {
-        return releasedChunks.size();
+        return releasedCount;
     }
 
     /**
