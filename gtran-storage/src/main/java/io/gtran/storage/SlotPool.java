@@ -314,7 +314,7 @@ public final class SlotPool implements AutoCloseable {
 
     /** Called under the pool's monitor after the released chunks or the chunk being filled changed. */
     private void updateRecyclable() {
-        recyclable = releasedCount > 0 || (refillChunk >= 0 && refillNext < (refillChunk + 1) << chunkShift);
+        recyclable = releasedCount > 0 || refillHasRoom();
     }
 
     private int refillRunLocked(int wanted, int count) {
@@ -334,15 +334,28 @@ public final class SlotPool implements AutoCloseable {
                 }
                 refillChunk = -1;
             }
-            if (releasedCount == 0) {
+            if (!refillFromReleased()) {
                 return NO_SLOT;
             }
-            int released = releasedChunks[releasedCount - 1];
-            createChunk(released); // first: if it fails, the index stays queued
-            releasedCount--;
-            refillChunk = released;
-            refillNext = released << chunkShift;
         }
+    }
+
+    /** Whether the chunk being filled has slots not handed out yet. Under the pool's monitor. */
+    private boolean refillHasRoom() {
+        return refillChunk >= 0 && refillNext < (refillChunk + 1) << chunkShift;
+    }
+
+    /** Recreates the next released chunk as the chunk being filled; false if none is released. Under the pool's monitor. */
+    private boolean refillFromReleased() {
+        if (releasedCount == 0) {
+            return false;
+        }
+        int released = releasedChunks[releasedCount - 1];
+        createChunk(released); // first: if it fails, the index stays queued
+        releasedCount--;
+        refillChunk = released;
+        refillNext = released << chunkShift;
+        return true;
     }
 
     /**
@@ -353,15 +366,8 @@ public final class SlotPool implements AutoCloseable {
      */
     private synchronized int takeReleased() {
         try {
-            if (refillChunk < 0 || refillNext >= (refillChunk + 1) << chunkShift) {
-                if (releasedCount == 0) {
-                    return NO_SLOT;
-                }
-                int released = releasedChunks[releasedCount - 1];
-                createChunk(released); // first: if it fails, the index stays queued
-                releasedCount--;
-                refillChunk = released;
-                refillNext = released << chunkShift;
+            if (!refillHasRoom() && !refillFromReleased()) {
+                return NO_SLOT;
             }
             return refillNext++;
         } finally {
@@ -414,7 +420,7 @@ public final class SlotPool implements AutoCloseable {
                 l = getIntAcquire(slot, freeLinkOffset);
             }
             int slots = chunkMask + 1;
-            boolean refillSpent = refillChunk < 0 || refillNext >= (refillChunk + 1) << chunkShift;
+            boolean refillSpent = !refillHasRoom();
             ByteBuffer[] newChunks = chunks.clone();
             AtomicLongArray[] newBits = allocatedBits.clone();
             int[] newReleased = Arrays.copyOf(releasedChunks, Math.max(releasedChunks.length, releasedCount + freePerChunk.length));
