@@ -27,7 +27,7 @@ public final class StoreConfig {
     /** Caps the full MV-tuple pool and the base-version pool each; at most 2^30 (version handles keep a flag bit). */
     public static final int MV_TUPLES_MAX_DEFAULT = MvTupleDescriptor.MAX_SLOT + 1;
     public static final String EDGE_ROW_CELLS = "gtran.storage.edge-row.cells";
-    public static final int EDGE_ROW_CELLS_DEFAULT = 16;
+    public static final int EDGE_ROW_CELLS_DEFAULT = 8;
     public static final String VERTEX_PROPERTY_ROW_CELLS = "gtran.storage.vertex-property-row.cells";
     public static final int VERTEX_PROPERTY_ROW_CELLS_DEFAULT = 4;
     public static final String EDGE_PROPERTY_ROW_CELLS = "gtran.storage.edge-property-row.cells";

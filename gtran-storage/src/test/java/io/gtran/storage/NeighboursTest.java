@@ -66,7 +66,7 @@ class NeighboursTest {
 
     @Test
     void aShortArrayGetsThePrefixAndTheCountNeeded() {
-        try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
+        try (GraphStore store = GraphStore.open(StoreTestSupport.config(StoreConfig.EDGE_ROW_CELLS, 16))) {
             int l = store.labels().intern("l");
             long hub = store.addVertex(l, 1, Long.MAX_VALUE);
             long[] targets = new long[20];

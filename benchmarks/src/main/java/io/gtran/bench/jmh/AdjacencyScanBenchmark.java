@@ -53,7 +53,7 @@ import org.openjdk.jmh.runner.IterationType;
  * (gtran.storage.edge-row.chunk-bytes), {@code compact} (run
  * {@link GraphStore#compactAllEdges} after loading: every list dense and in consecutive rows,
  * lists in vertex order) and {@code layout} exist to explain the gtran number, not to flatter it: the default run
- * uses the store's defaults (16 cells, no compaction) and {@code layout=local}. The other layouts
+ * uses the store's defaults (8 cells, no compaction) and {@code layout=local}. The other layouts
  * are what-if experiments built with the public API only:
  * <ul>
  *   <li>{@code local} (default): both endpoints live in the store; edges inserted in generation
@@ -82,8 +82,8 @@ public class AdjacencyScanBenchmark extends GtranForkSettings {
     @Param("4")
     public int labels;
 
-    /** gtran.storage.edge-row.cells (store default 16). */
-    @Param("16")
+    /** gtran.storage.edge-row.cells (store default 8). */
+    @Param("8")
     public int edgeRowCells;
 
     /** gtran.storage.edge-row.chunk-bytes: bytes of each direct-buffer chunk of the edge-row pool (store default 1 MiB). */

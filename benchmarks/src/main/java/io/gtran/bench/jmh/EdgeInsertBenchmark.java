@@ -47,8 +47,8 @@ public class EdgeInsertBenchmark extends GtranForkSettings {
     @Param("1000000")
     public int edges;
 
-    /** gtran.storage.edge-row.cells (store default 16): longer rows shift more cells per sorted insert. */
-    @Param("16")
+    /** gtran.storage.edge-row.cells (store default 8): longer rows shift more cells per sorted insert. */
+    @Param("8")
     public int edgeRowCells;
 
     private int[] source;
