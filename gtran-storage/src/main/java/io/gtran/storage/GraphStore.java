@@ -529,11 +529,12 @@ public final class GraphStore implements AutoCloseable {
                         frontStays && frontMovedFrom == Integer.MAX_VALUE);
                 int after = edgeLists.rowAfterFront(vertices.headers, slot, head);
                 if (after != RowDescriptor.NO_ROW) {
-                    if (frontMovedFrom == Integer.MAX_VALUE && vertices.headers.getIntAcquire(slot, head) != before) {
+                    int now = vertices.headers.getIntAcquire(slot, head);
+                    if (frontMovedFrom == Integer.MAX_VALUE && now != before) {
                         frontMovedFrom = slot;
                     }
                     if (firstFront) {
-                        edgeFrontRegion = vertices.headers.getIntAcquire(slot, head);
+                        edgeFrontRegion = now;
                         firstFront = false;
                     }
                     wantedFront = after;

@@ -256,12 +256,7 @@ public final class SlotPool implements AutoCloseable {
         }
         int refilled = refillRun(wanted, count);
         if (refilled != NO_SLOT) {
-            for (int slot = refilled; slot < refilled + count; slot++) {
-                zero(slot);
-                markAllocated(slot);
-            }
-            liveSlots.addAndGet(count);
-            return refilled;
+            return handOutRun(refilled, count);
         }
         int current;
         int start;
@@ -283,18 +278,27 @@ public final class SlotPool implements AutoCloseable {
                 break;
             }
         }
-        for (int slot = current; slot < start; slot++) {
-            // The tail of the previous chunk, skipped to keep the run in one chunk: free it.
-            markAllocated(slot);
-            liveSlots.incrementAndGet();
-            free(slot);
-        }
+        freeUnused(current, start); // the tail of the previous chunk, skipped to keep the run in one chunk
+        return handOutRun(start, count);
+    }
+
+    /** Zeroes and marks allocated the run of {@code count} slots at {@code start}, which no one else has; returns start. */
+    private int handOutRun(int start, int count) {
         for (int slot = start; slot < start + count; slot++) {
             zero(slot);
             markAllocated(slot);
         }
         liveSlots.addAndGet(count);
         return start;
+    }
+
+    /** Puts slots {@code from .. to - 1}, never handed out and owned by the caller, onto the free list. */
+    private void freeUnused(int from, int to) {
+        for (int slot = from; slot < to; slot++) {
+            markAllocated(slot);
+            liveSlots.incrementAndGet();
+            free(slot);
+        }
     }
 
     /**
@@ -327,11 +331,7 @@ public final class SlotPool implements AutoCloseable {
                     refillNext += count;
                     return start;
                 }
-                for (int slot = refillNext; slot < end; slot++) {
-                    markAllocated(slot);
-                    liveSlots.incrementAndGet();
-                    free(slot);
-                }
+                freeUnused(refillNext, end);
                 refillChunk = -1;
             }
             if (!refillFromReleased()) {
@@ -377,13 +377,13 @@ public final class SlotPool implements AutoCloseable {
 
     /**
      * Releases every chunk all of whose slots are on the free list: drops its memory (the buffer
-     * goes when no reader holds it any more) and keeps its index for {@link #allocateRun} to
-     * recreate. Returns how many chunks it released.
+     * goes when no reader holds it any more) and keeps its index for {@link #allocate} and
+     * {@link #allocateRun} to recreate. Returns how many chunks it released.
      *
      * <p>Safe while other threads allocate and free: it takes the whole free list at once, so
      * every slot it counts is owned by no one, and puts back the slots of the chunks it keeps. A
      * slot being handed out or freed at that moment is not on the list, so its chunk is kept.
-     * Meanwhile allocations find the free list empty and take fresh memory instead; so call it
+     * Meanwhile allocations that find the free list empty wait for it to come back; so call it
      * when the pool is quiet, e.g. after a compaction has moved rows out of whole chunks.
      */
     public synchronized int releaseWhollyFreeChunks() {
