@@ -212,35 +212,35 @@ final class GtranIds {
      * bound in the map (or, for an older snapshot, bound before), else an internal id given as a number.
      */
     long resolve(Transaction txn, Object id, boolean edge) {
-        ExternalIdMap map = map(edge);
         Object canonical = canonical(id);
         if (canonical == null) {
-            return ElementIds.NONE;
+            return ElementIds.NONE; // no element can have such an id: nothing to find or to validate
         }
+        // Every look-up reads the id, found or not, and whether or not any id has been bound yet:
+        // at SR a transaction that found an id absent must conflict with one that binds it.
+        Object parsed = canonical instanceof String s ? parse(s) : null; // a numeric or UUID id written as a string
+        txn.recordRead(key(canonical, edge));
+        if (parsed != null) {
+            txn.recordRead(key(parsed, edge));
+        }
+        ExternalIdMap map = map(edge);
         if (map.created()) {
-            txn.recordRead(key(canonical, edge));
             long internal = map.internalId(canonical);
-            if (internal == ExternalIdMap.ABSENT && canonical instanceof String s) {
-                Object parsed = parse(s);
-                if (parsed != null) {
-                    txn.recordRead(key(parsed, edge));
-                    long byParsed = map.internalId(parsed);
-                    if (byParsed != ExternalIdMap.ABSENT) {
-                        canonical = parsed;
-                        internal = byParsed;
-                    }
+            if (internal == ExternalIdMap.ABSENT && parsed != null) {
+                long byParsed = map.internalId(parsed);
+                if (byParsed != ExternalIdMap.ABSENT) {
+                    canonical = parsed;
+                    internal = byParsed;
                 }
             }
             if (internal != ExternalIdMap.ABSENT) {
                 return exists(txn, internal, edge) ? internal : retiredVisible(txn, canonical, edge, internal);
             }
         }
-        if (canonical instanceof String s) {
-            canonical = parse(s); // an internal id written as a string
-        }
-        if (canonical instanceof Long number && ElementIds.isWellFormed(number) && ElementIds.isEdge(number) == edge
-                && ElementIds.node(number) == store.nodeId()) {
-            return number;
+        Object number = parsed != null ? parsed : canonical; // an internal id, perhaps written as a string
+        if (number instanceof Long n && ElementIds.isWellFormed(n) && ElementIds.isEdge(n) == edge
+                && ElementIds.node(n) == store.nodeId()) {
+            return n;
         }
         return ElementIds.NONE;
     }

@@ -259,6 +259,63 @@ class GtranTransactionsTest {
         }
     }
 
+    /**
+     * At SR, finding a user-supplied id absent is a read: two transactions that each find the
+     * other's id absent and then create their own id cannot both commit. This must hold on a
+     * fresh graph, before any id of the kind was ever bound, as well as after; for string and
+     * numeric ids, a numeric id looked up in its string form, vertices and edges.
+     */
+    @ParameterizedTest(name = "{0} {1} ids, bound before: {2}")
+    @org.junit.jupiter.params.provider.CsvSource({
+        "vertex, string, false", "vertex, string, true",
+        "vertex, number, false", "vertex, number, true",
+        "vertex, numberAsString, false", "vertex, numberAsString, true",
+        "edge, string, false", "edge, string, true",
+        "edge, number, false", "edge, numberAsString, false"})
+    @Timeout(60)
+    void lookUpsOfAbsentIdsAreValidatedEvenBeforeAnyIdIsBound(String kind, String idForm, boolean boundBefore) throws Exception {
+        GtranGraph graph = open("SERIALIZABLE");
+        boolean edges = kind.equals("edge");
+        Vertex hub = graph.addVertex("name", "hub");
+        if (boundBefore) {
+            if (edges) {
+                hub.addEdge("e", hub, T.id, "earlier");
+            } else {
+                graph.addVertex(T.id, "earlier");
+            }
+        }
+        graph.tx().commit();
+        Object first = idForm.equals("string") ? "a" : (Object) 5L;
+        Object second = idForm.equals("string") ? "b" : (Object) 6L;
+        Object firstAsLookedUp = idForm.equals("numberAsString") ? "5" : first;
+        Object secondAsLookedUp = idForm.equals("numberAsString") ? "6" : second;
+        Worker t1 = new Worker();
+        Worker t2 = new Worker();
+        Callable<Boolean> t1Reads = () -> edges ? graph.traversal().E(firstAsLookedUp).hasNext() : graph.traversal().V(firstAsLookedUp).hasNext();
+        Callable<Boolean> t2Reads = () -> edges ? graph.traversal().E(secondAsLookedUp).hasNext() : graph.traversal().V(secondAsLookedUp).hasNext();
+        assertFalse(t1.run(t1Reads));
+        assertFalse(t2.run(t2Reads));
+        Object hubId = hub.id();
+        t1.run(() -> edges ? graph.vertices(hubId).next().addEdge("e", graph.vertices(hubId).next(), T.id, second)
+                : graph.addVertex(T.id, second));
+        t2.run(() -> edges ? graph.vertices(hubId).next().addEdge("e", graph.vertices(hubId).next(), T.id, first)
+                : graph.addVertex(T.id, first));
+        Callable<Object> commit = () -> {
+            try {
+                graph.tx().commit();
+                return "committed";
+            } catch (TransactionException e) {
+                assertConflict(e);
+                return "aborted";
+            }
+        };
+        List<Object> results = List.of(t1.run(commit), t2.run(commit));
+        assertEquals(List.of("committed", "aborted"), results, "one of the two must abort");
+        long created = edges ? graph.traversal().E(first, second).count().next() : graph.traversal().V(first, second).count().next();
+        assertEquals(1L, created, "only the first committer's element exists");
+        graph.tx().rollback();
+    }
+
     @Test
     @Timeout(60)
     void iteratorsStopOnceTheirTransactionEnds() throws Exception {
