@@ -61,6 +61,8 @@ public final class Transaction implements AutoCloseable {
 
     /** Status of the other transaction the last {@link #inspect} met. */
     private TxnStatus otherStatus;
+    /** The word the last {@link #inspectSettled} answered about. */
+    private long inspectedWord;
     private long otherCommitTime;
     private EdgeCursor edgeCursor;
     private final WriteRules rules;
@@ -506,7 +508,7 @@ public final class Transaction implements AutoCloseable {
      * and {@link #otherCommitTime} say which), {@link #ABORTED_OTHER}, or {@link #RETRY} (the word
      * named a transaction that has finished since: read the word again).
      */
-    long inspect(long word) {
+    private long inspect(long word) {
         if (!TxnWords.isTxnId(word)) {
             return word; // a timestamp, INFINITY or NEVER
         }
@@ -528,6 +530,33 @@ public final class Transaction implements AutoCloseable {
                 otherCommitTime = StatusTableDescriptor.commitTime(status);
                 return LIVE_OTHER;
         }
+    }
+
+    /**
+     * {@link #inspect} of the word {@code word} reads, reading the word again for as long as the
+     * answer is {@link #RETRY} (the transaction it named finished between the read of the word and
+     * the read of its status, and has rewritten the word since). Every write rule decides on this:
+     * taking RETRY for an answer takes a concurrent commit for no conflict. A version or element
+     * whose word named a transaction this one may meet is not freed while this one runs (GC waits
+     * for the watermark to pass it), so reading the same word again is safe.
+     * {@link #inspectedWord} is the word the answer is about (to CAS it, or to name the other
+     * transaction in a conflict).
+     */
+    long inspectSettled(java.util.function.LongSupplier word) {
+        while (true) {
+            long value = word.getAsLong();
+            long time = inspect(value);
+            if (time != RETRY) {
+                inspectedWord = value;
+                return time;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** The word the last {@link #inspectSettled} answered about. */
+    long inspectedWord() {
+        return inspectedWord;
     }
 
     /**

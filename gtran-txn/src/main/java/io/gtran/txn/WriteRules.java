@@ -4,7 +4,6 @@ import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
 import static io.gtran.txn.Transaction.ABORTED_OTHER;
 import static io.gtran.txn.Transaction.LIVE_OTHER;
 import static io.gtran.txn.Transaction.OWN;
-import static io.gtran.txn.Transaction.RETRY;
 import static io.gtran.txn.TxnWords.INFINITY;
 import static io.gtran.txn.TxnWords.NEVER;
 
@@ -47,8 +46,8 @@ final class WriteRules {
      */
     void endElement(ElementKind kind, long element) {
         while (true) {
-            long word = kind.endTime(store, element);
-            long end = txn.inspect(word);
+            long end = txn.inspectSettled(() -> kind.endTime(store, element));
+            long word = txn.inspectedWord();
             if (end == INFINITY || end == ABORTED_OTHER) {
                 // Alive (an aborted deleter's id is as good as INFINITY): lock it with our id.
                 if (kind.casEndTime(store, element, word, id)) {
@@ -65,11 +64,12 @@ final class WriteRules {
                 throw txn.conflict(ConflictKind.WRITE_WRITE, word, ConflictKey.element(element), "it is deleting this " + kind.display());
             } else if (end == OWN) {
                 return; // deleted by us already
-            } else if (end != RETRY) {
+            } else {
                 // Deleted by a transaction that committed after our snapshot (requireVisible passed).
                 throw txn.conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(element),
                         kind.display() + " deleted by a transaction that committed at " + end);
             }
+            // Our CAS lost to another writer of the word: decide again on what it wrote.
         }
     }
 
@@ -80,14 +80,25 @@ final class WriteRules {
     private void requireNoConcurrentPropertyWrites(ElementKind kind, long element) {
         PropertyCursor cursor = kind.propertyCursor(store).open(element);
         while (cursor.next()) {
-            int head = cursor.newestVersion();
-            if (MvStore.isBase(head)) {
-                continue; // written with the element, which we could see: committed before our snapshot
+            // The newest version that is not aborted: an aborted write on top hides nothing.
+            int version = cursor.newestVersion();
+            long begin = NEVER;
+            long beginWord = 0;
+            while (version != NO_TUPLE && !MvStore.isBase(version)) {
+                int v = version;
+                begin = txn.inspectSettled(() -> versions.beginTime(v));
+                beginWord = txn.inspectedWord();
+                if (begin != NEVER && begin != ABORTED_OTHER) {
+                    break;
+                }
+                version = versions.older(version);
             }
-            long beginWord = versions.beginTime(head);
-            long begin = txn.inspect(beginWord);
-            long endWord = versions.endTime(head);
-            long end = txn.inspect(endWord);
+            if (version == NO_TUPLE || MvStore.isBase(version)) {
+                continue; // only the base version (written with the element we could see) or none: before our snapshot
+            }
+            int head = version;
+            long end = txn.inspectSettled(() -> versions.endTime(head));
+            long endWord = txn.inspectedWord();
             ConflictKey key = ConflictKey.property(element, cursor.keyId());
             if (begin == LIVE_OTHER || end == LIVE_OTHER) {
                 throw txn.conflict(ConflictKind.WRITE_WRITE, begin == LIVE_OTHER ? beginWord : endWord, key,
@@ -103,35 +114,28 @@ final class WriteRules {
 
     /** After writing a property: the element must not be being deleted, nor deleted after our snapshot. */
     private void requireElementNotDeleted(ElementKind kind, long element, int key) {
-        while (true) {
-            long word = kind.endTime(store, element);
-            long end = txn.inspect(word);
-            if (end == INFINITY || end == ABORTED_OTHER || end == OWN) {
-                return;
-            }
-            if (end == LIVE_OTHER) {
-                throw txn.conflict(ConflictKind.DELETED_ELEMENT, word, ConflictKey.property(element, key),
-                        "it is deleting the " + kind.display() + " this transaction writes to");
-            }
-            if (end != RETRY) {
-                throw txn.conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.property(element, key),
-                        "the " + kind.display() + " was deleted at " + end + ", after this transaction began");
-            }
+        long end = txn.inspectSettled(() -> kind.endTime(store, element));
+        if (end == INFINITY || end == ABORTED_OTHER || end == OWN) {
+            return;
         }
+        if (end == LIVE_OTHER) {
+            throw txn.conflict(ConflictKind.DELETED_ELEMENT, txn.inspectedWord(), ConflictKey.property(element, key),
+                    "it is deleting the " + kind.display() + " this transaction writes to");
+        }
+        throw txn.conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.property(element, key),
+                "the " + kind.display() + " was deleted at " + end + ", after this transaction began");
     }
 
     /** For removeVertex: ends an incident edge unless it is already dead to us. Returns whether it did. */
     boolean endEdgeOfDeletedVertex(long edgeId) {
         long begin;
         try {
-            while ((begin = txn.inspect(store.edgeBeginTime(edgeId))) == RETRY) {
-                Thread.onSpinWait();
-            }
+            begin = txn.inspectSettled(() -> store.edgeBeginTime(edgeId));
         } catch (UnknownElementException gone) {
             return false;
         }
         if (begin == LIVE_OTHER) {
-            throw txn.conflict(ConflictKind.WRITE_WRITE, store.edgeBeginTime(edgeId), ConflictKey.element(edgeId),
+            throw txn.conflict(ConflictKind.WRITE_WRITE, txn.inspectedWord(), ConflictKey.element(edgeId),
                     "it is adding an edge to a vertex this transaction deletes");
         }
         if (begin == NEVER || begin == ABORTED_OTHER) {
@@ -141,16 +145,13 @@ final class WriteRules {
             throw txn.conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(edgeId),
                     "an edge was added to the vertex after this transaction began");
         }
-        long endWord;
         long end;
         try {
-            do { // RETRY: its deleter finished between the two reads; the word now holds a time
-                endWord = store.edgeEndTime(edgeId);
-                end = txn.inspect(endWord);
-            } while (end == RETRY);
+            end = txn.inspectSettled(() -> store.edgeEndTime(edgeId));
         } catch (UnknownElementException gone) {
             return false; // freed by GC since its begin time was read: dead to every transaction
         }
+        long endWord = txn.inspectedWord();
         if (end == LIVE_OTHER) {
             // Decided here rather than by endElement's re-read, which would take a deleter that
             // finishes meanwhile for a deletion after our snapshot.
@@ -166,23 +167,19 @@ final class WriteRules {
 
     /** After adding an edge: its endpoint must not be deleted, now or by a commit after our snapshot. */
     void requireNotBeingDeleted(long vertexId) {
-        while (true) {
-            long word = store.vertexEndTime(vertexId);
-            long end = txn.inspect(word);
-            if (end == INFINITY || end == ABORTED_OTHER) {
-                return;
-            }
-            if (end == LIVE_OTHER) {
-                throw txn.conflict(ConflictKind.DELETED_ELEMENT, word, ConflictKey.element(vertexId), "it is deleting an endpoint of the new edge");
-            }
-            if (end == OWN) {
-                throw new ElementNotFoundException("vertex", vertexId);
-            }
-            if (end != RETRY) {
-                throw txn.conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(vertexId),
-                        "an endpoint of the new edge was deleted at " + end);
-            }
+        long end = txn.inspectSettled(() -> store.vertexEndTime(vertexId));
+        if (end == INFINITY || end == ABORTED_OTHER) {
+            return;
         }
+        if (end == LIVE_OTHER) {
+            throw txn.conflict(ConflictKind.DELETED_ELEMENT, txn.inspectedWord(), ConflictKey.element(vertexId),
+                    "it is deleting an endpoint of the new edge");
+        }
+        if (end == OWN) {
+            throw new ElementNotFoundException("vertex", vertexId);
+        }
+        throw txn.conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(vertexId),
+                "an endpoint of the new edge was deleted at " + end);
     }
 
     void writeEdgeKeys(long edgeId, long out, long in, int label) {
@@ -215,10 +212,8 @@ final class WriteRules {
             // current: the newest version that is not aborted, which our write supersedes.
             int current = head;
             if (head != NO_TUPLE) {
-                long begin = txn.inspect(versions.beginTime(head));
-                if (begin == RETRY) {
-                    continue;
-                }
+                int newest = head;
+                long begin = txn.inspectSettled(() -> versions.beginTime(newest));
                 if (begin == OWN) {
                     boolean had = replaceOwnVersion(kind, element, key, head, value);
                     writes.add(ConflictKey.property(element, key));
@@ -228,16 +223,14 @@ final class WriteRules {
                     return had;
                 }
                 if (begin == LIVE_OTHER) {
-                    throw txn.conflict(ConflictKind.WRITE_WRITE, versions.beginTime(head), ConflictKey.property(element, key),
+                    throw txn.conflict(ConflictKind.WRITE_WRITE, txn.inspectedWord(), ConflictKey.property(element, key),
                             "it wrote this property and has not committed");
                 }
                 if (begin == NEVER || begin == ABORTED_OTHER) {
                     current = versions.older(head); // aborted: ours goes on top of what it tried to supersede
                     if ((isolation == Isolation.SNAPSHOT || value == null) && current != NO_TUPLE && !MvStore.isBase(current)) {
-                        long below = txn.inspect(versions.beginTime(current));
-                        if (below == RETRY) {
-                            continue;
-                        }
+                        int superseded = current;
+                        long below = txn.inspectSettled(() -> versions.beginTime(superseded));
                         if (below > beginTime) {
                             throw txn.conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, ConflictKey.property(element, key),
                                     "the property was committed at " + below + ", after this transaction began at " + beginTime);
@@ -255,11 +248,9 @@ final class WriteRules {
             long endWord = 0;
             long end = 0;
             if (current != NO_TUPLE) {
-                endWord = versions.endTime(current);
-                end = txn.inspect(endWord);
-                if (end == RETRY) {
-                    continue;
-                }
+                int superseded = current;
+                end = txn.inspectSettled(() -> versions.endTime(superseded));
+                endWord = txn.inspectedWord();
                 if (end == LIVE_OTHER) {
                     throw txn.conflict(ConflictKind.WRITE_WRITE, endWord, ConflictKey.property(element, key),
                             "it is removing this property and has not committed");
