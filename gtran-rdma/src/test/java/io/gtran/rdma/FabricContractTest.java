@@ -57,6 +57,27 @@ public abstract class FabricContractTest {
     /** Starts a cluster of {@code nodes} nodes with ids {@code 0..nodes-1}. */
     protected abstract TestCluster startCluster(int nodes) throws Exception;
 
+    /** What an implementation promises for a synchronous operation called on one of its own threads. */
+    protected enum OwnThreadCalls {
+        /**
+         * It has threads that deliver replies (I/O, completion-queue, frame threads) and runs dependent
+         * stages and peer listeners on them; a synchronous remote operation there would wait for
+         * itself or stall every connection, so it throws {@link IllegalStateException} naming the
+         * region and the asynchronous form.
+         */
+        REFUSED,
+        /**
+         * It completes operations on the calling thread: dependent stages and peer listeners run on
+         * the application's threads, where a synchronous operation is served like anywhere else.
+         */
+        SERVED
+    }
+
+    /** This implementation's promise; {@link OwnThreadCalls#REFUSED} unless it overrides it. */
+    protected OwnThreadCalls ownThreadCalls() {
+        return OwnThreadCalls.REFUSED;
+    }
+
     private TestCluster cluster;
 
     @RegisterExtension
@@ -485,6 +506,38 @@ public abstract class FabricContractTest {
         }
     }
 
+    @Test
+    void aSynchronousOperationInADependentStageIsRefusedOrServedAsPromised() throws Exception {
+        n1.register("r", 16);
+        Region remote = n0.connect(1, "r");
+        Batch batch = n0.batch();
+        // attached before the flush, so it runs where the reply arrives: on a transport thread, if any
+        CompletableFuture<Long> nested = batch.readLong(remote, 0).thenApply(value -> remote.readLong(8));
+        batch.flush();
+        assertOwnThreadCall(nested, 0L, "node=1", "region=r");
+        assertEquals(0, remote.readLongAsync(0).thenCompose(value -> remote.readLongAsync(8)).get(WAIT_SECONDS, SECONDS),
+                "chaining the asynchronous form is fine everywhere");
+    }
+
+    @Test
+    void aSynchronousOperationInAPeerListenerIsRefusedOrServedAsPromised() throws Exception {
+        n1.register("lost", 8);
+        n2.register("still-there", 8);
+        Region on2 = n0.connect(2, "still-there");
+        n0.connect(1, "lost").readLong(0); // node 0 is in contact with node 1
+        CompletableFuture<Long> outcome = new CompletableFuture<>();
+        n0.onPeerLost((node, reason) -> {
+            try {
+                outcome.complete(on2.readLong(0));
+            } catch (RuntimeException e) {
+                outcome.completeExceptionally(e);
+            }
+        });
+        n1.close();
+        assertOwnThreadCall(outcome, 0L, "node=2", "region=still-there");
+        assertEquals(0, on2.readLongAsync(0).get(WAIT_SECONDS, SECONDS), "the node goes on");
+    }
+
     // ---- large transfers ---------------------------------------------------------------------
 
     @Test
@@ -762,6 +815,17 @@ public abstract class FabricContractTest {
     }
 
     // ---- helpers ----------------------------------------------------------------------------
+
+    /** A synchronous call made on a thread the fabric chose: refused or served, as {@link #ownThreadCalls} promises. */
+    private void assertOwnThreadCall(CompletableFuture<Long> outcome, long served, String... named) throws Exception {
+        if (ownThreadCalls() == OwnThreadCalls.REFUSED) {
+            IllegalStateException refused = failure(IllegalStateException.class, outcome);
+            assertMessageHas(refused, "synchronous", "would block", "asynchronous form");
+            assertMessageHas(refused, named);
+        } else {
+            assertEquals(served, outcome.get(WAIT_SECONDS, SECONDS));
+        }
+    }
 
     /** The cause of {@code future}'s failure, which must be a {@code type}. */
     protected static <T extends Throwable> T failure(Class<T> type, CompletableFuture<?> future) {

@@ -75,6 +75,9 @@ import org.slf4j.LoggerFactory;
  * {@link ClusterConfig#peerLostAfter} of silence (idle outgoing connections are pinged every
  * {@link ClusterConfig#heartbeatInterval}). Its requests in flight fail, handles bound to the
  * connection stay dead, and listeners are told once per loss.
+ *
+ * <p><b>Own threads.</b> DiSNI's CQ and CM threads and this fabric's frame thread (dependent stages,
+ * peer listeners) refuse synchronous remote operations ({@link FabricThreads}).
  */
 public final class DisniFabric implements Fabric {
     private static final Logger LOG = LoggerFactory.getLogger(DisniFabric.class);
@@ -112,9 +115,10 @@ public final class DisniFabric implements Fabric {
         this.node = config.localNode();
         int nodes = config.nodes().size();
         this.peers = new Peers(node, nodes);
-        this.frames = Executors.newSingleThreadExecutor(daemon("gtran-disni-frames-" + node));
-        this.closer = Executors.newCachedThreadPool(daemon("gtran-disni-closer-" + node));
-        this.timer = new ScheduledThreadPoolExecutor(1, daemon("gtran-disni-timer-" + node));
+        this.frames = Executors.newSingleThreadExecutor(FabricThreads.daemon("gtran-disni-frames-" + node,
+                FabricThreads.FRAME));
+        this.closer = Executors.newCachedThreadPool(FabricThreads.daemon("gtran-disni-closer-" + node, null));
+        this.timer = new ScheduledThreadPoolExecutor(1, FabricThreads.daemon("gtran-disni-timer-" + node, null));
         timer.setRemoveOnCancelPolicy(true);
         // Each pair of nodes may hold two queue pairs (one dialled each way), all on one CQ per device.
         int cqSize = (int) Math.min(MAX_CQ_SIZE, 2L * (nodes + 1) * (Connection.SEND_DEPTH + DisniEndpoint.RECV_DEPTH));
@@ -133,7 +137,7 @@ public final class DisniFabric implements Fabric {
             closer.shutdownNow();
             throw e;
         }
-        this.acceptor = daemon("gtran-disni-accept-" + node).newThread(this::acceptLoop);
+        this.acceptor = FabricThreads.daemon("gtran-disni-accept-" + node, null).newThread(this::acceptLoop);
     }
 
     /**
@@ -214,6 +218,7 @@ public final class DisniFabric implements Fabric {
             throw new UnknownRegionException("unknown region (name longer than any region may have): node=" + node
                     + ", name=" + name.substring(0, 32) + "...");
         }
+        FabricThreads.checkMayBlock("node=" + node + ", region=" + name);
         Connection connection = reach(node, "region=" + name);
         Frame reply;
         try {
@@ -279,7 +284,7 @@ public final class DisniFabric implements Fabric {
             goodbyes.add(connection.sendNow(new Frame.Signal(node, connection.nextRequestId(), FrameDescriptor.GOODBYE)));
         }
         if (DisniEndpoint.onTransportThread()) {
-            daemon("gtran-disni-close-" + node).newThread(this::tearDown).start();
+            FabricThreads.daemon("gtran-disni-close-" + node, null).newThread(this::tearDown).start();
         } else {
             try {
                 CompletableFuture.allOf(goodbyes.toArray(CompletableFuture[]::new)).get(100, TimeUnit.MILLISECONDS);
@@ -444,9 +449,9 @@ public final class DisniFabric implements Fabric {
 
     private Connection dial(int peer, String what) {
         java.net.InetSocketAddress address = config.nodes().get(peer);
-        if (DisniEndpoint.onTransportThread()) { // it would wait for events only this very thread delivers
-            throw new RegionAccessException("not connected yet, and an RDMA completion or connection-manager thread"
-                    + " cannot connect (do not dial from a dependent stage): node=" + peer + ", " + what);
+        if (FabricThreads.role() != null) { // it would wait for events this very thread delivers or answers
+            throw new RegionAccessException("not connected yet, and a fabric " + FabricThreads.role() + " thread"
+                    + " cannot connect (do not dial from a dependent stage or listener): node=" + peer + ", " + what);
         }
         DisniEndpoint endpoint;
         try {
@@ -583,13 +588,5 @@ public final class DisniFabric implements Fabric {
 
     private IllegalStateException duplicate(String name) {
         return new IllegalStateException("region already registered: node=" + node + ", name=" + name);
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        return task -> {
-            Thread thread = new Thread(task, name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

@@ -81,27 +81,31 @@ final class DisniRegion implements Region {
 
     @Override
     public long readLong(long offset) {
+        blocking();
         return DisniFabric.await(readLongAsync(offset));
     }
 
     @Override
     public void writeLong(long offset, long value) {
+        blocking();
         DisniFabric.await(writeLongAsync(offset, value));
     }
 
     @Override
     public boolean compareAndSwap(long offset, long expected, long value) {
+        blocking();
         return DisniFabric.await(compareAndSwapAsync(offset, expected, value));
     }
 
     @Override
     public long fetchAdd(long offset, long delta) {
+        blocking();
         return DisniFabric.await(fetchAddAsync(offset, delta));
     }
 
     @Override
     public void read(long offset, byte[] dst, int dstOffset, int length) {
-        fabric.checkOpen();
+        blocking();
         FabricChecks.checkRange(this, offset, dst, dstOffset, length);
         byte[] bytes = DisniFabric.await(readAsync(offset, length));
         System.arraycopy(bytes, 0, dst, dstOffset, length);
@@ -109,6 +113,7 @@ final class DisniRegion implements Region {
 
     @Override
     public void write(long offset, byte[] src, int srcOffset, int length) {
+        blocking();
         DisniFabric.await(writeAsync(offset, src, srcOffset, length));
     }
 
@@ -227,6 +232,15 @@ final class DisniRegion implements Region {
         } catch (RegionAccessException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * Throws if the fabric is closed or the caller is one of its own threads: every operation, on
+     * this node's own regions too, completes on the CQ thread ({@link FabricThreads}).
+     */
+    private void blocking() {
+        fabric.checkOpen();
+        FabricThreads.checkMayBlock(FabricChecks.describe(this));
     }
 
     private void checkLong(long offset) {
