@@ -57,12 +57,14 @@ import org.slf4j.LoggerFactory;
  * buffers ({@link BouncePool}).
  *
  * <p><b>Atomics and this node's own regions.</b> Unless a device reports {@code IBV_ATOMIC_GLOB},
- * RDMA atomics are atomic only against other atomics of the same HCA, not against the CPU; DiSNI 2.0
- * cannot query {@code atomic_cap}, so this fabric assumes the worst: every operation on this node's
- * own regions also goes through the NIC, over a loopback connection to itself, and long writes are
- * compare-and-swap loops. At start a probe checks on the loopback connection that fetch-and-add,
- * compare-and-swap and read work and return values in host byte order (some HCAs reply big-endian
- * on little-endian hosts; that is detected and undone).
+ * RDMA atomics are atomic only against other atomics of the same HCA, not against the CPU: every
+ * operation on this node's own regions also goes through the NIC, over a loopback connection to
+ * itself. DiSNI 2.0 cannot query {@code atomic_cap}; {@link AtomicCapability#query} reads it from
+ * {@code ibv_devinfo -v}, and long writes are plain RDMA WRITEs only where every device reports
+ * {@code IBV_ATOMIC_GLOB}, compare-and-swap loops elsewhere or when in doubt. At start a probe
+ * checks on the loopback connection that fetch-and-add, compare-and-swap, read and long write work
+ * and return values in host byte order (some HCAs reply big-endian on little-endian hosts; that is
+ * detected and undone).
  *
  * <p><b>Mailboxes</b> travel as SEND/RECV frames into pre-posted receive buffers of
  * {@link FrameDescriptor#FRAME_BYTES}; a larger message is split into chunks sent back to back on the
@@ -103,6 +105,7 @@ public final class DisniFabric implements Fabric {
     private final RdmaServerEndpoint<DisniEndpoint> server;
     private final BouncePool bounces;
     private final Thread acceptor;
+    private final AtomicCapability atomics = AtomicCapability.query();
     private volatile boolean atomicRepliesSwapped;
     private LocalRegion probe;
 
@@ -330,6 +333,11 @@ public final class DisniFabric implements Fabric {
         return reach(node, "loopback");
     }
 
+    /** Whether a long write is a plain 8-byte RDMA WRITE (global atomics) rather than a compare-and-swap loop. */
+    boolean plainLongWrites() {
+        return atomics.plainWritesAreAtomic();
+    }
+
     /** The value an atomic returned, in host order. */
     long atomicReply(long raw) {
         return atomicRepliesSwapped ? Long.reverseBytes(raw) : raw;
@@ -519,6 +527,8 @@ public final class DisniFabric implements Fabric {
 
     /** Checks RDMA atomics on the loopback connection; see {@link AtomicsProbe}. */
     private void probeAtomics() {
+        LOG.info("node={}: atomic_cap={}, long writes are {}", node, atomics, plainLongWrites() ? "RDMA WRITEs"
+                : "compare-and-swap loops");
         probe = registerMemory("gtran.disni.probe", Long.BYTES);
         AtomicsProbe.run(localHandle(probe), probe.memory(), () -> {
             atomicRepliesSwapped = true;
