@@ -11,7 +11,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
@@ -36,7 +35,7 @@ import java.util.function.Supplier;
  * <p><b>Order of long writes.</b> A long write that is a compare-and-swap loop ({@link DisniRegion})
  * may take several round trips. {@link #inOrder} runs it after everything posted before it, and
  * everything posted after it waits until it has succeeded or failed, so a thread's later operations
- * cannot be applied between its attempts.
+ * cannot be applied between its attempts ({@link PostOrder}).
  *
  * <p><b>Failures.</b> A failed completion moves a reliable queue pair into the error state, so the
  * first one {@link #lost loses} the connection: every request in flight and every awaited reply
@@ -71,8 +70,7 @@ final class Connection {
     private final MessageAssembly assembly = new MessageAssembly(); // frame thread only
     private final List<WorkItem> orphans = new ArrayList<>(); // guarded by postLock
     private final AtomicInteger readChainsInFlight = new AtomicInteger(); // chains holding a READ or an atomic
-    private final Object orderLock = new Object();
-    private CompletableFuture<Void> issued = CompletableFuture.completedFuture(null); // guarded by orderLock
+    private final PostOrder order = new PostOrder();
     private volatile int peer = -1;
     private volatile long peerIncarnation;
     private volatile String lostBecause;
@@ -125,17 +123,7 @@ final class Connection {
      * @param waitMillis how long to wait for send-queue room (0 on DiSNI's threads, which must not block)
      */
     CompletableFuture<Void> post(List<? extends WorkItem> items, long waitMillis) {
-        synchronized (orderLock) {
-            if (!issued.isDone()) { // a long write is still looping: post after it, in order
-                CompletableFuture<Void> done = new CompletableFuture<>();
-                issued = issued.handle((ignored, failure) -> {
-                    postNow(items, waitMillis).whenComplete((posted, postFailure) -> relay(postFailure, done));
-                    return null;
-                });
-                return done;
-            }
-        }
-        return postNow(items, waitMillis);
+        return order.post(() -> postNow(items, waitMillis));
     }
 
     /**
@@ -145,12 +133,7 @@ final class Connection {
      * @return the loop's outcome
      */
     CompletableFuture<Void> inOrder(Supplier<CompletableFuture<Void>> loop) {
-        synchronized (orderLock) {
-            CompletableFuture<Void> outcome = issued.isDone() ? loop.get()
-                    : issued.handle((ignored, failure) -> loop.get()).thenCompose(started -> started);
-            issued = outcome.handle((ignored, failure) -> null);
-            return outcome;
-        }
+        return order.loop(loop);
     }
 
     /** {@link #post(List, long)} at once, ahead of any long write still looping: for that loop's own attempts. */
@@ -471,15 +454,6 @@ final class Connection {
             readChainsInFlight.decrementAndGet();
         }
         return entry;
-    }
-
-    private static void relay(Throwable failure, CompletableFuture<Void> to) {
-        if (failure == null) {
-            to.complete(null);
-        } else {
-            to.completeExceptionally(failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
-                    : failure);
-        }
     }
 
     /** A chain in flight. */
