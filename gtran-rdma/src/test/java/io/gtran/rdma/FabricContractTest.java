@@ -57,6 +57,27 @@ public abstract class FabricContractTest {
     /** Starts a cluster of {@code nodes} nodes with ids {@code 0..nodes-1}. */
     protected abstract TestCluster startCluster(int nodes) throws Exception;
 
+    /** What an implementation promises for a synchronous operation called on one of its own threads. */
+    protected enum OwnThreadCalls {
+        /**
+         * It has threads that deliver replies (I/O, completion-queue, frame threads) and runs dependent
+         * stages and peer listeners on them; a synchronous remote operation there would wait for
+         * itself or stall every connection, so it throws {@link IllegalStateException} naming the
+         * region and the asynchronous form.
+         */
+        REFUSED,
+        /**
+         * It completes operations on the calling thread: dependent stages and peer listeners run on
+         * the application's threads, where a synchronous operation is served like anywhere else.
+         */
+        SERVED
+    }
+
+    /** This implementation's promise; {@link OwnThreadCalls#REFUSED} unless it overrides it. */
+    protected OwnThreadCalls ownThreadCalls() {
+        return OwnThreadCalls.REFUSED;
+    }
+
     private TestCluster cluster;
 
     @RegisterExtension
@@ -485,6 +506,98 @@ public abstract class FabricContractTest {
         }
     }
 
+    @Test
+    void aBatchAppliesReadsAtomicsAndWritesOfOneWordInTheOrderAdded() throws Exception {
+        Region at1 = n1.register("one-word", 16);
+        Region on1 = n0.connect(1, "one-word");
+        Random random = new Random(SEED);
+        for (int round = 0; round < 20; round++) {
+            long a = random.nextLong();
+            long b = random.nextLong();
+            long c = random.nextLong();
+            at1.writeLong(0, a);
+            Batch batch = n0.batch();
+            CompletableFuture<Long> readBeforeWrite = batch.readLong(on1, 0);
+            batch.writeLong(on1, 0, b);
+            CompletableFuture<Long> readAfterWrite = batch.readLong(on1, 0);
+            CompletableFuture<Boolean> swapped = batch.compareAndSwap(on1, 0, b, c);
+            batch.writeLong(on1, 0, a);
+            CompletableFuture<Long> addedTo = batch.fetchAdd(on1, 0, 1);
+            CompletableFuture<byte[]> bytesBeforeWrite = batch.read(on1, 0, 8);
+            batch.write(on1, 0, nativeBytes(b), 0, 8);
+            CompletableFuture<Long> swappedFrom = batch.fetchAdd(on1, 0, 0);
+            batch.write(on1, 8, nativeBytes(c), 0, 8);
+            CompletableFuture<byte[]> bytesAfterWrite = batch.read(on1, 8, 8);
+            batch.flush().get(WAIT_SECONDS, SECONDS);
+            String seed = "round=" + round + ", seed=" + SEED;
+            assertEquals(a, readBeforeWrite.get(), "a read added before a write reads the old value: " + seed);
+            assertEquals(b, readAfterWrite.get(), "a read added after a write reads the new value: " + seed);
+            assertTrue(swapped.get(), "a swap added after a write sees it: " + seed);
+            assertEquals(a, addedTo.get(), "a write added after a swap is not lost under it: " + seed);
+            assertEquals(a + 1, ByteBuffer.wrap(bytesBeforeWrite.get()).order(ByteOrder.nativeOrder()).getLong(), seed);
+            assertEquals(b, swappedFrom.get(), "a bulk write added after an atomic and a read lands after them: " + seed);
+            assertEquals(c, ByteBuffer.wrap(bytesAfterWrite.get()).order(ByteOrder.nativeOrder()).getLong(), seed);
+            assertEquals(b, at1.readLong(0), seed);
+        }
+    }
+
+    @Test
+    void aLongWriteComesBeforeTheSameThreadsLaterAsynchronousOperations() throws Exception {
+        n1.register("ordered", 64);
+        Region on1 = n0.connect(1, "ordered");
+        Region other = n2.connect(1, "ordered");
+        Random random = new Random(SEED);
+        for (int round = 0; round < 200; round++) {
+            long offset = 8L * random.nextInt(8);
+            long value = random.nextLong();
+            // the word holds something node 0 has not seen half of the time, never what node 0 writes
+            (round % 2 == 0 ? other : on1).writeLong(offset, value ^ (1L << 62) ^ round);
+            CompletableFuture<Void> written = on1.writeLongAsync(offset, value);
+            CompletableFuture<Long> added = on1.fetchAddAsync(offset, 1);
+            CompletableFuture<Void> again = on1.writeLongAsync(offset, value + 5);
+            CompletableFuture<Boolean> swapped = on1.compareAndSwapAsync(offset, value + 5, value + 6);
+            CompletableFuture<Long> read = on1.readLongAsync(offset);
+            String seed = "round=" + round + ", seed=" + SEED;
+            written.get(WAIT_SECONDS, SECONDS);
+            assertEquals(value, added.get(WAIT_SECONDS, SECONDS), "the fetch-add comes after the write: " + seed);
+            again.get(WAIT_SECONDS, SECONDS);
+            assertTrue(swapped.get(WAIT_SECONDS, SECONDS), "the swap comes after the second write: " + seed);
+            assertEquals(value + 6, read.get(WAIT_SECONDS, SECONDS), seed);
+        }
+    }
+
+    @Test
+    void aSynchronousOperationInADependentStageIsRefusedOrServedAsPromised() throws Exception {
+        n1.register("r", 16);
+        Region remote = n0.connect(1, "r");
+        Batch batch = n0.batch();
+        // attached before the flush, so it runs where the reply arrives: on a transport thread, if any
+        CompletableFuture<Long> nested = batch.readLong(remote, 0).thenApply(value -> remote.readLong(8));
+        batch.flush();
+        assertOwnThreadCall(nested, 0L, "node=1", "region=r");
+        assertEquals(0, remote.readLongAsync(0).thenCompose(value -> remote.readLongAsync(8)).get(WAIT_SECONDS, SECONDS),
+                "chaining the asynchronous form is fine everywhere");
+    }
+
+    @Test
+    void aSynchronousOperationInAPeerListenerIsRefusedOrServedAsPromised() throws Exception {
+        n1.register("lost", 8);
+        n2.register("still-there", 8);
+        Region on2 = n0.connect(2, "still-there");
+        n0.connect(1, "lost").readLong(0); // node 0 is in contact with node 1
+        CompletableFuture<Long> outcome = new CompletableFuture<>();
+        n0.onPeerLost((node, reason) -> {
+            try {
+                outcome.complete(on2.readLong(0));
+            } catch (RuntimeException e) {
+                outcome.completeExceptionally(e);
+            }
+        });
+        n1.close();
+        assertOwnThreadCall(outcome, 0L, "node=2", "region=still-there");
+        assertEquals(0, on2.readLongAsync(0).get(WAIT_SECONDS, SECONDS), "the node goes on");
+    }
+
     // ---- large transfers ---------------------------------------------------------------------
 
     @Test
@@ -762,6 +875,21 @@ public abstract class FabricContractTest {
     }
 
     // ---- helpers ----------------------------------------------------------------------------
+
+    /** A synchronous call made on a thread the fabric chose: refused or served, as {@link #ownThreadCalls} promises. */
+    private void assertOwnThreadCall(CompletableFuture<Long> outcome, long served, String... named) throws Exception {
+        if (ownThreadCalls() == OwnThreadCalls.REFUSED) {
+            IllegalStateException refused = failure(IllegalStateException.class, outcome);
+            assertMessageHas(refused, "synchronous", "would block", "asynchronous form");
+            assertMessageHas(refused, named);
+        } else {
+            assertEquals(served, outcome.get(WAIT_SECONDS, SECONDS));
+        }
+    }
+
+    private static byte[] nativeBytes(long value) {
+        return ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder()).putLong(0, value).array();
+    }
 
     /** The cause of {@code future}'s failure, which must be a {@code type}. */
     protected static <T extends Throwable> T failure(Class<T> type, CompletableFuture<?> future) {

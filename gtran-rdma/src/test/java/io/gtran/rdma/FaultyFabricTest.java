@@ -200,6 +200,12 @@ class FaultyFabricTest {
     /** With no fault switched on, a cluster of decorated nodes passes the whole contract. */
     @Nested
     class WithoutFaults extends FabricContractTest {
+        /** In-JVM underneath, and with no delay the decorator issues on the calling thread too. */
+        @Override
+        protected OwnThreadCalls ownThreadCalls() {
+            return OwnThreadCalls.SERVED;
+        }
+
         @Override
         protected TestCluster startCluster(int nodes) {
             InJvmCluster inJvm = new InJvmCluster();

@@ -12,6 +12,12 @@ import org.junit.jupiter.api.Test;
 class InJvmFabricTest extends FabricContractTest {
     private InJvmCluster inJvm;
 
+    /** Operations, their dependent stages and peer listeners run on the calling thread: nothing to stall. */
+    @Override
+    protected OwnThreadCalls ownThreadCalls() {
+        return OwnThreadCalls.SERVED;
+    }
+
     @Override
     protected TestCluster startCluster(int nodes) {
         inJvm = new InJvmCluster();

@@ -4,8 +4,11 @@ import static io.gtran.txn.StatusTableDescriptor.BEGIN_TIME_OFFSET;
 import static io.gtran.txn.StatusTableDescriptor.STATUS_OFFSET;
 import static io.gtran.txn.StatusTableDescriptor.TXN_ID_OFFSET;
 
+import io.gtran.rdma.Batch;
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.Region;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * The node's Transaction Status Table (TST): one {@link StatusTableDescriptor entry} per running
@@ -106,15 +109,37 @@ final class StatusTable {
      * The status word of any node's transaction, read one-sidedly from the node its id names; or
      * {@link #GONE} if that entry has moved on to another transaction (this one finished and
      * rewrote its words in the store, so the caller should read the word that named it again).
+     *
+     * <p>The entry's id is read before and after the status word: ids are never reused (the
+     * sequence), so if both reads find this transaction the status read between them was its own.
+     * Another node's entry is read as one {@link Batch} of those three reads, one round trip: a
+     * batch applies a node's operations in the order added, each a sequentially consistent long
+     * read, which keeps the status between the two id reads as three round trips did.
      */
     long read(long txnId) {
-        Region region = regionOf(TxnWords.node(txnId));
+        int owner = TxnWords.node(txnId);
+        Region region = regionOf(owner);
         long base = StatusTableDescriptor.offset(TxnWords.slot(txnId));
-        if (base + StatusTableDescriptor.LENGTH > region.size() || region.readLong(base + TXN_ID_OFFSET) != txnId) {
-            return GONE;
+        if (base + StatusTableDescriptor.LENGTH > region.size()) {
+            return GONE; // a slot this node's table does not have: no such transaction
         }
-        long status = region.readLong(base + STATUS_OFFSET);
-        return region.readLong(base + TXN_ID_OFFSET) == txnId ? status : GONE;
+        if (owner == node) { // this node's memory: three reads cost less than a batch
+            if (region.readLong(base + TXN_ID_OFFSET) != txnId) {
+                return GONE;
+            }
+            long status = region.readLong(base + STATUS_OFFSET);
+            return region.readLong(base + TXN_ID_OFFSET) == txnId ? status : GONE;
+        }
+        Batch batch = fabric.batch();
+        CompletableFuture<Long> idBefore = batch.readLong(region, base + TXN_ID_OFFSET);
+        CompletableFuture<Long> status = batch.readLong(region, base + STATUS_OFFSET);
+        CompletableFuture<Long> idAfter = batch.readLong(region, base + TXN_ID_OFFSET);
+        try {
+            batch.flush().join();
+            return idBefore.join() == txnId && idAfter.join() == txnId ? status.join() : GONE;
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException failure ? failure : e; // as the synchronous reads threw it
+        }
     }
 
     /**

@@ -4,8 +4,8 @@ import io.gtran.rdma.RegionMemory;
 
 /**
  * The start-up check of RDMA atomics on a node's loopback connection: a fetch-and-add of 0, a
- * compare-and-swap and an 8-byte read of a word whose bytes are all different, compared with what
- * the CPU sees. It catches devices or drivers without remote atomics (the swap does not happen,
+ * compare-and-swap, an 8-byte read and a long write (an RDMA WRITE or a compare-and-swap loop, see
+ * {@link DisniRegion}) of a word whose bytes are all different, compared with what the CPU sees. It catches devices or drivers without remote atomics (the swap does not happen,
  * or the queue pair fails) and HCAs that return atomic results in big-endian order on a
  * little-endian host (reported through {@code swapReplies}, after which replies are byte-swapped).
  */
@@ -35,6 +35,10 @@ final class AtomicsProbe {
         long read = handle.readLong(0);
         if (read != VALUE + 1) {
             throw failed(handle, "an 8-byte RDMA READ returned 0x" + Long.toHexString(read));
+        }
+        handle.writeLong(0, VALUE + 2);
+        if (memory.getLongVolatile(0) != VALUE + 2) {
+            throw failed(handle, "a long write left 0x" + Long.toHexString(memory.getLongVolatile(0)));
         }
     }
 

@@ -15,7 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * The state of one queue pair ({@link DisniEndpoint}) to one peer: work requests in flight, replies
@@ -26,6 +28,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * earlier request of the queue pair has completed, and an error completion of any of them carries
  * the same id, so the chain completes (or fails) as one. A semaphore of {@link #SEND_DEPTH} slots
  * keeps the send queue from overflowing; a chain's slots come back with its completion.
+ * A WRITE or SEND that could pass an earlier READ or atomic of the queue pair, in its chain or in a
+ * chain still in flight, carries {@code IBV_SEND_FENCE} ({@link SendFlags}), so requests take effect
+ * in the order posted.
+ *
+ * <p><b>Order of long writes.</b> A long write that is a compare-and-swap loop ({@link DisniRegion})
+ * may take several round trips. {@link #inOrder} runs it after everything posted before it, and
+ * everything posted after it waits until it has succeeded or failed, so a thread's later operations
+ * cannot be applied between its attempts ({@link PostOrder}).
  *
  * <p><b>Failures.</b> A failed completion moves a reliable queue pair into the error state, so the
  * first one {@link #lost loses} the connection: every request in flight and every awaited reply
@@ -59,6 +69,8 @@ final class Connection {
     private final AtomicLong requestIds = new AtomicLong();
     private final MessageAssembly assembly = new MessageAssembly(); // frame thread only
     private final List<WorkItem> orphans = new ArrayList<>(); // guarded by postLock
+    private final AtomicInteger readChainsInFlight = new AtomicInteger(); // chains holding a READ or an atomic
+    private final PostOrder order = new PostOrder();
     private volatile int peer = -1;
     private volatile long peerIncarnation;
     private volatile String lostBecause;
@@ -111,6 +123,21 @@ final class Connection {
      * @param waitMillis how long to wait for send-queue room (0 on DiSNI's threads, which must not block)
      */
     CompletableFuture<Void> post(List<? extends WorkItem> items, long waitMillis) {
+        return order.post(() -> postNow(items, waitMillis));
+    }
+
+    /**
+     * Runs {@code loop} (a long write's compare-and-swap loop, posting through {@link #postNow}) after
+     * everything posted on this connection before, and holds everything posted after until it ends.
+     *
+     * @return the loop's outcome
+     */
+    CompletableFuture<Void> inOrder(Supplier<CompletableFuture<Void>> loop) {
+        return order.loop(loop);
+    }
+
+    /** {@link #post(List, long)} at once, ahead of any long write still looping: for that loop's own attempts. */
+    CompletableFuture<Void> postNow(List<? extends WorkItem> items, long waitMillis) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         String lost = lostBecause;
         if (lost != null) {
@@ -138,22 +165,30 @@ final class Connection {
         }
         long id = workRequestIds.incrementAndGet();
         List<IbvSendWR> requests = new ArrayList<>(items.size());
+        int[] opcodes = new int[items.size()];
+        boolean readsOrAtomics = false;
         for (int i = 0; i < items.size(); i++) {
             IbvSendWR request = items.get(i).workRequest();
             request.setWr_id(id);
-            request.setSend_flags(i == items.size() - 1 ? IbvSendWR.IBV_SEND_SIGNALED : 0);
+            opcodes[i] = request.getOpcode();
+            readsOrAtomics |= SendFlags.readsOrAtomic(opcodes[i]);
             requests.add(request);
         }
-        Posted entry = new Posted(items, done);
+        Posted entry = new Posted(items, done, readsOrAtomics);
         String failure;
         boolean postFailed = false;
         synchronized (postLock) {
             failure = lostBecause;
             if (failure == null) {
+                int[] flags = SendFlags.of(opcodes, readChainsInFlight.get() > 0);
+                for (int i = 0; i < flags.length; i++) {
+                    requests.get(i).setSend_flags(flags[i]);
+                }
                 posted.put(id, entry);
+                entry.counted();
                 failure = execute(requests);
                 if (failure != null) {
-                    posted.remove(id);
+                    forget(id);
                     postFailed = true;
                 }
             }
@@ -209,7 +244,7 @@ final class Connection {
 
     /** A completion for a chain posted here; on the CQ thread. */
     void sendCompleted(long id, int status) {
-        Posted entry = posted.remove(id);
+        Posted entry = forget(id);
         if (entry == null) {
             return; // flushed after an earlier error of its chain, or taken by lost()
         }
@@ -276,7 +311,7 @@ final class Connection {
             lostBecause = reason;
         }
         for (Long id : List.copyOf(posted.keySet())) {
-            Posted entry = posted.remove(id);
+            Posted entry = forget(id);
             if (entry != null) {
                 entry.cancelTimeout();
                 sendSlots.release(entry.items.size());
@@ -412,15 +447,33 @@ final class Connection {
         return done;
     }
 
+    /** Takes the chain {@code id} out of the posted ones, or null if it was taken already. */
+    private Posted forget(long id) {
+        Posted entry = posted.remove(id);
+        if (entry != null && entry.readsOrAtomics) {
+            readChainsInFlight.decrementAndGet();
+        }
+        return entry;
+    }
+
     /** A chain in flight. */
-    private static final class Posted {
+    private final class Posted {
         final List<? extends WorkItem> items;
         final CompletableFuture<Void> done;
+        final boolean readsOrAtomics;
         volatile Future<?> timeout;
 
-        Posted(List<? extends WorkItem> items, CompletableFuture<Void> done) {
+        Posted(List<? extends WorkItem> items, CompletableFuture<Void> done, boolean readsOrAtomics) {
             this.items = items;
             this.done = done;
+            this.readsOrAtomics = readsOrAtomics;
+        }
+
+        /** Counts the chain among those a later WRITE or SEND must be fenced behind; once posted. */
+        void counted() {
+            if (readsOrAtomics) {
+                readChainsInFlight.incrementAndGet();
+            }
         }
 
         void cancelTimeout() {

@@ -15,9 +15,10 @@ import java.util.concurrent.CompletionException;
 /**
  * A {@link Batch} over RDMA: at {@link #flush} the operations on each connection go out as chains of
  * work requests (up to {@link Connection#MAX_CHAIN} each, only the last signalled), all connections
- * at once. A long write is a compare-and-swap loop (see {@link DisniRegion}), which cannot sit in a
- * chain, so it splits its connection's operations: the chain before it completes, then the loop,
- * then the next chain. Each connection's segments run in the order added; if one fails, the later
+ * at once, fenced where a write could pass an earlier read or atomic ({@link SendFlags}). A long write
+ * is an 8-byte RDMA WRITE in the chain where the device's atomics are global; elsewhere it is a
+ * compare-and-swap loop (see {@link DisniRegion}), which cannot sit in a chain, so it splits its
+ * connection's operations: the chain before it completes, then the loop, then the next chain. Each connection's segments run in the order added; if one fails, the later
  * operations on that connection fail too, naming the first failure, so none is applied out of order.
  */
 final class DisniBatch implements Batch {
@@ -39,6 +40,9 @@ final class DisniBatch implements Batch {
     public CompletableFuture<Void> writeLong(Region region, long offset, long value) {
         DisniRegion handle = own(region);
         FabricChecks.checkLongOffset(handle, offset);
+        if (fabric.plainLongWrites()) {
+            return add(new RegionOp.WriteLong(handle, offset, value));
+        }
         Step step = new Step(handle, null, offset, value, new CompletableFuture<>(), false);
         steps.add(step);
         return step.written;

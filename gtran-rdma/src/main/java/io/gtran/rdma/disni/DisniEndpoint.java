@@ -41,8 +41,6 @@ final class DisniEndpoint extends RdmaActiveEndpoint {
     /** Set in the work-request id of receives; send ids stay below it. */
     static final long RECV_TAG = Long.MIN_VALUE;
 
-    private static final ThreadLocal<Boolean> TRANSPORT_THREAD = ThreadLocal.withInitial(() -> Boolean.FALSE);
-
     final Connection connection;
     private final Object interruptLock = new Object();
     private ByteBuffer receiveArea;
@@ -63,7 +61,7 @@ final class DisniEndpoint extends RdmaActiveEndpoint {
 
     /** Whether the current thread is one of DiSNI's CQ or CM threads, which must never block or join themselves. */
     static boolean onTransportThread() {
-        return TRANSPORT_THREAD.get();
+        return FabricThreads.onDisniThread();
     }
 
     @Override
@@ -92,7 +90,7 @@ final class DisniEndpoint extends RdmaActiveEndpoint {
 
     @Override
     public void dispatchCqEvent(IbvWC wc) {
-        TRANSPORT_THREAD.set(Boolean.TRUE);
+        FabricThreads.mark(FabricThreads.COMPLETION_QUEUE);
         long id = wc.getWr_id(); // wc is reused by DiSNI's poller: read everything now
         int status = wc.getStatus();
         if ((id & RECV_TAG) == 0) {
@@ -121,7 +119,7 @@ final class DisniEndpoint extends RdmaActiveEndpoint {
 
     @Override
     public synchronized void dispatchCmEvent(RdmaCmEvent event) throws IOException {
-        TRANSPORT_THREAD.set(Boolean.TRUE);
+        FabricThreads.mark(FabricThreads.CONNECTION_MANAGER);
         super.dispatchCmEvent(event);
         int type = event.getEvent();
         if (type == RdmaCmEvent.EventType.RDMA_CM_EVENT_DISCONNECTED.ordinal()) {

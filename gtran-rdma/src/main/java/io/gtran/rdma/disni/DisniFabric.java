@@ -57,12 +57,14 @@ import org.slf4j.LoggerFactory;
  * buffers ({@link BouncePool}).
  *
  * <p><b>Atomics and this node's own regions.</b> Unless a device reports {@code IBV_ATOMIC_GLOB},
- * RDMA atomics are atomic only against other atomics of the same HCA, not against the CPU; DiSNI 2.0
- * cannot query {@code atomic_cap}, so this fabric assumes the worst: every operation on this node's
- * own regions also goes through the NIC, over a loopback connection to itself, and long writes are
- * compare-and-swap loops. At start a probe checks on the loopback connection that fetch-and-add,
- * compare-and-swap and read work and return values in host byte order (some HCAs reply big-endian
- * on little-endian hosts; that is detected and undone).
+ * RDMA atomics are atomic only against other atomics of the same HCA, not against the CPU: every
+ * operation on this node's own regions also goes through the NIC, over a loopback connection to
+ * itself. DiSNI 2.0 cannot query {@code atomic_cap}; {@link AtomicCapability#query} reads it from
+ * {@code ibv_devinfo -v}, and long writes are plain RDMA WRITEs only where every device reports
+ * {@code IBV_ATOMIC_GLOB}, compare-and-swap loops elsewhere or when in doubt. At start a probe
+ * checks on the loopback connection that fetch-and-add, compare-and-swap, read and long write work
+ * and return values in host byte order (some HCAs reply big-endian on little-endian hosts; that is
+ * detected and undone).
  *
  * <p><b>Mailboxes</b> travel as SEND/RECV frames into pre-posted receive buffers of
  * {@link FrameDescriptor#FRAME_BYTES}; a larger message is split into chunks sent back to back on the
@@ -75,6 +77,9 @@ import org.slf4j.LoggerFactory;
  * {@link ClusterConfig#peerLostAfter} of silence (idle outgoing connections are pinged every
  * {@link ClusterConfig#heartbeatInterval}). Its requests in flight fail, handles bound to the
  * connection stay dead, and listeners are told once per loss.
+ *
+ * <p><b>Own threads.</b> DiSNI's CQ and CM threads and this fabric's frame thread (dependent stages,
+ * peer listeners) refuse synchronous remote operations ({@link FabricThreads}).
  */
 public final class DisniFabric implements Fabric {
     private static final Logger LOG = LoggerFactory.getLogger(DisniFabric.class);
@@ -100,6 +105,7 @@ public final class DisniFabric implements Fabric {
     private final RdmaServerEndpoint<DisniEndpoint> server;
     private final BouncePool bounces;
     private final Thread acceptor;
+    private final AtomicCapability atomics = AtomicCapability.query();
     private volatile boolean atomicRepliesSwapped;
     private LocalRegion probe;
 
@@ -112,9 +118,10 @@ public final class DisniFabric implements Fabric {
         this.node = config.localNode();
         int nodes = config.nodes().size();
         this.peers = new Peers(node, nodes);
-        this.frames = Executors.newSingleThreadExecutor(daemon("gtran-disni-frames-" + node));
-        this.closer = Executors.newCachedThreadPool(daemon("gtran-disni-closer-" + node));
-        this.timer = new ScheduledThreadPoolExecutor(1, daemon("gtran-disni-timer-" + node));
+        this.frames = Executors.newSingleThreadExecutor(FabricThreads.daemon("gtran-disni-frames-" + node,
+                FabricThreads.FRAME));
+        this.closer = Executors.newCachedThreadPool(FabricThreads.daemon("gtran-disni-closer-" + node, null));
+        this.timer = new ScheduledThreadPoolExecutor(1, FabricThreads.daemon("gtran-disni-timer-" + node, null));
         timer.setRemoveOnCancelPolicy(true);
         // Each pair of nodes may hold two queue pairs (one dialled each way), all on one CQ per device.
         int cqSize = (int) Math.min(MAX_CQ_SIZE, 2L * (nodes + 1) * (Connection.SEND_DEPTH + DisniEndpoint.RECV_DEPTH));
@@ -133,7 +140,7 @@ public final class DisniFabric implements Fabric {
             closer.shutdownNow();
             throw e;
         }
-        this.acceptor = daemon("gtran-disni-accept-" + node).newThread(this::acceptLoop);
+        this.acceptor = FabricThreads.daemon("gtran-disni-accept-" + node, null).newThread(this::acceptLoop);
     }
 
     /**
@@ -214,6 +221,7 @@ public final class DisniFabric implements Fabric {
             throw new UnknownRegionException("unknown region (name longer than any region may have): node=" + node
                     + ", name=" + name.substring(0, 32) + "...");
         }
+        FabricThreads.checkMayBlock("node=" + node + ", region=" + name);
         Connection connection = reach(node, "region=" + name);
         Frame reply;
         try {
@@ -279,7 +287,7 @@ public final class DisniFabric implements Fabric {
             goodbyes.add(connection.sendNow(new Frame.Signal(node, connection.nextRequestId(), FrameDescriptor.GOODBYE)));
         }
         if (DisniEndpoint.onTransportThread()) {
-            daemon("gtran-disni-close-" + node).newThread(this::tearDown).start();
+            FabricThreads.daemon("gtran-disni-close-" + node, null).newThread(this::tearDown).start();
         } else {
             try {
                 CompletableFuture.allOf(goodbyes.toArray(CompletableFuture[]::new)).get(100, TimeUnit.MILLISECONDS);
@@ -323,6 +331,11 @@ public final class DisniFabric implements Fabric {
     /** The loopback connection, through which this node reaches its own regions. */
     Connection loopback() {
         return reach(node, "loopback");
+    }
+
+    /** Whether a long write is a plain 8-byte RDMA WRITE (global atomics) rather than a compare-and-swap loop. */
+    boolean plainLongWrites() {
+        return atomics.plainWritesAreAtomic();
     }
 
     /** The value an atomic returned, in host order. */
@@ -444,9 +457,9 @@ public final class DisniFabric implements Fabric {
 
     private Connection dial(int peer, String what) {
         java.net.InetSocketAddress address = config.nodes().get(peer);
-        if (DisniEndpoint.onTransportThread()) { // it would wait for events only this very thread delivers
-            throw new RegionAccessException("not connected yet, and an RDMA completion or connection-manager thread"
-                    + " cannot connect (do not dial from a dependent stage): node=" + peer + ", " + what);
+        if (FabricThreads.role() != null) { // it would wait for events this very thread delivers or answers
+            throw new RegionAccessException("not connected yet, and a fabric " + FabricThreads.role() + " thread"
+                    + " cannot connect (do not dial from a dependent stage or listener): node=" + peer + ", " + what);
         }
         DisniEndpoint endpoint;
         try {
@@ -514,6 +527,8 @@ public final class DisniFabric implements Fabric {
 
     /** Checks RDMA atomics on the loopback connection; see {@link AtomicsProbe}. */
     private void probeAtomics() {
+        LOG.info("node={}: atomic_cap={}, long writes are {}", node, atomics, plainLongWrites() ? "RDMA WRITEs"
+                : "compare-and-swap loops");
         probe = registerMemory("gtran.disni.probe", Long.BYTES);
         AtomicsProbe.run(localHandle(probe), probe.memory(), () -> {
             atomicRepliesSwapped = true;
@@ -583,13 +598,5 @@ public final class DisniFabric implements Fabric {
 
     private IllegalStateException duplicate(String name) {
         return new IllegalStateException("region already registered: node=" + node + ", name=" + name);
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        return task -> {
-            Thread thread = new Thread(task, name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

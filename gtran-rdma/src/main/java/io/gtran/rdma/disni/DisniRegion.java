@@ -19,12 +19,16 @@ import java.util.concurrent.CompletableFuture;
  * (address, rkey) died with it; {@link io.gtran.rdma.Fabric#connect} again. A handle to this node's
  * own region uses the current loopback connection.
  *
- * <p><b>Long writes</b> are compare-and-swap loops, not RDMA WRITEs: unless the device reports
- * {@code IBV_ATOMIC_GLOB} an RDMA atomic is atomic only against other atomics of the same HCA, and a
- * plain write landing between an atomic's read and write would be lost. A loop starts by guessing 0
- * and retries with the value each failed swap returns. Long reads are 8-byte RDMA READs of aligned
- * words, which current HCAs perform as single accesses (the InfiniBand specification does not
- * promise it).
+ * <p><b>Long writes</b> must stay atomic against RDMA atomics ({@link AtomicCapability}). Where the
+ * device reports {@code IBV_ATOMIC_GLOB} a long write is an aligned 8-byte RDMA WRITE: one request,
+ * in order with the others of its queue pair. Elsewhere an atomic is atomic only against other
+ * atomics of the same HCA and a plain write landing between an atomic's read and write would be
+ * lost, so a long write is a compare-and-swap loop: its first guess is the value this handle last
+ * saw in the word ({@link LastSeenWords}; usually right, so one round trip), then whatever each
+ * failed swap found. The loop runs in program order ({@link Connection#inOrder}): the caller's later
+ * operations on the connection wait until it has succeeded. Long reads are 8-byte RDMA READs of
+ * aligned words, which current HCAs perform as single accesses (the InfiniBand specification does
+ * not promise it).
  */
 final class DisniRegion implements Region {
     private final DisniFabric fabric;
@@ -35,6 +39,7 @@ final class DisniRegion implements Region {
     private final long address;
     private final int rkey;
     private final ByteOrder order;
+    private final LastSeenWords seen = new LastSeenWords();
 
     DisniRegion(DisniFabric fabric, Connection bound, int node, String name, long size, long address, int rkey,
                 ByteOrder order) {
@@ -64,6 +69,11 @@ final class DisniRegion implements Region {
         return order;
     }
 
+    /** Remembers what a completed operation saw or left in the word at {@code offset}: a long write's next guess. */
+    void saw(long offset, long value) {
+        seen.saw(offset, value);
+    }
+
     @Override
     public int node() {
         return node;
@@ -81,27 +91,31 @@ final class DisniRegion implements Region {
 
     @Override
     public long readLong(long offset) {
+        blocking();
         return DisniFabric.await(readLongAsync(offset));
     }
 
     @Override
     public void writeLong(long offset, long value) {
+        blocking();
         DisniFabric.await(writeLongAsync(offset, value));
     }
 
     @Override
     public boolean compareAndSwap(long offset, long expected, long value) {
+        blocking();
         return DisniFabric.await(compareAndSwapAsync(offset, expected, value));
     }
 
     @Override
     public long fetchAdd(long offset, long delta) {
+        blocking();
         return DisniFabric.await(fetchAddAsync(offset, delta));
     }
 
     @Override
     public void read(long offset, byte[] dst, int dstOffset, int length) {
-        fabric.checkOpen();
+        blocking();
         FabricChecks.checkRange(this, offset, dst, dstOffset, length);
         byte[] bytes = DisniFabric.await(readAsync(offset, length));
         System.arraycopy(bytes, 0, dst, dstOffset, length);
@@ -109,6 +123,7 @@ final class DisniRegion implements Region {
 
     @Override
     public void write(long offset, byte[] src, int srcOffset, int length) {
+        blocking();
         DisniFabric.await(writeAsync(offset, src, srcOffset, length));
     }
 
@@ -121,6 +136,9 @@ final class DisniRegion implements Region {
     @Override
     public CompletableFuture<Void> writeLongAsync(long offset, long value) {
         checkLong(offset);
+        if (fabric.plainLongWrites()) {
+            return issue(new RegionOp.WriteLong(this, offset, value));
+        }
         Connection connection;
         try {
             connection = connection();
@@ -163,15 +181,17 @@ final class DisniRegion implements Region {
     }
 
     /**
-     * Writes {@code value} atomically with respect to RDMA atomics: compare-and-swap from a guess of
-     * 0, then from whatever value each failed attempt found, until one succeeds or the operation
-     * time-out passes.
+     * Writes {@code value} atomically with respect to RDMA atomics by compare-and-swap, in program
+     * order on {@code connection}: from the last value seen in the word, then from whatever each
+     * failed attempt found, until one succeeds or the operation time-out passes.
      */
     CompletableFuture<Void> writeLongVia(Connection connection, long offset, long value) {
-        CompletableFuture<Void> written = new CompletableFuture<>();
-        long deadline = System.nanoTime() + fabric.operationTimeoutMillis() * 1_000_000L;
-        swapUntilWritten(connection, offset, 0L, value, deadline, written);
-        return written;
+        return connection.inOrder(() -> {
+            CompletableFuture<Void> written = new CompletableFuture<>();
+            long deadline = System.nanoTime() + fabric.operationTimeoutMillis() * 1_000_000L;
+            swapUntilWritten(connection, offset, seen.guess(offset), value, deadline, written);
+            return written;
+        });
     }
 
     /** The connection to issue on; throws {@link RegionAccessException} for a dead handle. */
@@ -194,7 +214,7 @@ final class DisniRegion implements Region {
     private void swapUntilWritten(Connection connection, long offset, long guess, long value, long deadline,
                                   CompletableFuture<Void> written) {
         RegionOp.CompareAndSwap attempt = new RegionOp.CompareAndSwap(this, offset, guess, value);
-        connection.post(List.of(attempt));
+        connection.postNow(List.of(attempt), fabric.operationTimeoutMillis()); // the loop is what later posts wait for
         attempt.result.whenCompleteAsync((found, failure) -> {
             if (failure != null) {
                 written.completeExceptionally(failure);
@@ -227,6 +247,15 @@ final class DisniRegion implements Region {
         } catch (RegionAccessException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * Throws if the fabric is closed or the caller is one of its own threads: every operation, on
+     * this node's own regions too, completes on the CQ thread ({@link FabricThreads}).
+     */
+    private void blocking() {
+        fabric.checkOpen();
+        FabricThreads.checkMayBlock(FabricChecks.describe(this));
     }
 
     private void checkLong(long offset) {

@@ -73,7 +73,9 @@ abstract class RegionOp<T> extends WorkItem {
 
         @Override
         void succeeded() {
-            result.complete(bounce.buffer.duplicate().order(region.order()).getLong(0));
+            long value = bounce.buffer.duplicate().order(region.order()).getLong(0);
+            region.saw(offset, value);
+            result.complete(value);
         }
     }
 
@@ -100,7 +102,9 @@ abstract class RegionOp<T> extends WorkItem {
 
         @Override
         void succeeded() {
-            result.complete(atomicReply());
+            long found = atomicReply();
+            region.saw(offset, found == expected ? value : found);
+            result.complete(found);
         }
     }
 
@@ -125,7 +129,39 @@ abstract class RegionOp<T> extends WorkItem {
 
         @Override
         void succeeded() {
-            result.complete(atomicReply());
+            long found = atomicReply();
+            region.saw(offset, found + delta);
+            result.complete(found);
+        }
+    }
+
+    /**
+     * Writes a long with an aligned 8-byte RDMA WRITE, encoded in the owner's byte order: a long write
+     * only where the device's atomics are global ({@link AtomicCapability#GLOB}), see {@link DisniRegion}.
+     */
+    static final class WriteLong extends RegionOp<Void> {
+        private final long value;
+
+        WriteLong(DisniRegion region, long offset, long value) {
+            super(region, offset);
+            this.value = value;
+        }
+
+        @Override
+        void prepare(BouncePool pool) throws IOException {
+            bounce = pool.acquire(Long.BYTES);
+            bounce.buffer.duplicate().order(region.order()).putLong(0, value);
+        }
+
+        @Override
+        IbvSendWR workRequest() {
+            return remote(IbvSendWR.IBV_WR_RDMA_WRITE, Long.BYTES);
+        }
+
+        @Override
+        void succeeded() {
+            region.saw(offset, value);
+            result.complete(null);
         }
     }
 

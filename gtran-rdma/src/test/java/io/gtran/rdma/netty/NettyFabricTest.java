@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * What only the TCP transport has: listening and connecting, time-outs and silent peers, restarts
- * (incarnations), batches as one frame per node, and the guard against blocking an I/O thread.
+ * (incarnations), batches as one frame per node. The guard against blocking an I/O thread is in
+ * the contract ({@code FabricContractTest.aSynchronousOperationInADependentStageIsRefusedOrServedAsPromised}).
  */
 @Timeout(value = 60, unit = SECONDS)
 class NettyFabricTest {
@@ -211,21 +212,6 @@ class NettyFabricTest {
                 "24 MiB of writes and an 8 MiB read pass the 16 MiB frame limit: two frames");
         assertArrayEquals(chunks[2], last.get());
         assertArrayEquals(chunks[0], on2.readAsync(0, 8 << 20).get(WAIT_SECONDS, SECONDS));
-    }
-
-    @Test
-    void waitingForAReplyOnAnIoThreadIsRefusedNotDeadlocked() throws Exception {
-        NettyTestCluster cluster = cluster(2);
-        cluster.node(1).register("r", 16);
-        Region remote = cluster.node(0).connect(1, "r");
-        Batch batch = cluster.node(0).batch();
-        // attached before the flush, so it runs where the reply is read: on an I/O thread
-        CompletableFuture<Long> nested = batch.readLong(remote, 0).thenApply(value -> remote.readLong(8));
-        batch.flush();
-        IllegalStateException refused = failure(IllegalStateException.class, nested);
-        assertMessageHas(refused, "I/O thread", "node=1", "region=r", "asynchronous form");
-        assertEquals(0, remote.readLongAsync(0).thenCompose(value -> remote.readLongAsync(8)).get(WAIT_SECONDS, SECONDS),
-                "chaining the asynchronous form is fine");
     }
 
     @Test

@@ -1,0 +1,203 @@
+package io.gtran.txn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.gtran.rdma.Batch;
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.ForwardingFabric;
+import io.gtran.rdma.ForwardingRegion;
+import io.gtran.rdma.InJvmCluster;
+import io.gtran.rdma.Region;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Reading another node's status table: one round trip (one batch) per status, and the entry's id
+ * read on both sides of the status word still tells a reused entry from the one asked about.
+ */
+@Timeout(30)
+class StatusTableTest {
+    private final InJvmCluster cluster = new InJvmCluster();
+    private CountingFabric node0;
+    private StatusTable reader;
+    private StatusTable owner;
+
+    @BeforeEach
+    void start() {
+        node0 = new CountingFabric(cluster.join(0));
+        owner = new StatusTable(cluster.join(1), 4);
+        reader = new StatusTable(node0, 4);
+    }
+
+    @AfterEach
+    void stop() {
+        cluster.close();
+    }
+
+    @Test
+    void aRemoteStatusIsReadInOneBatchOfThreeReads() {
+        long txnId = owner.allocate();
+        reader.read(txnId); // connects to node 1's table
+        node0.reset();
+        assertEquals(StatusTableDescriptor.statusWord(TxnStatus.EXECUTING, 0), reader.read(txnId));
+        assertEquals(1, node0.flushes, "one batch: one round trip");
+        assertEquals(3, node0.batched, "the id, the status, the id again");
+        assertEquals(0, node0.unbatched, "no synchronous reads besides");
+
+        owner.move(txnId, TxnStatus.EXECUTING, 0, TxnStatus.VALIDATING, StatusTableDescriptor.PENDING_COMMIT_TIME);
+        owner.move(txnId, TxnStatus.VALIDATING, StatusTableDescriptor.PENDING_COMMIT_TIME, TxnStatus.COMMITTED, 7);
+        assertEquals(StatusTableDescriptor.statusWord(TxnStatus.COMMITTED, 7), reader.read(txnId));
+        owner.release(txnId);
+        assertEquals(StatusTable.GONE, reader.read(txnId), "a released entry");
+        assertEquals(3, node0.flushes);
+        assertEquals(0, node0.unbatched);
+    }
+
+    @Test
+    void anEntryReusedWhileItIsReadIsGone() {
+        long txnId = owner.allocate();
+        reader.read(txnId);
+        // between the batch's first read (the id, still this transaction's) and the status word,
+        // the owner finishes the transaction and gives the entry to a new one
+        long[] next = new long[1];
+        node0.afterFirstOperation = () -> {
+            owner.move(txnId, TxnStatus.EXECUTING, 0, TxnStatus.ABORTED, 0);
+            owner.release(txnId);
+            next[0] = owner.allocate();
+        };
+        assertEquals(StatusTable.GONE, reader.read(txnId), "the status read was the new transaction's");
+        assertEquals(TxnWords.slot(txnId), TxnWords.slot(next[0]), "the same entry, reused");
+        assertEquals(StatusTableDescriptor.statusWord(TxnStatus.EXECUTING, 0), reader.read(next[0]));
+    }
+
+    @Test
+    void thisNodesOwnStatusIsReadWithoutABatch() {
+        long txnId = reader.allocate();
+        node0.reset();
+        assertEquals(StatusTableDescriptor.statusWord(TxnStatus.EXECUTING, 0), reader.read(txnId));
+        assertEquals(0, node0.flushes, "its own memory: nothing to save");
+    }
+
+    /**
+     * Node 0's fabric, counting the region operations of handles it connected (one count per
+     * synchronous or asynchronous call) apart from those issued through its batches, and the flushes.
+     * Its batches apply their operations in the order added, and may run a hook after the first.
+     */
+    private static final class CountingFabric extends ForwardingFabric {
+        int flushes;
+        int batched;
+        int unbatched;
+        Runnable afterFirstOperation;
+
+        CountingFabric(Fabric delegate) {
+            super(delegate);
+        }
+
+        void reset() {
+            flushes = 0;
+            batched = 0;
+            unbatched = 0;
+        }
+
+        @Override
+        public Region connect(int node, String name) {
+            return new CountingRegion(super.connect(node, name));
+        }
+
+        private final class CountingRegion extends ForwardingRegion {
+            private final Region inner;
+
+            CountingRegion(Region inner) {
+                super(inner);
+                this.inner = inner;
+            }
+
+            @Override
+            protected Region target() {
+                unbatched++;
+                return inner;
+            }
+        }
+
+        @Override
+        public Batch batch() {
+            return new OrderedBatch();
+        }
+
+        /** Operations issued one after the other at flush, on the wrapped handles. */
+        private final class OrderedBatch implements Batch {
+            private final List<Runnable> ops = new ArrayList<>();
+
+            private <T> CompletableFuture<T> add(Region region, Function<Region, CompletableFuture<T>> op) {
+                Region target = ((CountingRegion) region).inner;
+                CompletableFuture<T> result = new CompletableFuture<>();
+                ops.add(() -> op.apply(target).whenComplete((value, failure) -> {
+                    if (failure == null) {
+                        result.complete(value);
+                    } else {
+                        result.completeExceptionally(failure);
+                    }
+                }).join());
+                return result;
+            }
+
+            @Override
+            public CompletableFuture<Long> readLong(Region region, long offset) {
+                return add(region, r -> r.readLongAsync(offset));
+            }
+
+            @Override
+            public CompletableFuture<Void> writeLong(Region region, long offset, long value) {
+                return add(region, r -> r.writeLongAsync(offset, value));
+            }
+
+            @Override
+            public CompletableFuture<Boolean> compareAndSwap(Region region, long offset, long expected, long value) {
+                return add(region, r -> r.compareAndSwapAsync(offset, expected, value));
+            }
+
+            @Override
+            public CompletableFuture<Long> fetchAdd(Region region, long offset, long delta) {
+                return add(region, r -> r.fetchAddAsync(offset, delta));
+            }
+
+            @Override
+            public CompletableFuture<byte[]> read(Region region, long offset, int length) {
+                return add(region, r -> r.readAsync(offset, length));
+            }
+
+            @Override
+            public CompletableFuture<Void> write(Region region, long offset, byte[] src, int srcOffset, int length) {
+                byte[] copy = java.util.Arrays.copyOfRange(src, srcOffset, srcOffset + length);
+                return add(region, r -> r.writeAsync(offset, copy, 0, length));
+            }
+
+            @Override
+            public int size() {
+                return ops.size();
+            }
+
+            @Override
+            public CompletableFuture<Void> flush() {
+                flushes++;
+                batched += ops.size();
+                for (int i = 0; i < ops.size(); i++) {
+                    ops.get(i).run();
+                    if (i == 0 && afterFirstOperation != null) {
+                        Runnable hook = afterFirstOperation;
+                        afterFirstOperation = null;
+                        hook.run();
+                    }
+                }
+                ops.clear();
+                return CompletableFuture.completedFuture(null);
+            }
+        }
+    }
+}
