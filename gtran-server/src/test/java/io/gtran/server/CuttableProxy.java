@@ -13,14 +13,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A TCP proxy on a loopback port in front of a node, for cutting every connection through it at
- * once: {@link #cut} resets both sides (linger 0, so an RST and no orderly close), as a network
- * failure or a dead peer would.
+ * A TCP proxy on a loopback port in front of a node, for failing every connection through it at
+ * once: {@link #cut} resets both sides (linger 0, so an RST and no orderly close), as a dead peer
+ * or a failed link would; {@link #silence} drops every byte but keeps the connections open, as a
+ * network partition or a peer host losing power would, telling neither side.
  */
 final class CuttableProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final int target;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    private volatile boolean silenced;
     private final ExecutorService pumps = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "cuttable-proxy");
         t.setDaemon(true);
@@ -59,18 +61,25 @@ final class CuttableProxy implements AutoCloseable {
         return null;
     }
 
-    private static Void pump(Socket from, Socket to) {
+    private Void pump(Socket from, Socket to) {
         byte[] buffer = new byte[8192];
         try (InputStream in = from.getInputStream()) {
             OutputStream out = to.getOutputStream();
             for (int n; (n = in.read(buffer)) >= 0; ) {
-                out.write(buffer, 0, n);
-                out.flush();
+                if (!silenced) {
+                    out.write(buffer, 0, n);
+                    out.flush();
+                }
             }
         } catch (IOException cut) {
             // the connection was cut or closed: nothing more to carry
         }
         return null;
+    }
+
+    /** From now on drops whatever either side sends, closing nothing. */
+    void silence() {
+        silenced = true;
     }
 
     /** Resets every connection through the proxy, on both sides. */

@@ -124,26 +124,26 @@ class GtranRemoteTransactionTest {
     @Test
     @Timeout(60)
     void aDriverClosingItsSessionWithoutCommitReleasesItsLocksAndKeepsNoWrite() throws Exception {
-        addAccount();
+        addAccount(g);
         Cluster vanishing = node.cluster();
         VanishingClient.writeWithoutCommit(traversal().with(DriverRemoteConnection.using(vanishing, "g")), ACCOUNT);
-        assertLocked();
+        assertLocked(g);
         vanishing.close(); // the session's connection goes, with neither commit nor rollback
-        assertNothingLeftBehind(System.nanoTime(), "driver closed its session");
+        assertNothingLeftBehind(g, System.nanoTime(), VANISHED_BOUND_MILLIS, "driver closed its session");
     }
 
     @Test
     @Timeout(60)
     void aConnectionCutMidTransactionReleasesItsLocksAndKeepsNoWrite() throws Exception {
-        addAccount();
+        addAccount(g);
         try (CuttableProxy proxy = new CuttableProxy(node.port)) {
             Cluster vanishing = Cluster.build("127.0.0.1").port(proxy.port()).serializer(Serializers.GRAPHBINARY_V1).create();
             try {
                 VanishingClient.writeWithoutCommit(traversal().with(DriverRemoteConnection.using(vanishing, "g")), ACCOUNT);
-                assertLocked();
+                assertLocked(g);
                 assertTrue(proxy.connections() > 0, "the client went through the proxy");
                 proxy.cut();
-                assertNothingLeftBehind(System.nanoTime(), "TCP connection reset");
+                assertNothingLeftBehind(g, System.nanoTime(), VANISHED_BOUND_MILLIS, "TCP connection reset");
             } finally {
                 vanishing.close();
             }
@@ -153,7 +153,7 @@ class GtranRemoteTransactionTest {
     @Test
     @Timeout(120)
     void aClientProcessKilledMidTransactionReleasesItsLocksAndKeepsNoWrite() throws Exception {
-        addAccount();
+        addAccount(g);
         Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         Process client = new ProcessBuilder(java.toString(), "-cp", classpath, VanishingClient.class.getName(),
@@ -163,13 +163,36 @@ class GtranRemoteTransactionTest {
             Future<List<String>> wrote = reader.submit(() -> readUntilWrote(client));
             List<String> output = wrote.get(60, TimeUnit.SECONDS);
             assertEquals(VanishingClient.WROTE, output.get(output.size() - 1), "the client process wrote: " + output);
-            assertLocked();
+            assertLocked(g);
             client.destroyForcibly(); // SIGKILL: the process gets no chance to close anything
             assertTrue(client.waitFor(30, TimeUnit.SECONDS), "the client process died");
-            assertNothingLeftBehind(System.nanoTime(), "client process killed (SIGKILL)");
+            assertNothingLeftBehind(g, System.nanoTime(), VANISHED_BOUND_MILLIS, "client process killed (SIGKILL)");
         } finally {
             client.destroyForcibly();
             reader.shutdownNow();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aClientCutOffSilentlyIsDroppedAfterTheIdleTimeoutAndItsLocksGo() throws Exception {
+        long idleMillis = 3_000;
+        try (TestNode idle = TestNode.start("keepAliveInterval: 1000", "idleConnectionTimeout: " + idleMillis);
+             CuttableProxy proxy = new CuttableProxy(idle.port)) {
+            Cluster survivor = idle.cluster();
+            Cluster vanishing = Cluster.build("127.0.0.1").port(proxy.port()).serializer(Serializers.GRAPHBINARY_V1).create();
+            try {
+                GraphTraversalSource gs = traversal().with(DriverRemoteConnection.using(survivor, "g"));
+                addAccount(gs);
+                VanishingClient.writeWithoutCommit(traversal().with(DriverRemoteConnection.using(vanishing, "g")), ACCOUNT);
+                Thread.sleep(idleMillis + 1_000); // an idle client that answers the server's pings keeps its session
+                assertLocked(gs);
+                proxy.silence(); // no FIN, no RST: the server hears nothing more from the client
+                assertNothingLeftBehind(gs, System.nanoTime(), idleMillis + VANISHED_BOUND_MILLIS, "connection silenced");
+            } finally {
+                vanishing.close();
+                survivor.close();
+            }
         }
     }
 
@@ -187,7 +210,7 @@ class GtranRemoteTransactionTest {
     }
 
     /** The vanishing transaction holds its write lock: another writer gets a 596 naming the conflict. */
-    private void assertLocked() {
+    private static void assertLocked(GraphTraversalSource g) {
         Exception e = assertThrows(Exception.class, () -> g.V().has("name", ACCOUNT).property("owner", "survivor").iterate());
         ResponseException r = responseException(e);
         assertNotNull(r, "a server response error: " + e);
@@ -196,10 +219,11 @@ class GtranRemoteTransactionTest {
     }
 
     /**
-     * Within {@link #VANISHED_BOUND_MILLIS} of {@code vanishedAt} another client writes the property the
-     * vanished transaction had written, and none of that transaction's writes is to be seen.
+     * Within {@code boundMillis} of {@code vanishedAt} another client ({@code g}) writes the property
+     * the vanished transaction had written, and none of that transaction's writes is to be seen.
      */
-    private void assertNothingLeftBehind(long vanishedAt, String how) throws InterruptedException {
+    private static void assertNothingLeftBehind(GraphTraversalSource g, long vanishedAt, long boundMillis, String how)
+            throws InterruptedException {
         long millis;
         while (true) {
             try {
@@ -211,8 +235,8 @@ class GtranRemoteTransactionTest {
                 if (r == null || r.getResponseStatusCode() != ResponseStatusCode.SERVER_ERROR_TEMPORARY) {
                     throw e;
                 }
-                if (System.nanoTime() - vanishedAt > TimeUnit.MILLISECONDS.toNanos(VANISHED_BOUND_MILLIS)) {
-                    fail(how + ": the vanished transaction still holds its lock after " + VANISHED_BOUND_MILLIS + " ms: " + r.getMessage());
+                if (System.nanoTime() - vanishedAt > TimeUnit.MILLISECONDS.toNanos(boundMillis)) {
+                    fail(how + ": the vanished transaction still holds its lock after " + boundMillis + " ms: " + r.getMessage());
                 }
                 Thread.sleep(10);
             }
@@ -223,7 +247,7 @@ class GtranRemoteTransactionTest {
                 "the vanished transaction's new vertex is gone");
     }
 
-    private void addAccount() {
+    private static void addAccount(GraphTraversalSource g) {
         g.addV("account").property("name", ACCOUNT).property("owner", "nobody").iterate();
     }
 
