@@ -1,5 +1,7 @@
-"""gtran end to end through gremlinpython: add, read, commit, roll back, and a conflict (status 596)."""
+"""gtran end to end through gremlinpython: add, read, commit, roll back, a conflict (status 596),
+and a client that vanishes mid-transaction."""
 import sys
+import time
 
 from gremlin_python.driver.driver_remote_connection import DriverRemoteConnection
 from gremlin_python.driver.protocol import GremlinServerError
@@ -51,5 +53,24 @@ except Exception:
     pass  # the server already ended it
 first.commit()
 check(g.V().has(label, "name", "a").values("n").next() == 2, "exactly one write took effect")
+
+# a client that closes its connection mid-transaction, without commit or rollback, leaves nothing
+# behind: within 2 s (docs/server.md) others write what it held, and none of its writes survive
+vanishing = DriverRemoteConnection(url, "g")
+vtx = traversal().with_remote(vanishing).tx()
+vgtx = vtx.begin()
+vgtx.V().has(label, "name", "a").property("n", 99).iterate()
+vgtx.add_v(label).property("name", "vanished").iterate()
+vanishing.close()
+deadline = time.monotonic() + 2
+while True:
+    try:
+        g.V().has(label, "name", "a").property("n", 4).iterate()
+        break
+    except GremlinServerError as e:
+        check(e.status_code == 596 and time.monotonic() < deadline, "a vanished client's lock goes within 2 s: " + str(e))
+        time.sleep(0.01)
+check(g.V().has(label, "name", "a").values("n").next() == 4, "the vanished client's write did not survive")
+check(g.V().has(label, "name", "vanished").count().next() == 0, "the vanished client's vertex did not survive")
 conn.close()
 print("E2E client=python ok")

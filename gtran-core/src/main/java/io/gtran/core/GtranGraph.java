@@ -244,6 +244,7 @@ public final class GtranGraph implements Graph {
         if (transaction.isOpen()) {
             transaction.rollback();
         }
+        transaction.stopReaper();
         services.close();
         engine.close();
         store.close();
@@ -265,9 +266,14 @@ public final class GtranGraph implements Graph {
         return indexes;
     }
 
-    /** Counters of the transaction engine (commits, aborts by kind, GC work). */
+    /**
+     * Counters of the transaction engine (commits, aborts by kind, GC work) and {@code
+     * orphans.rolledBack}: transactions rolled back because their thread ended with them open.
+     */
     public Map<String, Long> stats() {
-        return engine.stats();
+        Map<String, Long> stats = engine.stats();
+        stats.put("orphans.rolledBack", transaction.orphansRolledBack());
+        return stats;
     }
 
     @Override

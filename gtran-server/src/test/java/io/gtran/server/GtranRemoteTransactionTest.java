@@ -5,15 +5,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.apache.tinkerpop.gremlin.driver.exception.ResponseException;
 import org.apache.tinkerpop.gremlin.driver.remote.DriverRemoteConnection;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.structure.Transaction;
 import org.apache.tinkerpop.gremlin.util.message.ResponseStatusCode;
+import org.apache.tinkerpop.gremlin.util.ser.Serializers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,8 +33,18 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Transactions of remote users through the Java driver: sessionless requests and g.tx(). */
+/**
+ * Transactions of remote users through the Java driver: sessionless requests and g.tx(), and
+ * clients that vanish mid-transaction (their driver closes the session, their TCP connection is
+ * cut, their process is killed): within {@link #VANISHED_BOUND_MILLIS} another client writes what
+ * such a client had written, without a 596, and sees none of its writes (docs/server.md).
+ */
 class GtranRemoteTransactionTest {
+    /** The documented bound on how long a vanished client's locks outlive it. */
+    static final long VANISHED_BOUND_MILLIS = 2_000;
+    /** The name of the vertex the vanishing clients write on. */
+    private static final String ACCOUNT = "shared";
+
     private static TestNode node;
     private Cluster cluster;
     private GraphTraversalSource g;
@@ -101,20 +123,132 @@ class GtranRemoteTransactionTest {
 
     @Test
     @Timeout(60)
-    void aClientThatDisconnectsMidTransactionLeavesNothingBehind() throws Exception {
-        Cluster other = node.cluster();
-        GraphTraversalSource go = traversal().with(DriverRemoteConnection.using(other, "g"));
-        Transaction tx = go.tx();
-        GraphTraversalSource gtx = tx.begin();
-        gtx.addV("person").property("name", "orphan").iterate();
-        other.close(); // the connection goes away without commit or rollback
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while (g.V().count().next() != 0 && System.nanoTime() < deadline) {
-            Thread.sleep(50);
+    void aDriverClosingItsSessionWithoutCommitReleasesItsLocksAndKeepsNoWrite() throws Exception {
+        addAccount(g);
+        Cluster vanishing = node.cluster();
+        VanishingClient.writeWithoutCommit(traversal().with(DriverRemoteConnection.using(vanishing, "g")), ACCOUNT);
+        assertLocked(g);
+        vanishing.close(); // the session's connection goes, with neither commit nor rollback
+        assertNothingLeftBehind(g, System.nanoTime(), VANISHED_BOUND_MILLIS, "driver closed its session");
+    }
+
+    @Test
+    @Timeout(60)
+    void aConnectionCutMidTransactionReleasesItsLocksAndKeepsNoWrite() throws Exception {
+        addAccount(g);
+        try (CuttableProxy proxy = new CuttableProxy(node.port)) {
+            Cluster vanishing = Cluster.build("127.0.0.1").port(proxy.port()).serializer(Serializers.GRAPHBINARY_V1).create();
+            try {
+                VanishingClient.writeWithoutCommit(traversal().with(DriverRemoteConnection.using(vanishing, "g")), ACCOUNT);
+                assertLocked(g);
+                assertTrue(proxy.connections() > 0, "the client went through the proxy");
+                proxy.cut();
+                assertNothingLeftBehind(g, System.nanoTime(), VANISHED_BOUND_MILLIS, "TCP connection reset");
+            } finally {
+                vanishing.close();
+            }
         }
-        assertEquals(0L, g.V().count().next(), "the session's transaction was rolled back");
-        g.addV("person").property("name", "after").iterate();
-        assertEquals(List.of("after"), g.V().values("name").toList(), "the node keeps serving");
+    }
+
+    @Test
+    @Timeout(120)
+    void aClientProcessKilledMidTransactionReleasesItsLocksAndKeepsNoWrite() throws Exception {
+        addAccount(g);
+        Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        Process client = new ProcessBuilder(java.toString(), "-cp", classpath, VanishingClient.class.getName(),
+                Integer.toString(node.port), ACCOUNT).redirectErrorStream(true).start();
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        try {
+            Future<List<String>> wrote = reader.submit(() -> readUntilWrote(client));
+            List<String> output = wrote.get(60, TimeUnit.SECONDS);
+            assertEquals(VanishingClient.WROTE, output.get(output.size() - 1), "the client process wrote: " + output);
+            assertLocked(g);
+            client.destroyForcibly(); // SIGKILL: the process gets no chance to close anything
+            assertTrue(client.waitFor(30, TimeUnit.SECONDS), "the client process died");
+            assertNothingLeftBehind(g, System.nanoTime(), VANISHED_BOUND_MILLIS, "client process killed (SIGKILL)");
+        } finally {
+            client.destroyForcibly();
+            reader.shutdownNow();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aClientCutOffSilentlyIsDroppedAfterTheIdleTimeoutAndItsLocksGo() throws Exception {
+        long idleMillis = 3_000;
+        try (TestNode idle = TestNode.start("keepAliveInterval: 1000", "idleConnectionTimeout: " + idleMillis);
+             CuttableProxy proxy = new CuttableProxy(idle.port)) {
+            Cluster survivor = idle.cluster();
+            Cluster vanishing = Cluster.build("127.0.0.1").port(proxy.port()).serializer(Serializers.GRAPHBINARY_V1).create();
+            try {
+                GraphTraversalSource gs = traversal().with(DriverRemoteConnection.using(survivor, "g"));
+                addAccount(gs);
+                VanishingClient.writeWithoutCommit(traversal().with(DriverRemoteConnection.using(vanishing, "g")), ACCOUNT);
+                Thread.sleep(idleMillis + 1_000); // an idle client that answers the server's pings keeps its session
+                assertLocked(gs);
+                proxy.silence(); // no FIN, no RST: the server hears nothing more from the client
+                assertNothingLeftBehind(gs, System.nanoTime(), idleMillis + VANISHED_BOUND_MILLIS, "connection silenced");
+            } finally {
+                vanishing.close();
+                survivor.close();
+            }
+        }
+    }
+
+    /** The client's output up to the line saying it wrote (or to its end, if it died first). */
+    private static List<String> readUntilWrote(Process client) throws Exception {
+        List<String> lines = new ArrayList<>();
+        BufferedReader out = new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8));
+        for (String line; (line = out.readLine()) != null; ) {
+            lines.add(line);
+            if (line.equals(VanishingClient.WROTE)) {
+                break;
+            }
+        }
+        return lines;
+    }
+
+    /** The vanishing transaction holds its write lock: another writer gets a 596 naming the conflict. */
+    private static void assertLocked(GraphTraversalSource g) {
+        Exception e = assertThrows(Exception.class, () -> g.V().has("name", ACCOUNT).property("owner", "survivor").iterate());
+        ResponseException r = responseException(e);
+        assertNotNull(r, "a server response error: " + e);
+        assertEquals(ResponseStatusCode.SERVER_ERROR_TEMPORARY, r.getResponseStatusCode(), r.getMessage());
+        assertTrue(r.getMessage().contains("WRITE_WRITE"), r.getMessage());
+    }
+
+    /**
+     * Within {@code boundMillis} of {@code vanishedAt} another client ({@code g}) writes the property
+     * the vanished transaction had written, and none of that transaction's writes is to be seen.
+     */
+    private static void assertNothingLeftBehind(GraphTraversalSource g, long vanishedAt, long boundMillis, String how)
+            throws InterruptedException {
+        long millis;
+        while (true) {
+            try {
+                g.V().has("name", ACCOUNT).property("owner", "survivor").iterate();
+                millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - vanishedAt);
+                break;
+            } catch (RuntimeException e) {
+                ResponseException r = responseException(e);
+                if (r == null || r.getResponseStatusCode() != ResponseStatusCode.SERVER_ERROR_TEMPORARY) {
+                    throw e;
+                }
+                if (System.nanoTime() - vanishedAt > TimeUnit.MILLISECONDS.toNanos(boundMillis)) {
+                    fail(how + ": the vanished transaction still holds its lock after " + boundMillis + " ms: " + r.getMessage());
+                }
+                Thread.sleep(10);
+            }
+        }
+        System.out.printf("GtranRemoteTransactionTest: %s: lock gone %d ms after the client vanished%n", how, millis);
+        assertEquals(List.of("survivor"), g.V().has("name", ACCOUNT).values("owner").toList());
+        assertEquals(0L, g.V().hasLabel(VanishingClient.VANISHED).has("name", ACCOUNT).count().next(),
+                "the vanished transaction's new vertex is gone");
+    }
+
+    private static void addAccount(GraphTraversalSource g) {
+        g.addV("account").property("name", ACCOUNT).property("owner", "nobody").iterate();
     }
 
     @Test

@@ -32,7 +32,8 @@ final class TestNode implements AutoCloseable {
         this.dir = dir;
     }
 
-    static TestNode start() {
+    /** A node with {@code settings} (YAML lines such as {@code "idleConnectionTimeout: 3000"}) added to its server configuration. */
+    static TestNode start(String... settings) {
         try {
             Path dir = Files.createTempDirectory("gtran-test-node-");
             int port = freePort();
@@ -41,6 +42,9 @@ final class TestNode implements AutoCloseable {
                     String text = new String(in.readAllBytes(), StandardCharsets.UTF_8)
                             .replace("DIR", dir.toAbsolutePath().toString().replace('\\', '/'))
                             .replace("PORT", Integer.toString(port));
+                    if (name.equals(FILES[0])) {
+                        text += String.join("\n", settings) + "\n";
+                    }
                     Files.writeString(dir.resolve(name), text);
                 }
             }
