@@ -2,17 +2,19 @@ package io.gtran.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.txn.ConflictKind;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** What an operator sees of a graph: the words of a conflict. */
+/** What an operator sees of a graph: {@code stats()} and the words of a conflict. */
 class GtranObservabilityTest {
     private final TestGraphs opened = new TestGraphs();
 
@@ -58,5 +60,32 @@ class GtranObservabilityTest {
         TransactionAbortedException e = assertThrows(TransactionAbortedException.class, () -> graph.tx().commit());
         assertEquals(ConflictKind.READ_WRITE, e.conflict().kind(), e.getMessage());
         assertTrue(e.getMessage().contains("label=person"), e.getMessage());
+    }
+
+    @Test
+    @Timeout(60)
+    void statsCountCommitsAbortsByKindAndShowGcAndPools() throws Exception {
+        GtranGraph graph = opened.open("SERIALIZABLE");
+        Map<String, Long> before = graph.stats();
+        for (String key : new String[] {"commits", "rollbacks", "running", "rct.entries", "orphans.rolledBack",
+                "gc.backlog", "gc.passes", "gc.versions.freed", "store.vertices", "store.edges",
+                "store.liveSlots.vertex-header", "store.liveSlots.mv-tuple", "store.reservedBytes.total"}) {
+            assertNotNull(before.get(key), () -> key + " missing from " + before);
+        }
+        for (ConflictKind kind : ConflictKind.values()) {
+            assertEquals(0L, before.get("aborts." + kind), () -> "aborts." + kind + " in " + before);
+        }
+
+        Vertex v = graph.addVertex("name", "a");
+        graph.tx().commit();
+        holdWrite(graph, v.id(), "name");
+        assertThrows(TransactionAbortedException.class, () -> graph.vertices(v.id()).next().property("name", "b"));
+
+        Map<String, Long> after = graph.stats();
+        assertEquals(before.get("commits") + 1, after.get("commits"), after::toString);
+        assertEquals(1L, after.get("aborts.WRITE_WRITE"), after::toString);
+        assertEquals(1L, after.get("store.vertices"), after::toString);
+        assertTrue(after.get("store.liveSlots.vertex-header") >= 1, after::toString);
+        assertEquals(before.keySet(), after.keySet(), "the same keys for the life of the graph");
     }
 }

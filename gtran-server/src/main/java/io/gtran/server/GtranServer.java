@@ -64,6 +64,7 @@ public final class GtranServer implements AutoCloseable {
             throw new IllegalStateException("gtran node did not start on " + settings.host + ":" + settings.port + ": "
                     + rootMessage(e), e);
         }
+        GtranMetrics.register(node.server.getServerGremlinExecutor().getGraphManager()); // gtran's gauges, docs/server.md
         return node;
     }
 
