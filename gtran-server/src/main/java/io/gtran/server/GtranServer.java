@@ -114,7 +114,7 @@ public final class GtranServer implements AutoCloseable {
         }
     }
 
-    private static String rootMessage(Throwable e) {
+    static String rootMessage(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();

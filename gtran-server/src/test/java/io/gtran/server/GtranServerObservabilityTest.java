@@ -1,12 +1,16 @@
 package io.gtran.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.codahale.metrics.Gauge;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -20,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What an operator has of a node: gtran's metrics, their reporters, conflict messages. */
+/** What an operator has of a node: gtran's metrics, their reporters, the health check, conflict messages. */
 class GtranServerObservabilityTest {
 
     @SuppressWarnings("rawtypes")
@@ -81,5 +85,31 @@ class GtranServerObservabilityTest {
         assertTrue(settings.metrics.slf4jReporter.enabled);
         assertEquals("io.gtran.metrics", settings.metrics.slf4jReporter.loggerName);
         assertEquals(60_000L, settings.metrics.slf4jReporter.interval);
+    }
+
+    @Test
+    @Timeout(60)
+    void theHealthCheckAnswersForAServingNodeAndFailsForADeadPort() throws Exception {
+        try (TestNode node = TestNode.start()) {
+            GtranHealth.Result up = GtranHealth.check("127.0.0.1", node.port, 10_000);
+            assertTrue(up.ok(), up::toString);
+            assertEquals(0, run("--port", Integer.toString(node.port)));
+        }
+        int dead = TestNode.freePort();
+        long start = System.nanoTime();
+        GtranHealth.Result down = GtranHealth.check("127.0.0.1", dead, 3_000);
+        assertFalse(down.ok());
+        assertNotNull(down.reason());
+        assertTrue(System.nanoTime() - start < 15_000_000_000L, "a dead port is reported promptly");
+        assertEquals(1, run("--port", Integer.toString(dead), "--timeout-ms", "3000"));
+        assertEquals(2, run("--port", "nope"));
+    }
+
+    private static int run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int status = GtranHealth.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertTrue(status == 2 || text.startsWith(status == 0 ? "GTRAN_HEALTH ok" : "GTRAN_HEALTH failed"), text);
+        return status;
     }
 }
