@@ -267,12 +267,29 @@ public final class GtranGraph implements Graph {
     }
 
     /**
-     * Counters of the transaction engine (commits, aborts by kind, GC work) and {@code
-     * orphans.rolledBack}: transactions rolled back because their thread ended with them open.
+     * A snapshot of the node's counters and gauges, by name (docs/server.md, "Observability", lists
+     * them): {@code commits}, {@code rollbacks}, {@code aborts.<ConflictKind>}, {@code running},
+     * {@code rct.entries} from the transaction engine; {@code orphans.rolledBack} (transactions
+     * rolled back because their thread ended with them open); {@code gc.*} from the garbage
+     * collector, with {@code gc.backlog} the items waiting in all its queues; {@code
+     * store.vertices}, {@code store.edges}, {@code store.liveSlots.<pool>} and {@code
+     * store.reservedBytes.<pool>} from the store. The keys are the same for the life of the graph.
      */
     public Map<String, Long> stats() {
         Map<String, Long> stats = engine.stats();
         stats.put("orphans.rolledBack", transaction.orphansRolledBack());
+        long backlog = 0;
+        for (Map.Entry<String, Long> e : engine.gc().stats().entrySet()) {
+            stats.put("gc." + e.getKey(), e.getValue());
+            if (e.getKey().startsWith("waiting.")) {
+                backlog += e.getValue();
+            }
+        }
+        stats.put("gc.backlog", backlog);
+        stats.put("store.vertices", (long) store.vertexCount());
+        stats.put("store.edges", (long) store.edgeCount());
+        store.liveSlots().forEach((pool, live) -> stats.put("store.liveSlots." + pool, live));
+        store.reservedBytes().forEach((pool, bytes) -> stats.put("store.reservedBytes." + pool, bytes));
         return stats;
     }
 

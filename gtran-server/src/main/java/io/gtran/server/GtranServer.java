@@ -64,6 +64,7 @@ public final class GtranServer implements AutoCloseable {
             throw new IllegalStateException("gtran node did not start on " + settings.host + ":" + settings.port + ": "
                     + rootMessage(e), e);
         }
+        GtranMetrics.register(node.server.getServerGremlinExecutor().getGraphManager()); // gtran's gauges, docs/server.md
         return node;
     }
 
@@ -113,7 +114,7 @@ public final class GtranServer implements AutoCloseable {
         }
     }
 
-    private static String rootMessage(Throwable e) {
+    static String rootMessage(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();

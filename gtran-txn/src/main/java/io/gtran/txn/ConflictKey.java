@@ -1,5 +1,6 @@
 package io.gtran.txn;
 
+import io.gtran.storage.Dictionary;
 import io.gtran.storage.ElementIds;
 
 /**
@@ -70,8 +71,18 @@ public record ConflictKey(Kind kind, long element, long detail) {
         return new ConflictKey(Kind.CUSTOM, a, b);
     }
 
+    /** The key with property keys and labels as ids ({@code PROPERTY(v:1, key=3)}); see {@link #describe}. */
     @Override
     public String toString() {
+        return describe(null, null);
+    }
+
+    /**
+     * The key for a person to read: property keys and labels by name where {@code propertyKeys}
+     * and {@code labels} know them ({@code PROPERTY(v:1, key=balance)}, {@code VERTEX_SCAN(label=person)}),
+     * by id where a dictionary is null or lacks the id.
+     */
+    public String describe(Dictionary propertyKeys, Dictionary labels) {
         switch (kind) {
             case ELEMENT:
             case PROPERTY_KEYS:
@@ -79,12 +90,23 @@ public record ConflictKey(Kind kind, long element, long detail) {
             case ADJACENCY_IN:
                 return kind + "(" + ElementIds.toString(element) + ")";
             case PROPERTY:
-                return kind + "(" + ElementIds.toString(element) + ", key=" + detail + ")";
+                return kind + "(" + ElementIds.toString(element) + ", key=" + name(propertyKeys, detail) + ")";
             case VERTEX_SCAN:
             case EDGE_SCAN:
-                return kind + "(label=" + (element == ANY_LABEL ? "any" : Long.toString(element)) + ")";
+                return kind + "(label=" + (element == ANY_LABEL ? "any" : name(labels, element)) + ")";
             default:
                 return kind + "(" + element + ", " + detail + ")";
+        }
+    }
+
+    private static String name(Dictionary dictionary, long id) {
+        if (dictionary == null || id < 0 || id > Integer.MAX_VALUE) {
+            return Long.toString(id); // no dictionary, or not a dictionary id
+        }
+        try {
+            return dictionary.name((int) id);
+        } catch (IllegalArgumentException unknown) {
+            return Long.toString(id); // an id the dictionary never gave out: say what we have
         }
     }
 }

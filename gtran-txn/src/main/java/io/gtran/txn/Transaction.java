@@ -492,7 +492,8 @@ public final class Transaction implements AutoCloseable {
     }
 
     TransactionConflictException conflict(ConflictKind kind, long other, ConflictKey key, String detail) {
-        TransactionConflictException e = new TransactionConflictException(kind, id, other, key, detail);
+        String on = key == null ? null : key.describe(store.propertyKeys(), store.labels());
+        TransactionConflictException e = new TransactionConflictException(kind, id, other, key, on, detail);
         engine.countAbort(kind);
         if (state == State.ACTIVE) {
             new CommitProtocol(this).abort();

@@ -3,7 +3,7 @@ package io.gtran.txn;
 /**
  * A transaction was aborted by concurrency control. Nothing it wrote is visible to anyone; it may
  * be retried. The message names the conflict kind, this transaction, the other transaction where
- * there is one, and the item concerned.
+ * there is one, and the item concerned (property keys and labels by name).
  */
 public final class TransactionConflictException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -13,22 +13,24 @@ public final class TransactionConflictException extends RuntimeException {
     private final long otherTransaction;
     private final transient ConflictKey key;
 
-    TransactionConflictException(ConflictKind kind, long transaction, long otherTransaction, ConflictKey key, String detail) {
-        super(message(kind, transaction, otherTransaction, key, detail));
+    /** {@code on} describes {@code key} for the message (property keys and labels by name), or is null. */
+    TransactionConflictException(ConflictKind kind, long transaction, long otherTransaction, ConflictKey key, String on,
+            String detail) {
+        super(message(kind, transaction, otherTransaction, on, detail));
         this.kind = kind;
         this.transaction = transaction;
         this.otherTransaction = otherTransaction;
         this.key = key;
     }
 
-    private static String message(ConflictKind kind, long transaction, long other, ConflictKey key, String detail) {
+    private static String message(ConflictKind kind, long transaction, long other, String on, String detail) {
         StringBuilder b = new StringBuilder("transaction aborted: conflict=").append(kind)
                 .append(" txn=").append(TxnWords.toString(transaction));
         if (other != 0) {
             b.append(" other=").append(TxnWords.toString(other));
         }
-        if (key != null) {
-            b.append(" on=").append(key);
+        if (on != null) {
+            b.append(" on=").append(on);
         }
         if (detail != null) {
             b.append(" (").append(detail).append(')');
