@@ -241,15 +241,18 @@ public final class GtranGraph implements Graph {
             return;
         }
         closed = true;
-        if (transaction.isOpen()) {
-            transaction.rollback();
+        try {
+            if (transaction.isOpen()) {
+                transaction.rollback();
+            }
+        } finally { // a failed rollback must not leave the reaper, GC threads and memory behind
+            transaction.stopReaper();
+            services.close();
+            engine.close();
+            store.close();
+            fabric.close();
+            cluster.close();
         }
-        transaction.stopReaper();
-        services.close();
-        engine.close();
-        store.close();
-        fabric.close();
-        cluster.close();
     }
 
     public boolean isClosed() {

@@ -200,16 +200,19 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
             if (!open.remove(scope)) {
                 continue; // gone since the iteration saw it
             }
+            // Nothing may escape: an exception would cancel the scheduled reaper for good.
             try {
-                if (scope.txn.isActive()) { // not so if a conflict aborted it before its thread ended
-                    scope.txn.rollback();
-                    orphansRolledBack.increment();
+                try {
+                    if (scope.txn.isActive()) { // not so if a conflict aborted it before its thread ended
+                        scope.txn.rollback();
+                        orphansRolledBack.increment();
+                    }
+                    LOG.debug("rolled back {}: its thread {} ended with the transaction open", scope.txn, scope.owner.getName());
+                } finally {
+                    scope.revert();
                 }
-                LOG.debug("rolled back {}: its thread {} ended with the transaction open", scope.txn, scope.owner.getName());
             } catch (RuntimeException e) {
                 LOG.warn("could not roll back {} left open by the ended thread {}", scope.txn, scope.owner.getName(), e);
-            } finally {
-                scope.revert();
             }
         }
     }

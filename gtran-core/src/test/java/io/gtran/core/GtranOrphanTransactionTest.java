@@ -78,6 +78,33 @@ class GtranOrphanTransactionTest {
         assertEquals(0L, graph.stats().get("orphans.rolledBack"));
     }
 
+    @Test
+    @Timeout(30)
+    void theReaperKeepsReapingAfterAnOrphanFailsToRevert() throws Exception {
+        ExecutorService failing = opened.thread();
+        failing.submit(() -> {
+            graph.addVertex("owner", "failing");
+            graph.transaction().scope().onAbort(() -> {
+                throw new IllegalStateException("an undo action that fails");
+            });
+        }).get(10, TimeUnit.SECONDS);
+        failing.shutdown();
+        assertTrue(failing.awaitTermination(10, TimeUnit.SECONDS), "the thread ended");
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(BOUND_MILLIS);
+        while (graph.stats().get("orphans.rolledBack") < 1) {
+            assertTrue(System.nanoTime() < deadline, "the failing orphan was not rolled back");
+            Thread.sleep(10);
+        }
+        Thread.sleep(2 * GtranTransaction.ORPHAN_SCAN_MILLIS); // its revert has run (and thrown) by now
+
+        ExecutorService vanishing = threadThatWrote("vanished", () -> { });
+        vanishing.shutdown();
+        assertTrue(vanishing.awaitTermination(10, TimeUnit.SECONDS), "the thread ended");
+        writeOwnerWithin("survivor"); // fails if the failed revert stopped the reaper
+        graph.tx().commit();
+        assertEquals(2L, graph.stats().get("orphans.rolledBack"));
+    }
+
     /** Writes {@code owner} on vertex {@code id}, retrying on conflicts for {@link #BOUND_MILLIS}; the milliseconds it took. */
     private long writeOwnerWithin(String owner) throws InterruptedException {
         long start = System.nanoTime();
