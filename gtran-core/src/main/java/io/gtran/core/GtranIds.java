@@ -285,7 +285,8 @@ final class GtranIds {
         }
         if (id instanceof Double || id instanceof Float) {
             double d = ((Number) id).doubleValue();
-            return d == Math.rint(d) && !Double.isInfinite(d) ? (Object) (long) d : null;
+            // Integral and inside a long's range: (long) d saturates, so 1e19 would name Long.MAX_VALUE.
+            return d == Math.rint(d) && d >= -0x1p63 && d < 0x1p63 ? (Object) (long) d : null;
         }
         if (id instanceof java.math.BigInteger big && big.bitLength() < 64) {
             return big.longValue();

@@ -104,6 +104,21 @@ class GtranBadInputTest {
                 () -> assertEquals(List.of("ab"), graph.traversal().E().id().toList(), "no edge from the refused adds"));
     }
 
+    @Test
+    @Timeout(30)
+    void aDoubleIdOutsideTheRangeOfLongsNamesNoElement() {
+        GtranGraph graph = open();
+        graph.addVertex(T.id, Long.MAX_VALUE);
+        graph.addVertex(T.id, Long.MIN_VALUE);
+        graph.tx().commit();
+        assertEquals(List.of(Long.MAX_VALUE), graph.traversal().V(Long.MAX_VALUE).id().toList());
+        for (Object far : List.of(1e19, 0x1p63, -1e19, Double.POSITIVE_INFINITY, Double.NaN, 1e19f)) {
+            assertFalse(graph.vertices(far).hasNext(), () -> far + " must name no vertex");
+        }
+        assertEquals(List.of(Long.MIN_VALUE), graph.traversal().V(-0x1p63).id().toList(), "-2^63 is a long");
+        graph.tx().rollback();
+    }
+
     static final class Opaque {
         @Override
         public String toString() {
