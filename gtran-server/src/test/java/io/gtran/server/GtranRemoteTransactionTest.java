@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.apache.tinkerpop.gremlin.driver.exception.ResponseException;
@@ -405,6 +406,73 @@ class GtranRemoteTransactionTest {
             g.addV("entry").property("n", i).iterate(); // each its own transaction: no thread kept an aborted one
         }
         assertEquals((long) requests, g.V().hasLabel("entry").count().next());
+    }
+
+    /** docs/server.md's retry loop for Java, word for word: re-runs the whole unit of work on a 596. */
+    static <T> T inTransaction(GraphTraversalSource g, Function<GraphTraversalSource, T> work) {
+        for (int attempt = 1; ; attempt++) {
+            Transaction tx = g.tx();
+            try {
+                T result = work.apply(tx.begin());
+                tx.commit();
+                return result;
+            } catch (RuntimeException e) {
+                if (tx.isOpen()) {
+                    tx.rollback(); // ends the aborted transaction, and the session
+                }
+                if (!isConflict(e) || attempt == 5) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    static boolean isConflict(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ResponseException r && r.getResponseStatusCode() == ResponseStatusCode.SERVER_ERROR_TEMPORARY) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
+    @Timeout(60)
+    void theDocumentedRetryLoopRerunsTheWholeUnitOfWorkAfterAConflictMidWay() {
+        Object id = g.addV("account").property("balance", 100).id().next();
+        Transaction holder = lockBalance(id);
+        List<Integer> attempts = new ArrayList<>();
+        try {
+            inTransaction(g, gtx -> {
+                attempts.add(attempts.size() + 1);
+                if (attempts.size() == 2) {
+                    holder.rollback(); // the other client lets go before the retry
+                }
+                gtx.addV("entry").property("attempt", attempts.size()).iterate();
+                return gtx.V(id).property("balance", 50).iterate(); // the first attempt meets the lock
+            });
+        } finally {
+            release(holder);
+        }
+        assertEquals(List.of(1, 2), attempts);
+        assertEquals(List.of(2), g.V().hasLabel("entry").values("attempt").toList(), "only the retry's writes landed");
+        assertEquals(50, g.V(id).values("balance").next());
+    }
+
+    @Test
+    @Timeout(60)
+    void theDocumentedRetryLoopRerunsTheWholeUnitOfWorkAfterAConflictAtCommit() {
+        Object id = g.addV("account").property("balance", 100).id().next();
+        List<Object> seen = new ArrayList<>();
+        inTransaction(g, gtx -> {
+            seen.add(gtx.V(id).values("balance").next());
+            if (seen.size() == 1) {
+                g.V(id).property("balance", 70).iterate(); // another client's write commits after the read
+            }
+            return gtx.addV("entry").property("seen", seen.get(seen.size() - 1)).iterate(); // SR: the stale read fails the commit
+        });
+        assertEquals(List.of(100, 70), seen);
+        assertEquals(List.of(70), g.V().hasLabel("entry").values("seen").toList(), "only the retry's writes landed");
     }
 
     static ResponseException responseException(Throwable e) {
