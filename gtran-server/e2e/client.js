@@ -47,7 +47,7 @@ async function main() {
     check(String(e.message).includes('conflict'), 'the error names the conflict: ' + e.message);
   }
   check(status === 596, 'second writer gets a retryable 596, got ' + status);
-  try { await second.rollback(); } catch (e) { /* the server already ended it */ }
+  try { await second.rollback(); } catch (e) { /* ends the aborted transaction the server kept; a commit that failed closed the session already */ }
   await first.commit();
   check((await g.V().has(label, 'name', 'a').values('n').next()).value === 2, 'exactly one write took effect');
   await conn.close();

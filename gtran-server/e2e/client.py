@@ -1,5 +1,6 @@
-"""gtran end to end through gremlinpython: add, read, commit, roll back, a conflict (status 596),
-and a client that vanishes mid-transaction."""
+"""gtran end to end through gremlinpython: add, read, commit, roll back, a conflict (status 596)
+after which the session refuses every request until rolled back, docs/server.md's retry loop, and
+a client that vanishes mid-transaction."""
 import sys
 import time
 
@@ -39,20 +40,60 @@ check(g.V().has_label(label).count().next() == 2, "rollback discards")
 first, second = g.tx(), g.tx()
 one, two = first.begin(), second.begin()
 one.V().has(label, "name", "a").property("n", 2).iterate()
+two.add_v(label).property("name", "first half").iterate()
 status = None
 try:
     two.V().has(label, "name", "a").property("n", 3).iterate()
-    second.commit()
 except GremlinServerError as e:
     status = e.status_code
     check("conflict" in str(e), "the error names the conflict: " + str(e))
 check(status == 596, "second writer gets a retryable 596, got %s" % status)
-try:
-    second.rollback()
-except Exception:
-    pass  # the server already ended it
-first.commit()
+# the aborted transaction refuses every later request of its session until rolled back (issue 18)
+for what, request in (("a write", lambda: two.add_v(label).property("name", "second half").iterate()),
+                      ("a read", lambda: two.V().count().next()),
+                      ("the commit", lambda: second.commit().all().result())):
+    try:
+        request()
+        check(False, what + " after the conflict must fail")
+    except GremlinServerError as e:
+        check(e.status_code == 596 and "roll back before using it again" in str(e), what + " after the conflict: " + str(e))
+first.commit().all().result()
 check(g.V().has(label, "name", "a").values("n").next() == 2, "exactly one write took effect")
+check(g.V().has(label, "name", "first half").count().next() == 0, "nothing of the aborted unit of work landed")
+
+
+def in_transaction(g, work, attempts=5):
+    """docs/server.md's retry loop: re-runs the whole unit of work on a 596."""
+    for attempt in range(1, attempts + 1):
+        tx = g.tx()
+        try:
+            result = work(tx.begin())
+            tx.commit().all().result()  # raises GremlinServerError 596 on a conflict at commit
+            return result
+        except GremlinServerError as e:
+            if tx.is_open():
+                tx.rollback().all().result()  # ends the aborted transaction, and the session
+            if e.status_code != 596 or attempt == attempts:
+                raise
+
+
+holder = g.tx()
+holder.begin().V().has(label, "name", "a").property("n", 5).iterate()
+attempts = []
+
+
+def work(gtx):
+    attempts.append(len(attempts) + 1)
+    if len(attempts) == 2:
+        holder.rollback().all().result()  # the other client lets go before the retry
+    gtx.add_v(label).property("name", "retry").property("attempt", len(attempts)).iterate()
+    gtx.V().has(label, "name", "a").property("n", 3).iterate()  # the first attempt meets the lock
+
+
+in_transaction(g, work)
+check(attempts == [1, 2], "the loop retried once: %s" % attempts)
+check(g.V().has(label, "name", "retry").values("attempt").to_list() == [2], "only the retry's writes landed")
+check(g.V().has(label, "name", "a").values("n").next() == 3, "the retry's write landed")
 
 # a client that closes its connection mid-transaction, without commit or rollback, leaves nothing
 # behind: within 2 s (docs/server.md) others write what it held, and none of its writes survive

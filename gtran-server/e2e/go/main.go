@@ -62,7 +62,7 @@ func main() {
 	check(conflict != nil, "second writer must fail")
 	msg := conflict.Error()
 	check(strings.Contains(msg, "596") || strings.Contains(msg, "conflict"), "retryable conflict error: "+msg)
-	_ = second.Rollback() // the server already ended it
+	_ = second.Rollback() // ends the aborted transaction the server kept (after a failed Commit there is none)
 	check(first.Commit() == nil, "first commits")
 	n, err := g.V().Has(label, "name", "a").Values("n").Next()
 	check(err == nil, fmt.Sprint("read n: ", err))

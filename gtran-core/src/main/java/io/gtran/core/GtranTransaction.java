@@ -20,10 +20,23 @@ import org.slf4j.LoggerFactory;
  * thread, opened on first use (TinkerPop's AUTO read-write mode) or by {@link #open}, at the
  * graph's isolation level. Gremlin Server relies on the binding to the calling thread.
  *
- * <p>A conflict, met while the transaction runs or at commit, aborts it: every write is undone,
- * the thread's transaction is gone, and the caller gets a {@link TransactionAbortedException} (a
- * TinkerPop {@link TransactionException}, retryable) whose message names the conflict (its cause
- * is gtran's {@link TransactionConflictException}). The caller may retry the whole transaction.
+ * <p>A conflict aborts the transaction: every write is undone, its locks go, and the caller gets a
+ * {@link TransactionAbortedException} (a TinkerPop {@link TransactionException}, retryable) whose
+ * message names the conflict (its cause is gtran's {@link TransactionConflictException}).
+ * <ul>
+ *   <li>Met at commit, the transaction is over (as a failed commit ends it in TinkerPop's
+ *       TinkerTransaction): the thread has no open transaction, and the caller may retry the whole
+ *       unit of work.
+ *   <li>Met by a read or write while it runs, the thread's transaction stays, aborted, awaiting
+ *       rollback: {@link #isOpen} answers true, and every later read, write, {@link #commit} or
+ *       {@link #open} fails with "roll back before using it again" until {@link #rollback} (or
+ *       {@link #close} with its default ROLLBACK behaviour) clears it, as Neo4j does. Without this
+ *       a caller who went on after the error would have TinkerPop's AUTO mode open a new
+ *       transaction underneath, and commit the second half of a unit of work whose first half was
+ *       undone. A commit refused so leaves the transaction awaiting rollback too. Gremlin Server's
+ *       own clean-ups (rollback when a sessionless request fails, a session's rollback request) run
+ *       only while {@link #isOpen} is true, so they clear it.
+ * </ul>
  *
  * <p>Iterators handed out by a transaction end (report no more elements) once it commits or
  * rolls back.
@@ -33,7 +46,11 @@ import org.slf4j.LoggerFactory;
  * none of its writes survive. Gremlin Server needs this: when a session's connection closes (the
  * client closed it, the network cut it, the client died) the session ends its thread without a
  * rollback and leaves "orphaned transactions" to the graph. The reaper runs no listeners
- * registered with {@code addTransactionListener}: those belong to the thread that ended.
+ * registered with {@code addTransactionListener}: those belong to the thread that ended. A
+ * transaction awaiting rollback holds nothing, so it dies with its thread.
+ *
+ * <p>Listeners hear ROLLBACK once for a transaction a conflict aborted: from the commit that met
+ * the conflict, or from the rollback that clears a transaction awaiting it.
  */
 final class GtranTransaction extends AbstractThreadLocalTransaction {
     /** How often the orphan reaper looks for open transactions whose thread has ended. */
@@ -67,6 +84,8 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
         /** The thread the transaction is bound to; only it touches the transaction while it lives. */
         private final Thread owner = Thread.currentThread();
         private final List<Runnable> undo = new ArrayList<>(0);
+        /** The conflict that aborted this transaction while it ran; once set, it awaits rollback. */
+        private TransactionConflictException abortedBy;
 
         private Scope(Transaction txn) {
             this.txn = txn;
@@ -83,17 +102,28 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
 
         /**
          * The exception to throw for {@code e}, met while this transaction ran: a conflict (the
-         * transaction is already aborted by then) becomes a {@link TransactionException} and ends
-         * the thread's transaction; anything else is returned as is.
+         * transaction is already aborted by then) becomes a {@link TransactionAbortedException} and
+         * leaves the thread's transaction awaiting rollback; anything else is returned as is.
          */
         RuntimeException translate(RuntimeException e) {
             if (e instanceof TransactionConflictException conflict) {
-                ended(this);
+                open.remove(this); // its locks went with the abort: nothing left for the orphan reaper
                 revert();
-                fireOnRollback();
-                return aborted(conflict);
+                abortedBy = conflict;
+                return TransactionAbortedException.whileRunning(conflict);
             }
             return e;
+        }
+
+        /** Refuses a transaction that a conflict aborted, or that ended underneath, before any use. */
+        private void requireRunning() {
+            if (abortedBy != null) {
+                throw TransactionAbortedException.awaitingRollback(abortedBy);
+            }
+            if (!txn.isActive()) {
+                // not through translate: a conflict that reached the caller untranslated; refuse as well
+                throw new TransactionException("transaction " + txn + " ended underneath; roll back before using it again");
+            }
         }
 
         private void revert() {
@@ -104,7 +134,10 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
         }
     }
 
-    /** This thread's transaction, opened if none runs (AUTO mode), or the configured read-write behaviour. */
+    /**
+     * This thread's transaction, opened if none runs (AUTO mode), or the configured read-write
+     * behaviour; refused with a {@link TransactionAbortedException} while it awaits rollback.
+     */
     Scope scope() {
         graph.requireOpen();
         readWrite();
@@ -113,18 +146,24 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
             // MANUAL read-write mode without an open transaction: readWrite() threw already; be safe
             throw org.apache.tinkerpop.gremlin.structure.Transaction.Exceptions.transactionMustBeOpenToReadWrite();
         }
+        scope.requireRunning();
         return scope;
     }
 
+    /** Whether this thread has a transaction: running, or aborted by a conflict and awaiting rollback. */
     @Override
     public boolean isOpen() {
+        return current.get() != null;
+    }
+
+    /** As TinkerPop's, but a transaction awaiting rollback says so rather than "already open". */
+    @Override
+    public void open() {
         Scope scope = current.get();
-        if (scope != null && !scope.txn.isActive()) {
-            forget(scope);    // ended underneath (aborted by a conflict met elsewhere)
-            scope.revert();   // and what it changed outside the store goes too
-            return false;
+        if (scope != null) {
+            scope.requireRunning();
         }
-        return scope != null;
+        super.open();
     }
 
     @Override
@@ -141,13 +180,14 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
         if (scope == null) {
             return;
         }
+        scope.requireRunning(); // commits nothing of a transaction a conflict aborted, and leaves it awaiting rollback
         forget(scope);
         try {
             scope.txn.commit();
         } catch (TransactionConflictException conflict) {
             scope.revert();
             fireOnRollback();
-            throw aborted(conflict);
+            throw TransactionAbortedException.atCommit(conflict);
         } catch (RuntimeException e) {
             try {
                 scope.txn.rollback();
@@ -171,13 +211,6 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
             scope.txn.rollback();
         } finally {
             scope.revert();
-        }
-    }
-
-    private void ended(Scope scope) {
-        open.remove(scope);
-        if (current.get() == scope) {
-            current.remove();
         }
     }
 
@@ -232,9 +265,5 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static TransactionException aborted(TransactionConflictException conflict) {
-        return new TransactionAbortedException(conflict);
     }
 }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gtran.txn.TransactionConflictException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -17,7 +16,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -49,37 +47,13 @@ class GtranTransactionsTest {
         return opened.open(isolation);
     }
 
-    /** A thread of its own (transactions bind to it); each step runs there and is awaited. */
-    private final class Worker {
-        private final ExecutorService executor = opened.thread();
-
-        <V> V run(Callable<V> step) throws Exception {
-            try {
-                return executor.submit(step).get(20, TimeUnit.SECONDS);
-            } catch (ExecutionException e) {
-                throw e.getCause() instanceof Exception ex ? ex : e;
-            }
-        }
-
-        /** Runs a step that must throw; returns what it threw. */
-        Throwable fails(Callable<?> step) throws Exception {
-            Future<?> f = executor.submit(step);
-            try {
-                Object r = f.get(20, TimeUnit.SECONDS);
-                throw new AssertionError("expected the step to throw, it returned " + r);
-            } catch (ExecutionException e) {
-                return e.getCause();
-            }
-        }
-    }
-
     private static Set<Object> names(Graph graph) {
         return graph.traversal().V().values("name").toSet();
     }
 
     private static void assertConflict(Throwable t) {
         assertInstanceOf(TransactionException.class, t, () -> "expected a TransactionException, got " + t);
-        assertInstanceOf(TransactionConflictException.class, t.getCause(), () -> "cause should be the conflict: " + t);
+        assertNotNull(assertInstanceOf(TransactionAbortedException.class, t).conflict(), () -> "should name the conflict: " + t);
         assertTrue(t.getMessage().contains("conflict="), () -> "message should name the conflict: " + t.getMessage());
     }
 
@@ -88,8 +62,8 @@ class GtranTransactionsTest {
     @Timeout(60)
     void threadsSeeOnlyTheirOwnUncommittedWrites(String isolation) throws Exception {
         GtranGraph graph = open(isolation);
-        Worker a = new Worker();
-        Worker b = new Worker();
+        Worker a = opened.worker();
+        Worker b = opened.worker();
         a.run(() -> graph.addVertex("name", "a"));
         b.run(() -> graph.addVertex("name", "b"));
         assertEquals(Set.of("a"), a.run(() -> names(graph)));
@@ -109,8 +83,8 @@ class GtranTransactionsTest {
     @Timeout(60)
     void commitIsVisibleToLaterTransactionsOnly(String isolation) throws Exception {
         GtranGraph graph = open(isolation);
-        Worker writer = new Worker();
-        Worker reader = new Worker();
+        Worker writer = opened.worker();
+        Worker reader = opened.worker();
         assertEquals(0L, (long) reader.run(() -> graph.traversal().V().count().next())); // reader's snapshot begins
         writer.run(() -> {
             graph.addVertex("name", "x");
@@ -137,7 +111,7 @@ class GtranTransactionsTest {
         assertEquals(Set.of("keep", "new"), names(graph));
         graph.tx().rollback();
         assertFalse(graph.tx().isOpen());
-        Worker other = new Worker();
+        Worker other = opened.worker();
         for (Callable<List<Object>> view : List.<Callable<List<Object>>>of(
                 () -> List.of(names(graph), graph.traversal().V().has("name", "keep").values("n").toList(),
                         graph.traversal().V().has("name", "keep").properties("extra").count().next(),
@@ -157,8 +131,8 @@ class GtranTransactionsTest {
         graph.tx().commit();
         Random random = new Random(42);
         for (int round = 0; round < 20; round++) {
-            Worker a = new Worker();
-            Worker b = new Worker();
+            Worker a = opened.worker();
+            Worker b = opened.worker();
             boolean aFirst = random.nextBoolean();
             Worker first = aFirst ? a : b;
             Worker second = aFirst ? b : a;
@@ -199,21 +173,28 @@ class GtranTransactionsTest {
             Worker loser = null;
             int loserValue = 0;
             for (int i = 0; i < 2; i++) {
-                Object failure = outcomes.get(i) instanceof Object[] ? outcomes.get(i) : commits.get(i) instanceof Object[] ? commits.get(i) : null;
-                if (failure == null) {
+                if (outcomes.get(i) instanceof Object[] f) {
+                    assertConflict((Throwable) f[0]);
+                    assertEquals(true, f[1], "a transaction aborted by its write awaits rollback");
+                    Object[] c = (Object[]) commits.get(i);
+                    assertInstanceOf(TransactionAbortedException.class, c[0], "its commit is refused");
+                    assertTrue(((Throwable) c[0]).getMessage().endsWith("roll back before using it again"), ((Throwable) c[0]).getMessage());
+                    assertEquals(true, c[1], "a refused commit leaves it awaiting rollback");
+                } else if (commits.get(i) instanceof Object[] f) {
+                    assertConflict((Throwable) f[0]);
+                    assertEquals(false, f[1], "a transaction aborted at commit is over");
+                } else {
                     assertEquals("committed", commits.get(i));
                     committed++;
-                } else {
-                    Object[] f = (Object[]) failure;
-                    assertConflict((Throwable) f[0]);
-                    assertEquals(false, f[1], "the loser's thread must have no open transaction");
-                    loser = i == 0 ? first : second;
-                    loserValue = i == 0 ? v1 : v2;
+                    continue;
                 }
+                loser = i == 0 ? first : second;
+                loserValue = i == 0 ? v1 : v2;
             }
             assertEquals(1, committed, "round " + round + ": exactly one of the two writers commits: " + outcomes + " " + commits);
             int retry = loserValue + 5000;
             loser.run(() -> {
+                graph.tx().rollback();
                 graph.vertices(id).next().property("x", retry);
                 graph.tx().commit();
                 return null;
@@ -231,8 +212,8 @@ class GtranTransactionsTest {
         Object a = graph.addVertex("on", true).id();
         Object b = graph.addVertex("on", true).id();
         graph.tx().commit();
-        Worker t1 = new Worker();
-        Worker t2 = new Worker();
+        Worker t1 = opened.worker();
+        Worker t2 = opened.worker();
         Callable<Boolean> readBoth = () -> (boolean) graph.vertices(a).next().value("on") && (boolean) graph.vertices(b).next().value("on");
         assertTrue(t1.run(readBoth));
         assertTrue(t2.run(readBoth));
@@ -289,8 +270,8 @@ class GtranTransactionsTest {
         Object second = idForm.equals("string") ? "b" : (Object) 6L;
         Object firstAsLookedUp = idForm.equals("numberAsString") ? "5" : first;
         Object secondAsLookedUp = idForm.equals("numberAsString") ? "6" : second;
-        Worker t1 = new Worker();
-        Worker t2 = new Worker();
+        Worker t1 = opened.worker();
+        Worker t2 = opened.worker();
         Callable<Boolean> t1Reads = () -> edges ? graph.traversal().E(firstAsLookedUp).hasNext() : graph.traversal().V(firstAsLookedUp).hasNext();
         Callable<Boolean> t2Reads = () -> edges ? graph.traversal().E(secondAsLookedUp).hasNext() : graph.traversal().V(secondAsLookedUp).hasNext();
         assertFalse(t1.run(t1Reads));
@@ -367,7 +348,7 @@ class GtranTransactionsTest {
         assertThrows(IllegalStateException.class, () -> v.addEdge("e", w));
         graph.tx().commit();
         // removed by another thread's committed transaction: the old object refuses in a new one
-        Worker other = new Worker();
+        Worker other = opened.worker();
         other.run(() -> { graph.vertices(w.id()).next().remove(); graph.tx().commit(); return null; });
         assertThrows(IllegalStateException.class, () -> w.property("name"));
         assertThrows(IllegalStateException.class, () -> f.property("weight"), "edges go with their vertex");
@@ -402,14 +383,26 @@ class GtranTransactionsTest {
             for (int t = 0; t < 2; t++) {
                 int who = t;
                 results.add(pool.submit(() -> {
-                    String outcome;
+                    String outcome = null;
+                    boolean abortedWhileRunning = false;
                     try {
                         graph.addVertex(T.id, id, "who", who);
-                        outcome = null;
-                    } catch (TransactionException | IllegalArgumentException e) {
-                        outcome = e.getClass().getSimpleName() + (graph.tx().isOpen() ? "+open" : "");
+                    } catch (TransactionException e) {
+                        outcome = e.getClass().getSimpleName();
+                        abortedWhileRunning = true;
+                    } catch (IllegalArgumentException e) {
+                        outcome = e.getClass().getSimpleName();
                     }
                     created.await(10, TimeUnit.SECONDS);
+                    if (abortedWhileRunning) {
+                        // aborted while running: it awaits rollback, and its commit is refused
+                        try {
+                            graph.tx().commit();
+                            return "committed after an abort";
+                        } catch (TransactionAbortedException refused) {
+                            graph.tx().rollback();
+                        }
+                    }
                     if (outcome == null) {
                         try {
                             graph.tx().commit();
@@ -430,7 +423,7 @@ class GtranTransactionsTest {
             }
             assertEquals(1, outcomes.stream().filter("committed"::equals).count(), "round " + round + ": " + outcomes);
             assertFalse(outcomes.stream().anyMatch(o -> o.endsWith("+open")),
-                    "a loser aborted by a concurrent creation of id " + id + " must not keep an open transaction: " + outcomes);
+                    "a loser aborted at commit by a concurrent creation of id " + id + " must not keep an open transaction: " + outcomes);
             assertEquals(1L, graph.traversal().V(id).count().next(), "round " + round);
             graph.tx().rollback();
         }
@@ -462,7 +455,7 @@ class GtranTransactionsTest {
         graph.vertices(id).next().remove();
         graph.addVertex(T.id, id, "gen", 3);
         graph.tx().commit();
-        assertEquals(List.of(3), new Worker().run(() -> graph.traversal().V(id).values("gen").toList()));
+        assertEquals(List.of(3), opened.worker().run(() -> graph.traversal().V(id).values("gen").toList()));
         graph.vertices(id).next().remove();
         graph.tx().commit();
         graph.addVertex(T.id, id, "gen", 4);
@@ -481,9 +474,9 @@ class GtranTransactionsTest {
         GtranGraph graph = open(isolation);
         graph.addVertex(T.id, "x", "gen", "old");
         graph.tx().commit();
-        Worker reader = new Worker();
+        Worker reader = opened.worker();
         assertEquals(List.of("old"), reader.run(() -> graph.traversal().V("x").values("gen").toList()));
-        new Worker().run(() -> {
+        opened.worker().run(() -> {
             graph.vertices("x").next().remove();
             graph.addVertex(T.id, "x", "gen", "new");
             graph.tx().commit();

@@ -49,6 +49,11 @@ final class TestGraphs implements AutoCloseable {
         return executor(Executors.newSingleThreadExecutor());
     }
 
+    /** A {@link Worker} on a thread of the test's own. */
+    Worker worker() {
+        return new Worker(thread());
+    }
+
     /** Shuts {@code executor} down after the test. */
     ExecutorService executor(ExecutorService executor) {
         executors.add(executor);

@@ -15,10 +15,13 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.apache.tinkerpop.gremlin.driver.exception.ResponseException;
 import org.apache.tinkerpop.gremlin.driver.remote.DriverRemoteConnection;
@@ -32,18 +35,24 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * Transactions of remote users through the Java driver: sessionless requests and g.tx(), and
  * clients that vanish mid-transaction (their driver closes the session, their TCP connection is
  * cut, their process is killed): within {@link #VANISHED_BOUND_MILLIS} another client writes what
- * such a client had written, without a 596, and sees none of its writes (docs/server.md).
+ * such a client had written, without a 596, and sees none of its writes (docs/server.md); and
+ * sessions whose transaction a conflict aborted: every later request is refused with a 596 until
+ * the client rolls back, so nothing of the unit of work lands.
  */
 class GtranRemoteTransactionTest {
     /** The documented bound on how long a vanished client's locks outlive it. */
     static final long VANISHED_BOUND_MILLIS = 2_000;
     /** The name of the vertex the vanishing clients write on. */
     private static final String ACCOUNT = "shared";
+    /** How the first 596 of a transaction aborted mid-way ends, and how every later one does. */
+    private static final String WHILE_RUNNING = "roll back, then retry the whole transaction";
+    private static final String AWAITING = "roll back before using it again";
 
     private static TestNode node;
     private Cluster cluster;
@@ -272,11 +281,7 @@ class GtranRemoteTransactionTest {
         assertNotNull(response, "a server response error: " + e);
         assertEquals(ResponseStatusCode.SERVER_ERROR_TEMPORARY, response.getResponseStatusCode(), response.getMessage());
         assertTrue(response.getMessage().contains("conflict"), "the message names the conflict: " + response.getMessage());
-        try {
-            second.rollback();
-        } catch (RuntimeException alreadyGone) {
-            // the server ended that transaction when it aborted; nothing left to roll back
-        }
+        second.rollback(); // clears the aborted transaction the session kept
         first.commit();
         assertEquals(150, g.V(id).values("balance").next(), "exactly one of the two writes took effect");
     }
@@ -297,6 +302,177 @@ class GtranRemoteTransactionTest {
         again.V(id).property("balance", 200).iterate();
         retry.commit();
         assertEquals(Map.of("balance", List.of(200)), g.V(id).valueMap("balance").next());
+    }
+
+    /** The 596 that {@code request} fails with; its message ends with {@code advice}. */
+    private static ResponseException assertAborted(Executable request, String advice) {
+        Exception e = assertThrows(Exception.class, request);
+        ResponseException r = responseException(e);
+        assertNotNull(r, "a server response error: " + e);
+        assertEquals(ResponseStatusCode.SERVER_ERROR_TEMPORARY, r.getResponseStatusCode(), r.getMessage());
+        assertTrue(r.getMessage().startsWith("transaction aborted by a conflict (conflict=WRITE_WRITE "), r.getMessage());
+        assertTrue(r.getMessage().endsWith("); " + advice), r.getMessage());
+        return r;
+    }
+
+    /** Rolls {@code tx} back unless it ended, so that a failed test leaves no lock to the next. */
+    private static void release(Transaction tx) {
+        if (tx.isOpen()) {
+            tx.rollback();
+        }
+    }
+
+    /** A remote transaction that holds the write lock on the balance of vertex {@code id}. */
+    private Transaction lockBalance(Object id) {
+        Transaction holder = g.tx();
+        holder.begin(GraphTraversalSource.class).V(id).property("balance", 150).iterate();
+        return holder;
+    }
+
+    @Test
+    @Timeout(60)
+    void afterAConflictASessionRefusesEveryRequestUntilRolledBackAndNothingOfItLands() {
+        Object id = g.addV("account").property("balance", 100).id().next();
+        Transaction holder = lockBalance(id);
+        Transaction tx = g.tx();
+        try {
+            GraphTraversalSource gtx = tx.begin();
+            gtx.addV("entry").property("name", "first half").iterate();
+            assertAborted(() -> gtx.V(id).property("balance", 50).iterate(), WHILE_RUNNING);
+
+            // the client carries on as if nothing had happened: every request is refused, commit too
+            assertAborted(() -> gtx.addV("entry").property("name", "second half").iterate(), AWAITING);
+            assertAborted(() -> gtx.V().count().next(), AWAITING);
+            assertAborted(tx::commit, AWAITING);
+            assertAborted(tx::commit, AWAITING);
+            holder.commit();
+            assertEquals(0L, g.V().hasLabel("entry").count().next(), "nothing of the aborted unit of work landed");
+            assertEquals(150, g.V(id).values("balance").next());
+        } finally {
+            release(holder);
+        }
+        tx.rollback(); // answered with success: it clears the aborted transaction, and ends the session
+        Transaction retry = g.tx(); // the whole unit of work again, at a new begin time
+        GraphTraversalSource again = retry.begin();
+        again.addV("entry").property("name", "first half").iterate();
+        again.V(id).property("balance", 50).iterate();
+        again.addV("entry").property("name", "second half").iterate();
+        retry.commit();
+        assertEquals(List.of("first half", "second half"), g.V().hasLabel("entry").values("name").order().toList());
+        assertEquals(50, g.V(id).values("balance").next());
+    }
+
+    @Test
+    @Timeout(60)
+    void aScriptSessionWorksAgainOnceItsAbortedTransactionIsRolledBack() throws Exception {
+        Object id = g.addV("account").property("balance", 100).id().next();
+        Transaction holder = lockBalance(id);
+        Client session = cluster.connect(UUID.randomUUID().toString());
+        try {
+            session.submit("g.addV('entry').property('name', 'first half').iterate()").all().get(20, TimeUnit.SECONDS);
+            // a script meets the conflict: a 596 like a traversal's (not the 597 of a failed script)
+            assertAborted(() -> session.submit("g.V(account).property('balance', 50).iterate()", Map.of("account", id)).all().get(20, TimeUnit.SECONDS),
+                    WHILE_RUNNING);
+            assertAborted(() -> session.submit("g.addV('entry').property('name', 'second half').iterate()").all().get(20, TimeUnit.SECONDS),
+                    AWAITING);
+            assertAborted(() -> session.submit("g.tx().commit()").all().get(20, TimeUnit.SECONDS), AWAITING);
+            holder.rollback();
+            session.submit("g.tx().rollback()").all().get(20, TimeUnit.SECONDS);
+            session.submit("g.addV('entry').property('name', 'retried').iterate(); g.V(account).property('balance', 50).iterate(); g.tx().commit()",
+                    Map.of("account", id)).all().get(20, TimeUnit.SECONDS);
+        } finally {
+            release(holder);
+            session.close();
+        }
+        assertEquals(List.of("retried"), g.V().hasLabel("entry").values("name").toList());
+        assertEquals(50, g.V(id).values("balance").next());
+    }
+
+    @Test
+    @Timeout(60)
+    void sessionlessRequestsThatMeetAConflictLeaveTheServersThreadsClean() {
+        Object id = g.addV("account").property("balance", 100).id().next();
+        Transaction holder = lockBalance(id);
+        int requests = 4 * Runtime.getRuntime().availableProcessors() + 4; // more than gremlinPool, whose threads serve them
+        try {
+            for (int i = 0; i < requests; i++) {
+                int balance = i;
+                assertAborted(() -> g.V(id).property("balance", balance).iterate(), WHILE_RUNNING);
+            }
+        } finally {
+            release(holder);
+        }
+        for (int i = 0; i < requests; i++) {
+            g.addV("entry").property("n", i).iterate(); // each its own transaction: no thread kept an aborted one
+        }
+        assertEquals((long) requests, g.V().hasLabel("entry").count().next());
+    }
+
+    /** docs/server.md's retry loop for Java, word for word: re-runs the whole unit of work on a 596. */
+    static <T> T inTransaction(GraphTraversalSource g, Function<GraphTraversalSource, T> work) {
+        for (int attempt = 1; ; attempt++) {
+            Transaction tx = g.tx();
+            try {
+                T result = work.apply(tx.begin());
+                tx.commit();
+                return result;
+            } catch (RuntimeException e) {
+                if (tx.isOpen()) {
+                    tx.rollback(); // ends the aborted transaction, and the session
+                }
+                if (!isConflict(e) || attempt == 5) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    static boolean isConflict(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ResponseException r && r.getResponseStatusCode() == ResponseStatusCode.SERVER_ERROR_TEMPORARY) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
+    @Timeout(60)
+    void theDocumentedRetryLoopRerunsTheWholeUnitOfWorkAfterAConflictMidWay() {
+        Object id = g.addV("account").property("balance", 100).id().next();
+        Transaction holder = lockBalance(id);
+        List<Integer> attempts = new ArrayList<>();
+        try {
+            inTransaction(g, gtx -> {
+                attempts.add(attempts.size() + 1);
+                if (attempts.size() == 2) {
+                    holder.rollback(); // the other client lets go before the retry
+                }
+                gtx.addV("entry").property("attempt", attempts.size()).iterate();
+                return gtx.V(id).property("balance", 50).iterate(); // the first attempt meets the lock
+            });
+        } finally {
+            release(holder);
+        }
+        assertEquals(List.of(1, 2), attempts);
+        assertEquals(List.of(2), g.V().hasLabel("entry").values("attempt").toList(), "only the retry's writes landed");
+        assertEquals(50, g.V(id).values("balance").next());
+    }
+
+    @Test
+    @Timeout(60)
+    void theDocumentedRetryLoopRerunsTheWholeUnitOfWorkAfterAConflictAtCommit() {
+        Object id = g.addV("account").property("balance", 100).id().next();
+        List<Object> seen = new ArrayList<>();
+        inTransaction(g, gtx -> {
+            seen.add(gtx.V(id).values("balance").next());
+            if (seen.size() == 1) {
+                g.V(id).property("balance", 70).iterate(); // another client's write commits after the read
+            }
+            return gtx.addV("entry").property("seen", seen.get(seen.size() - 1)).iterate(); // SR: the stale read fails the commit
+        });
+        assertEquals(List.of(100, 70), seen);
+        assertEquals(List.of(70), g.V().hasLabel("entry").values("seen").toList(), "only the retry's writes landed");
     }
 
     static ResponseException responseException(Throwable e) {

@@ -12,19 +12,25 @@ public final class TransactionConflictException extends RuntimeException {
     private final long transaction;
     private final long otherTransaction;
     private final transient ConflictKey key;
+    private final String reason;
 
     /** {@code on} describes {@code key} for the message (property keys and labels by name), or is null. */
     TransactionConflictException(ConflictKind kind, long transaction, long otherTransaction, ConflictKey key, String on,
             String detail) {
-        super(message(kind, transaction, otherTransaction, on, detail));
+        this(reason(kind, transaction, otherTransaction, on, detail), kind, transaction, otherTransaction, key);
+    }
+
+    private TransactionConflictException(String reason, ConflictKind kind, long transaction, long otherTransaction, ConflictKey key) {
+        super("transaction aborted: " + reason + "; retry the transaction");
+        this.reason = reason;
         this.kind = kind;
         this.transaction = transaction;
         this.otherTransaction = otherTransaction;
         this.key = key;
     }
 
-    private static String message(ConflictKind kind, long transaction, long other, String on, String detail) {
-        StringBuilder b = new StringBuilder("transaction aborted: conflict=").append(kind)
+    private static String reason(ConflictKind kind, long transaction, long other, String on, String detail) {
+        StringBuilder b = new StringBuilder("conflict=").append(kind)
                 .append(" txn=").append(TxnWords.toString(transaction));
         if (other != 0) {
             b.append(" other=").append(TxnWords.toString(other));
@@ -35,7 +41,15 @@ public final class TransactionConflictException extends RuntimeException {
         if (detail != null) {
             b.append(" (").append(detail).append(')');
         }
-        return b.append("; retry the transaction").toString();
+        return b.toString();
+    }
+
+    /**
+     * The conflict without the advice around it, for a layer above that words its own: {@code
+     * conflict=KIND txn=... other=... on=... (detail)}, as in the message.
+     */
+    public String reason() {
+        return reason;
     }
 
     public ConflictKind kind() {

@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * traversal, and every LBV and latency query here does. ({@code g.tx()} would open a Gremlin
  * Server session per transaction, a new connection and three requests per query.) A conflict
  * reaches the client as a {@link ResponseException} with status 596 ({@code
- * SERVER_ERROR_TEMPORARY}) and gtran's "transaction aborted, retry it: ... conflict=..." message.
+ * SERVER_ERROR_TEMPORARY}) and a gtran message beginning "transaction aborted" and naming the conflict.
  *
  * <p>Options: {@value GtranLbvSystem#ISOLATION}, {@value GtranLbvSystem#OPT} and {@code gtran.*} as
  * for {@link GtranLbvSystem} (written into the node's graph configuration), and {@value
