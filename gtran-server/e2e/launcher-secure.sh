@@ -37,6 +37,10 @@ done
 sed -i -e "s/^port: .*/port: $PORT/" "$WORK/conf/gremlin-server-secure.yaml"
 cd "$WORK"
 
+# Built here, once: a rebuild later (a source changed meanwhile) would swap classes under the server.
+say "building (bin/gtran jvm-flags)"
+FLAGS="$("$GTRAN" jvm-flags)"
+
 say "bin/gtran credentials"
 "$GTRAN" credentials --file conf/credentials.kryo --user alice --password 's3cret' || fail "bin/gtran credentials failed"
 [ -s conf/credentials.kryo ] || fail "bin/gtran credentials left no credentials file"
@@ -60,7 +64,7 @@ ps -o args= -p "$server_pid" | grep -qF -- " $heap " || fail "the server does no
 
 say "client: TLS, user alice, Gryo export"
 T="$GTRAN_HOME/gtran-server/target"
-java -Xmx256m $("$GTRAN" jvm-flags) -cp "$T/test-classes:$T/classes:$(cat "$T/test-classpath.txt")" \
+java -Xmx256m $FLAGS -cp "$T/test-classes:$T/classes:$(cat "$T/test-classpath.txt")" \
   io.gtran.server.SecureClientCheck 127.0.0.1 "$PORT" alice 's3cret' "$WORK/export.kryo" || fail "the client check failed"
 
 kill -TERM "$server_pid"
