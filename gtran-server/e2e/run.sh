@@ -103,11 +103,8 @@ rm -rf "$WORK/go" && cp -r "$HERE/go" "$WORK/go"
 (cd "$WORK/go" && go mod tidy >&2 && go run . "$URL") || fail "go client"
 
 say "console: Gremlin Console $CONSOLE_VERSION in remote mode"
-cat > "$CONSOLE_HOME/conf/remote-gtran.yaml" <<EOF
-hosts: [127.0.0.1]
-port: $PORT
-serializer: { className: org.apache.tinkerpop.gremlin.util.ser.GraphBinaryMessageSerializerV1, config: { serializeResultToString: true }}
-EOF
+# the file docs/server.md tells users to copy, port changed
+sed -e "s#^port: .*#port: $PORT#" "$GTRAN_HOME/gtran-server/conf/remote-gtran.yaml" > "$CONSOLE_HOME/conf/remote-gtran.yaml"
 console_out="$(cd "$CONSOLE_HOME" && bin/gremlin.sh < "$HERE/console.txt" 2>&1)" || true
 if grep -q "==>from-console" <<< "$console_out"; then
   echo "E2E client=console ok"

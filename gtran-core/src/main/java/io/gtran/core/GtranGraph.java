@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.commons.configuration2.Configuration;
@@ -332,11 +333,45 @@ public final class GtranGraph implements Graph {
             }
             settings.put(key, value);
             if (key.startsWith("gtran.") && !KEYS.contains(key) && !key.startsWith("gtran.storage.") && !key.startsWith("gtran.txn.")) {
-                throw new IllegalArgumentException("unknown configuration key: " + key + "=" + value
-                        + " (gtran keys: " + KEYS + ", gtran.storage.*, gtran.txn.*)");
+                throw new IllegalArgumentException("unknown configuration key: " + key + "=" + value + didYouMean(key)
+                        + " (gtran keys: " + new TreeSet<>(KEYS) + ", gtran.storage.*, gtran.txn.*)");
             }
         }
         return settings;
+    }
+
+    /** {@code "; did you mean K?"} for the known key K nearest to a misspelt {@code key}, or "" if none is near. */
+    static String didYouMean(String key) {
+        String best = null;
+        int bestDistance = 3; // more edits than this is another key, not a typo
+        for (String known : new TreeSet<>(KEYS)) {
+            int distance = editDistance(key, known);
+            if (distance < bestDistance) {
+                best = known;
+                bestDistance = distance;
+            }
+        }
+        return best == null ? "" : "; did you mean " + best + "?";
+    }
+
+    /** Levenshtein distance: insertions, deletions and substitutions turning {@code a} into {@code b}. */
+    private static int editDistance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
     }
 
     static Isolation isolation(Object value) {

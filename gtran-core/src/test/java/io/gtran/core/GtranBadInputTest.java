@@ -73,6 +73,20 @@ class GtranBadInputTest {
         assertEquals(1L, fine.traversal().V().count().next());
     }
 
+    @ParameterizedTest
+    @CsvSource({
+            "gtran.isolaton, gtran.isolation",
+            "gtran.index.vertex.hashes, gtran.index.vertex.hash",
+            "gtran.allow-null-property-value, gtran.allow-null-property-values"})
+    @Timeout(30)
+    void aMisspeltKeyIsRefusedWithTheKeyItResembles(String key, String meant) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> open(key, "SNAPSHOT"));
+        assertTrue(e.getMessage().contains("unknown configuration key: " + key + "=SNAPSHOT; did you mean " + meant + "?"),
+                e.getMessage());
+        IllegalArgumentException far = assertThrows(IllegalArgumentException.class, () -> open("gtran.partitions", "4"));
+        assertFalse(far.getMessage().contains("did you mean"), far.getMessage());
+    }
+
     @Test
     @Timeout(30)
     void aKeyDeclaredWithBothIndexTypesIsRefused() {

@@ -7,9 +7,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import org.apache.tinkerpop.gremlin.server.GremlinServer;
 import org.apache.tinkerpop.gremlin.server.Settings;
+import org.apache.tinkerpop.gremlin.structure.util.GraphFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,10 +57,21 @@ public final class GtranServer implements AutoCloseable {
         return start(settings);
     }
 
-    /** Starts a node with {@code settings}; see {@link #start(Path)}. */
+    /**
+     * Starts a node with {@code settings}; see {@link #start(Path)}. A graph of the configuration
+     * that does not open (an unknown {@code gtran.*} key, a bad value...) fails the start with the
+     * reason, where Gremlin Server alone would log a WARN and serve without it.
+     */
     public static GtranServer start(Settings settings) {
-        GtranServer node = new GtranServer(settings);
+        GtranServer node;
         try {
+            node = new GtranServer(settings); // Gremlin Server opens the graphs here
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("gtran node did not start on " + settings.host + ":" + settings.port + ": "
+                    + rootMessage(e), e);
+        }
+        try {
+            node.requireGraphsOpen();
             node.server.start().join();
         } catch (Exception e) {
             node.close();
@@ -66,6 +80,27 @@ public final class GtranServer implements AutoCloseable {
         }
         GtranMetrics.register(node.server.getServerGremlinExecutor().getGraphManager()); // gtran's gauges, docs/server.md
         return node;
+    }
+
+    /**
+     * Throws naming the first graph of the configuration that Gremlin Server could not open, with
+     * the reason: Gremlin Server only logs it, so the graph is opened again here to get it.
+     */
+    private void requireGraphsOpen() {
+        Set<String> open = server.getServerGremlinExecutor().getGraphManager().getGraphNames();
+        for (Map.Entry<String, String> graph : settings.graphs.entrySet()) {
+            if (open.contains(graph.getKey())) {
+                continue;
+            }
+            String reason;
+            try {
+                GraphFactory.open(graph.getValue()).close();
+                reason = "it opened on a second try; see the WARN logged above";
+            } catch (Exception e) {
+                reason = rootMessage(e);
+            }
+            throw new IllegalStateException("graph '" + graph.getKey() + "' (" + graph.getValue() + ") did not open: " + reason);
+        }
     }
 
     /**
