@@ -35,7 +35,8 @@ import java.util.function.Supplier;
  * <p><b>Order of long writes.</b> A long write that is a compare-and-swap loop ({@link DisniRegion})
  * may take several round trips. {@link #inOrder} runs it after everything posted before it, and
  * everything posted after it waits until it has succeeded or failed, so a thread's later operations
- * cannot be applied between its attempts ({@link PostOrder}).
+ * cannot be applied between its attempts ({@link PostOrder}). When the connection is lost,
+ * everything held is posted at once and fails naming the loss.
  *
  * <p><b>Failures.</b> A failed completion moves a reliable queue pair into the error state, so the
  * first one {@link #lost loses} the connection: every request in flight and every awaited reply
@@ -325,6 +326,7 @@ final class Connection {
         for (Long id : List.copyOf(replies.keySet())) {
             failReply(id, new RegionAccessException(reason + ": node=" + peer));
         }
+        order.release(); // what a long write held is posted now and fails fast: lostBecause is set
         fabric.connectionLost(this, reason);
     }
 
