@@ -6,11 +6,13 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 /**
- * Program order on one queue pair across a long write's compare-and-swap loop
+ * Program order of region operations on one queue pair across a long write's compare-and-swap loop
  * ({@link DisniRegion}): the loop may take several round trips, and a thread's later operations must
  * not be applied between its attempts. A {@link #loop} starts after everything issued before it and
  * holds everything issued after it until it has succeeded or failed; a {@link #post} goes out at once
- * unless a loop is holding, then right after what holds it, in the order issued.
+ * unless a loop is holding, then right after what holds it, in the order issued. Frames (heartbeats,
+ * lookups, messages) are outside program order and go out at once ({@link #bypass}), so a long
+ * contended loop never silences the node.
  *
  * <p>Held work waits in a queue. The thread that ends a loop drains it iteratively, in order, until
  * the queue is empty or the next held loop has not ended yet: never by chaining futures, whose
@@ -37,6 +39,11 @@ final class PostOrder {
                 return outcome;
             }
         }
+        return post.get();
+    }
+
+    /** Runs {@code post} now, whether or not a loop holds: for frames, which are outside program order. */
+    <T> CompletableFuture<T> bypass(Supplier<CompletableFuture<T>> post) {
         return post.get();
     }
 

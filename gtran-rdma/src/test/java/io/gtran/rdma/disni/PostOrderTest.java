@@ -147,6 +147,19 @@ class PostOrderTest {
         assertThrows(ExecutionException.class, () -> order.post(() -> lostPost()).get(10, SECONDS), "runs at once");
     }
 
+    @Test
+    void framesPassAHeldLoop() {
+        CompletableFuture<Void> loopEnds = new CompletableFuture<>();
+        order.loop(() -> loopEnds);
+        CompletableFuture<String> read = order.post(() -> post("read"));
+        CompletableFuture<String> heartbeat = order.bypass(() -> post("heartbeat"));
+        assertEquals(List.of("heartbeat"), posted, "a frame is outside program order");
+        assertEquals("heartbeat", heartbeat.join());
+        assertFalse(read.isDone());
+        loopEnds.complete(null);
+        assertEquals(List.of("heartbeat", "read"), posted);
+    }
+
     private CompletableFuture<String> lostPost() {
         posted.add("lost");
         return CompletableFuture.failedFuture(new IllegalStateException("lost"));
