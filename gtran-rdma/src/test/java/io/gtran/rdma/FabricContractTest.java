@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -538,6 +539,44 @@ public abstract class FabricContractTest {
             assertEquals(b, swappedFrom.get(), "a bulk write added after an atomic and a read lands after them: " + seed);
             assertEquals(c, ByteBuffer.wrap(bytesAfterWrite.get()).order(ByteOrder.nativeOrder()).getLong(), seed);
             assertEquals(b, at1.readLong(0), seed);
+        }
+    }
+
+    @Test
+    void aFencedBatchAppliesEachNodesOperationsInOrderAndStillGoesOutInOneFlush() throws Exception {
+        Region at1 = n1.register("fenced", 16);
+        Region on1 = n0.connect(1, "fenced");
+        Region at2 = n2.register("fenced", 8);
+        Region on2 = n0.connect(2, "fenced");
+        Random random = new Random(SEED);
+        for (int round = 0; round < 20; round++) {
+            long a = random.nextLong();
+            long b = random.nextLong();
+            at1.writeLong(0, a);
+            at1.writeLong(8, b);
+            at2.writeLong(0, b);
+            Batch batch = n0.batch();
+            assertSame(batch, batch.fence(), "a fence with nothing before it is accepted and returns the batch");
+            CompletableFuture<Long> idBefore = batch.readLong(on1, 0);
+            CompletableFuture<Long> other = batch.readLong(on2, 0);
+            CompletableFuture<Long> status = batch.fence().readLong(on1, 8);
+            batch.fence().fence();
+            CompletableFuture<Long> idAfter = batch.readLong(on1, 0);
+            batch.writeLong(on1, 8, a);
+            CompletableFuture<Long> added = batch.fence().fetchAdd(on1, 8, 1);
+            CompletableFuture<Long> last = batch.fence().readLong(on1, 8);
+            batch.fence();
+            assertEquals(7, batch.size(), "fences are not operations");
+            batch.flush().get(WAIT_SECONDS, SECONDS);
+            assertEquals(0, batch.size());
+            String seed = "round=" + round + ", seed=" + SEED;
+            assertEquals(a, idBefore.get(), seed);
+            assertEquals(b, other.get(), seed);
+            assertEquals(b, status.get(), seed);
+            assertEquals(a, idAfter.get(), seed);
+            assertEquals(a, added.get(), "a write before a fence lands before what follows it: " + seed);
+            assertEquals(a + 1, last.get(), seed);
+            assertEquals(a + 1, at1.readLong(8), seed);
         }
     }
 

@@ -175,11 +175,13 @@ final class Connection {
         long id = workRequestIds.incrementAndGet();
         List<IbvSendWR> requests = new ArrayList<>(items.size());
         int[] opcodes = new int[items.size()];
+        boolean[] fenceBefore = new boolean[items.size()];
         boolean readsOrAtomics = false;
         for (int i = 0; i < items.size(); i++) {
             IbvSendWR request = items.get(i).workRequest();
             request.setWr_id(id);
             opcodes[i] = request.getOpcode();
+            fenceBefore[i] = items.get(i).fenceBefore;
             readsOrAtomics |= SendFlags.readsOrAtomic(opcodes[i]);
             requests.add(request);
         }
@@ -189,7 +191,7 @@ final class Connection {
         synchronized (postLock) {
             failure = lostBecause;
             if (failure == null) {
-                int[] flags = SendFlags.of(opcodes, readChainsInFlight.get() > 0);
+                int[] flags = SendFlags.of(opcodes, fenceBefore, readChainsInFlight.get() > 0);
                 for (int i = 0; i < flags.length; i++) {
                     requests.get(i).setSend_flags(flags[i]);
                 }

@@ -18,7 +18,7 @@ import java.util.function.Function;
  * A {@link Batch} of the Netty fabric: at {@link #flush} the operations on each peer go out as one
  * OPS frame (more only if they pass the frame limit), answered by one OPS_REPLY and applied there
  * in the order they were added; operations on this node's own regions are applied at once, in
- * order, during the flush.
+ * order, during the flush. Both apply reads in order too, so a {@link #fence} costs nothing.
  */
 final class NettyBatch implements Batch {
     private final NettyFabric fabric;
@@ -69,6 +69,12 @@ final class NettyBatch implements Batch {
         byte[] copy = Arrays.copyOfRange(src, srcOffset, srcOffset + length);
         return region instanceof RemoteRegion remote ? remote(RegionOp.write(remote, offset, copy, 0, length))
                 : local(region, r -> r.writeAsync(offset, copy, 0, length));
+    }
+
+    @Override
+    public Batch fence() {
+        fabric.checkOpen();
+        return this; // the owner applies a node's operations one after the other: already in order
     }
 
     @Override
