@@ -85,4 +85,18 @@ public interface Batch {
      * @throws IllegalStateException if the fabric is closed
      */
     CompletableFuture<Void> flush();
+
+    /**
+     * {@link #flush} and waits for every operation, as the synchronous {@link Region} methods wait:
+     * it throws the first failure unwrapped ({@link RegionAccessException}, ...), and it is refused
+     * where a synchronous remote operation is, on the fabric's own threads (TCP's I/O threads,
+     * DiSNI's completion-queue, connection-manager and frame threads), with the same
+     * {@link IllegalStateException} naming the nodes. A decorator's batch ({@link OpBatch}) waits
+     * wherever it is called: the wrapped fabric sees only asynchronous operations.
+     *
+     * @throws IllegalStateException if the fabric is closed, or on a fabric's own thread
+     */
+    default void flushAndWait() {
+        FabricChecks.awaitFlush(flush());
+    }
 }

@@ -619,6 +619,25 @@ public abstract class FabricContractTest {
     }
 
     @Test
+    void waitingForABatchInADependentStageIsRefusedOrServedAsPromised() throws Exception {
+        n1.register("r", 16);
+        Region remote = n0.connect(1, "r");
+        Batch batch = n0.batch();
+        CompletableFuture<Long> nested = batch.readLong(remote, 0).thenApply(value -> {
+            Batch inner = n0.batch();
+            CompletableFuture<Long> read = inner.readLong(remote, 8);
+            inner.flushAndWait();
+            return read.join();
+        });
+        batch.flush();
+        assertOwnThreadCall(nested, 0L, "batch", "node=1");
+        Batch plain = n0.batch();
+        CompletableFuture<Long> read = plain.readLong(remote, 8);
+        plain.flushAndWait();
+        assertEquals(0, read.get(WAIT_SECONDS, SECONDS), "served on a thread of the caller's own");
+    }
+
+    @Test
     void aSynchronousOperationInAPeerListenerIsRefusedOrServedAsPromised() throws Exception {
         n1.register("lost", 8);
         n2.register("still-there", 8);

@@ -137,7 +137,7 @@ final class StatusTable {
         CompletableFuture<Long> status = batch.fence().readLong(region, base + STATUS_OFFSET);
         CompletableFuture<Long> idAfter = batch.fence().readLong(region, base + TXN_ID_OFFSET);
         try {
-            batch.flush().join();
+            batch.flushAndWait(); // refused on a fabric's own thread, as the synchronous reads were
             return idBefore.join() == txnId && idAfter.join() == txnId ? status.join() : GONE;
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException failure ? failure : e; // as the synchronous reads threw it

@@ -126,6 +126,13 @@ final class DisniBatch implements Batch {
         return CompletableFuture.allOf(all);
     }
 
+    @Override
+    public void flushAndWait() {
+        FabricThreads.checkMayBlock("batch of " + steps.size() + " operations: node=" + steps.stream()
+                .map(step -> String.valueOf(step.region.node())).distinct().collect(java.util.stream.Collectors.joining(",")));
+        FabricChecks.awaitFlush(flush());
+    }
+
     private void runFrom(Connection connection, List<Step> list, int from) {
         if (from == list.size()) {
             return;

@@ -104,6 +104,18 @@ final class NettyBatch implements Batch {
     }
 
     @Override
+    public void flushAndWait() {
+        fabric.checkMayBlock("batch of " + added.size() + " operations: node=" + nodes());
+        FabricChecks.awaitFlush(flush());
+    }
+
+    /** The nodes of the operations added, for messages. */
+    private String nodes() {
+        return added.stream().map(op -> op instanceof RegionOp remote ? remote.region.node() : fabric.localNode())
+                .distinct().map(String::valueOf).collect(java.util.stream.Collectors.joining(","));
+    }
+
+    @Override
     public String toString() {
         return "NettyBatch[node=" + fabric.localNode() + ", size=" + added.size() + "]";
     }
