@@ -39,7 +39,7 @@ import java.util.concurrent.CompletableFuture;
  * Batch batch = fabric.batch();
  * CompletableFuture<Long> a = batch.readLong(statusOfNode1, 64);
  * CompletableFuture<Long> b = batch.readLong(statusOfNode2, 128);
- * batch.flush().join();          // both reads went out at once
+ * batch.flushAndWait();         // both reads went out at once; refused on a fabric thread
  * }</pre>
  *
  * @throws IllegalArgumentException from any method given a region handle of another fabric
