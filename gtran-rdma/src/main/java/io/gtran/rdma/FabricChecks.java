@@ -2,6 +2,8 @@ package io.gtran.rdma;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * Argument checks shared by every {@link Fabric} and {@link Region} implementation, so that all
@@ -140,5 +142,23 @@ public final class FabricChecks {
     /** {@code "node=N, region=NAME"}, the prefix every region message uses. */
     public static String describe(Region region) {
         return "node=" + region.node() + ", region=" + region.name();
+    }
+
+    /**
+     * Waits for a batch's {@code flushed} future and throws its failure unwrapped, as a synchronous
+     * region operation would ({@link Batch#flushAndWait}).
+     */
+    public static void awaitFlush(CompletableFuture<Void> flushed) {
+        try {
+            flushed.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new RegionAccessException(String.valueOf(e.getCause()));
+        }
     }
 }

@@ -9,14 +9,16 @@ import java.util.function.Predicate;
 
 /**
  * A {@link Batch} that, at {@link #flush}, issues each operation through the asynchronous method
- * of its region handle, in the order they were added. Right for transports where an operation
+ * of its region handle, in the order they were added; the operations after a {@link #fence} are
+ * issued once those before it have completed (at once where they completed synchronously). Right for transports where an operation
  * costs no round trip of its own (in-JVM) or that already pipeline what they are given, and for
  * decorators, which must see every operation.
  */
 public final class OpBatch implements Batch {
     private final Predicate<Region> ours;
     private final Runnable checkOpen;
-    private final List<DeferredOp<?>> pending = new ArrayList<>();
+    private List<DeferredOp<?>> pending = new ArrayList<>(); // since the last fence
+    private final List<List<DeferredOp<?>>> fenced = new ArrayList<>(); // the groups before it, in order
 
     /**
      * @param ours whether a handle belongs to the batch's fabric
@@ -65,20 +67,44 @@ public final class OpBatch implements Batch {
     }
 
     @Override
+    public Batch fence() {
+        checkOpen.run();
+        if (!pending.isEmpty()) {
+            fenced.add(pending);
+            pending = new ArrayList<>();
+        }
+        return this;
+    }
+
+    @Override
     public int size() {
-        return pending.size();
+        return pending.size() + fenced.stream().mapToInt(List::size).sum();
     }
 
     @Override
     public CompletableFuture<Void> flush() {
         checkOpen.run();
-        List<DeferredOp<?>> issuing = new ArrayList<>(pending);
-        pending.clear();
-        CompletableFuture<?>[] all = new CompletableFuture<?>[issuing.size()];
-        for (int i = 0; i < all.length; i++) {
-            all[i] = issuing.get(i).issue();
-        }
+        List<List<DeferredOp<?>>> groups = new ArrayList<>(fenced);
+        groups.add(pending);
+        fenced.clear();
+        pending = new ArrayList<>();
+        CompletableFuture<?>[] all = groups.stream().flatMap(List::stream).map(DeferredOp::result)
+                .toArray(CompletableFuture<?>[]::new);
+        issueFrom(groups, 0);
         return CompletableFuture.allOf(all);
+    }
+
+    /** Issues the groups from {@code from} in order, each after the one before has completed; iteratively while they complete at once. */
+    private static void issueFrom(List<List<DeferredOp<?>>> groups, int from) {
+        for (int i = from; i < groups.size(); i++) {
+            CompletableFuture<Void> group = CompletableFuture.allOf(groups.get(i).stream().map(DeferredOp::issue)
+                    .toArray(CompletableFuture<?>[]::new));
+            if (!group.isDone() && i + 1 < groups.size()) {
+                int next = i + 1;
+                group.whenComplete((ignored, failure) -> issueFrom(groups, next)); // failed or not: order only
+                return;
+            }
+        }
     }
 
     private Region own(Region region) {

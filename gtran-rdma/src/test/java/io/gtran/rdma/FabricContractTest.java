@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -542,6 +543,44 @@ public abstract class FabricContractTest {
     }
 
     @Test
+    void aFencedBatchAppliesEachNodesOperationsInOrderAndStillGoesOutInOneFlush() throws Exception {
+        Region at1 = n1.register("fenced", 16);
+        Region on1 = n0.connect(1, "fenced");
+        Region at2 = n2.register("fenced", 8);
+        Region on2 = n0.connect(2, "fenced");
+        Random random = new Random(SEED);
+        for (int round = 0; round < 20; round++) {
+            long a = random.nextLong();
+            long b = random.nextLong();
+            at1.writeLong(0, a);
+            at1.writeLong(8, b);
+            at2.writeLong(0, b);
+            Batch batch = n0.batch();
+            assertSame(batch, batch.fence(), "a fence with nothing before it is accepted and returns the batch");
+            CompletableFuture<Long> idBefore = batch.readLong(on1, 0);
+            CompletableFuture<Long> other = batch.readLong(on2, 0);
+            CompletableFuture<Long> status = batch.fence().readLong(on1, 8);
+            batch.fence().fence();
+            CompletableFuture<Long> idAfter = batch.readLong(on1, 0);
+            batch.writeLong(on1, 8, a);
+            CompletableFuture<Long> added = batch.fence().fetchAdd(on1, 8, 1);
+            CompletableFuture<Long> last = batch.fence().readLong(on1, 8);
+            batch.fence();
+            assertEquals(7, batch.size(), "fences are not operations");
+            batch.flush().get(WAIT_SECONDS, SECONDS);
+            assertEquals(0, batch.size());
+            String seed = "round=" + round + ", seed=" + SEED;
+            assertEquals(a, idBefore.get(), seed);
+            assertEquals(b, other.get(), seed);
+            assertEquals(b, status.get(), seed);
+            assertEquals(a, idAfter.get(), seed);
+            assertEquals(a, added.get(), "a write before a fence lands before what follows it: " + seed);
+            assertEquals(a + 1, last.get(), seed);
+            assertEquals(a + 1, at1.readLong(8), seed);
+        }
+    }
+
+    @Test
     void aLongWriteComesBeforeTheSameThreadsLaterAsynchronousOperations() throws Exception {
         n1.register("ordered", 64);
         Region on1 = n0.connect(1, "ordered");
@@ -577,6 +616,25 @@ public abstract class FabricContractTest {
         assertOwnThreadCall(nested, 0L, "node=1", "region=r");
         assertEquals(0, remote.readLongAsync(0).thenCompose(value -> remote.readLongAsync(8)).get(WAIT_SECONDS, SECONDS),
                 "chaining the asynchronous form is fine everywhere");
+    }
+
+    @Test
+    void waitingForABatchInADependentStageIsRefusedOrServedAsPromised() throws Exception {
+        n1.register("r", 16);
+        Region remote = n0.connect(1, "r");
+        Batch batch = n0.batch();
+        CompletableFuture<Long> nested = batch.readLong(remote, 0).thenApply(value -> {
+            Batch inner = n0.batch();
+            CompletableFuture<Long> read = inner.readLong(remote, 8);
+            inner.flushAndWait();
+            return read.join();
+        });
+        batch.flush();
+        assertOwnThreadCall(nested, 0L, "batch", "node=1");
+        Batch plain = n0.batch();
+        CompletableFuture<Long> read = plain.readLong(remote, 8);
+        plain.flushAndWait();
+        assertEquals(0, read.get(WAIT_SECONDS, SECONDS), "served on a thread of the caller's own");
     }
 
     @Test

@@ -112,9 +112,11 @@ final class StatusTable {
      *
      * <p>The entry's id is read before and after the status word: ids are never reused (the
      * sequence), so if both reads find this transaction the status read between them was its own.
-     * Another node's entry is read as one {@link Batch} of those three reads, one round trip: a
-     * batch applies a node's operations in the order added, each a sequentially consistent long
-     * read, which keeps the status between the two id reads as three round trips did.
+     * Another node's entry is read as one {@link Batch} of those three reads with a
+     * {@link Batch#fence} between each two, still one flush (one frame and one round trip on TCP,
+     * one chain on RDMA): a batch does not promise that several reads sample memory in the order
+     * added (on RDMA several READs in flight may not), and the check is sound only if the status is
+     * sampled after the first id read and before the second, as three round trips did.
      */
     long read(long txnId) {
         int owner = TxnWords.node(txnId);
@@ -132,10 +134,10 @@ final class StatusTable {
         }
         Batch batch = fabric.batch();
         CompletableFuture<Long> idBefore = batch.readLong(region, base + TXN_ID_OFFSET);
-        CompletableFuture<Long> status = batch.readLong(region, base + STATUS_OFFSET);
-        CompletableFuture<Long> idAfter = batch.readLong(region, base + TXN_ID_OFFSET);
+        CompletableFuture<Long> status = batch.fence().readLong(region, base + STATUS_OFFSET);
+        CompletableFuture<Long> idAfter = batch.fence().readLong(region, base + TXN_ID_OFFSET);
         try {
-            batch.flush().join();
+            batch.flushAndWait(); // refused on a fabric's own thread, as the synchronous reads were
             return idBefore.join() == txnId && idAfter.join() == txnId ? status.join() : GONE;
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException failure ? failure : e; // as the synchronous reads threw it

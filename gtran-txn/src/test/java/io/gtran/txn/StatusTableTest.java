@@ -48,6 +48,7 @@ class StatusTableTest {
         assertEquals(StatusTableDescriptor.statusWord(TxnStatus.EXECUTING, 0), reader.read(txnId));
         assertEquals(1, node0.flushes, "one batch: one round trip");
         assertEquals(3, node0.batched, "the id, the status, the id again");
+        assertEquals(List.of("op", "fence", "op", "fence", "op"), node0.added, "each read samples memory after the one before");
         assertEquals(0, node0.unbatched, "no synchronous reads besides");
 
         owner.move(txnId, TxnStatus.EXECUTING, 0, TxnStatus.VALIDATING, StatusTableDescriptor.PENDING_COMMIT_TIME);
@@ -93,6 +94,7 @@ class StatusTableTest {
         int flushes;
         int batched;
         int unbatched;
+        List<String> added = new ArrayList<>(); // the last flushed batch: "op" or "fence", in order
         Runnable afterFirstOperation;
 
         CountingFabric(Fabric delegate) {
@@ -133,10 +135,12 @@ class StatusTableTest {
         /** Operations issued one after the other at flush, on the wrapped handles. */
         private final class OrderedBatch implements Batch {
             private final List<Runnable> ops = new ArrayList<>();
+            private final List<String> order = new ArrayList<>();
 
             private <T> CompletableFuture<T> add(Region region, Function<Region, CompletableFuture<T>> op) {
                 Region target = ((CountingRegion) region).inner;
                 CompletableFuture<T> result = new CompletableFuture<>();
+                order.add("op");
                 ops.add(() -> op.apply(target).whenComplete((value, failure) -> {
                     if (failure == null) {
                         result.complete(value);
@@ -179,6 +183,12 @@ class StatusTableTest {
             }
 
             @Override
+            public Batch fence() {
+                order.add("fence"); // its operations run one after the other: already in order
+                return this;
+            }
+
+            @Override
             public int size() {
                 return ops.size();
             }
@@ -187,6 +197,8 @@ class StatusTableTest {
             public CompletableFuture<Void> flush() {
                 flushes++;
                 batched += ops.size();
+                added = List.copyOf(order);
+                order.clear();
                 for (int i = 0; i < ops.size(); i++) {
                     ops.get(i).run();
                     if (i == 0 && afterFirstOperation != null) {

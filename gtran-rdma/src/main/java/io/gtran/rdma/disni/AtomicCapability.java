@@ -2,6 +2,10 @@ package io.gtran.rdma.disni;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,6 +31,11 @@ enum AtomicCapability {
     HCA,
     /** {@code IBV_ATOMIC_GLOB}: atomic against every access. */
     GLOB;
+
+    /** The command {@link #query()} runs. */
+    static final List<String> QUERY_COMMAND = List.of("ibv_devinfo", "-v");
+    /** How long {@link #query()} waits for it. */
+    static final Duration QUERY_TIMEOUT = Duration.ofSeconds(5);
 
     private static final Pattern ATOMIC_CAP = Pattern.compile("atomic_cap:\\s*\\S+\\s*\\((\\d+)\\)");
 
@@ -54,21 +63,44 @@ enum AtomicCapability {
         return weakest == null ? UNKNOWN : weakest;
     }
 
-    /** Runs {@code ibv_devinfo -v} (up to 5 s) and {@link #parse parses} it; {@link #UNKNOWN} if it cannot. */
+    /** Runs {@code ibv_devinfo -v} (up to {@link #QUERY_TIMEOUT}) and {@link #parse parses} it; {@link #UNKNOWN} if it cannot. */
     static AtomicCapability query() {
+        return query(QUERY_COMMAND, QUERY_TIMEOUT);
+    }
+
+    /**
+     * Runs {@code command}, waits up to {@code timeout} for it and {@link #parse parses} what it
+     * printed; {@link #UNKNOWN} if it cannot be run, fails, or outlives the time-out (then it is
+     * killed). Its output goes to a temporary file, not a pipe read before waiting: a command that
+     * hangs without closing its output must not hang the fabric's constructor.
+     */
+    static AtomicCapability query(List<String> command, Duration timeout) {
+        Path output = null;
+        Process process = null;
         try {
-            Process process = new ProcessBuilder("ibv_devinfo", "-v").redirectErrorStream(true).start();
-            byte[] output = process.getInputStream().readAllBytes();
-            if (!process.waitFor(5, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                process.destroyForcibly();
+            output = Files.createTempFile("gtran-devinfo", ".txt");
+            process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(output.toFile()).start();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) || process.exitValue() != 0) {
                 return UNKNOWN;
             }
-            return parse(new String(output, StandardCharsets.UTF_8));
+            return parse(Files.readString(output, StandardCharsets.UTF_8));
         } catch (IOException e) {
             return UNKNOWN;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return UNKNOWN;
+        } finally {
+            if (process != null && process.isAlive()) {
+                process.destroyForcibly();
+            }
+            if (output != null) {
+                try {
+                    Files.deleteIfExists(output);
+                } catch (IOException e) {
+                    // a leftover temporary file is harmless
+                }
+            }
         }
     }
 }

@@ -33,9 +33,12 @@ import java.util.function.Supplier;
  * in the order posted.
  *
  * <p><b>Order of long writes.</b> A long write that is a compare-and-swap loop ({@link DisniRegion})
- * may take several round trips. {@link #inOrder} runs it after everything posted before it, and
- * everything posted after it waits until it has succeeded or failed, so a thread's later operations
- * cannot be applied between its attempts ({@link PostOrder}).
+ * may take several round trips. {@link #inOrder} runs it after every region operation posted before
+ * it, and every region operation posted after it waits until it has succeeded or failed, so a
+ * thread's later operations cannot be applied between its attempts ({@link PostOrder}). Frames
+ * (heartbeats, lookups, messages and their answers) are not region operations and are never held:
+ * a loop contended for longer than {@code peerLostAfter} must not silence this node. When the
+ * connection is lost, everything held is posted at once and fails naming the loss.
  *
  * <p><b>Failures.</b> A failed completion moves a reliable queue pair into the error state, so the
  * first one {@link #lost loses} the connection: every request in flight and every awaited reply
@@ -111,19 +114,25 @@ final class Connection {
     }
 
     /** {@link #post(List, long)} waiting up to the operation time-out for send-queue room. */
-    CompletableFuture<Void> post(List<? extends WorkItem> items) {
+    CompletableFuture<Void> post(List<? extends RegionOp<?>> items) {
         return post(items, fabric.operationTimeoutMillis());
     }
 
     /**
-     * Posts {@code items} (at most {@link #MAX_CHAIN}) as one chain. Each item learns its own outcome;
+     * Posts region operations {@code items} (at most {@link #MAX_CHAIN}) as one chain, in program
+     * order: after a long write's loop still running on this connection. Each item learns its own outcome;
      * the returned future completes when all have completed, or fails with a
      * {@link RegionAccessException} naming the reason.
      *
      * @param waitMillis how long to wait for send-queue room (0 on DiSNI's threads, which must not block)
      */
-    CompletableFuture<Void> post(List<? extends WorkItem> items, long waitMillis) {
+    CompletableFuture<Void> post(List<? extends RegionOp<?>> items, long waitMillis) {
         return order.post(() -> postNow(items, waitMillis));
+    }
+
+    /** Posts frames as one chain at once, even while a long write loops: frames are outside program order. */
+    private CompletableFuture<Void> postFrames(List<FrameItem> frames, long waitMillis) {
+        return order.bypass(() -> postNow(frames, waitMillis));
     }
 
     /**
@@ -166,11 +175,13 @@ final class Connection {
         long id = workRequestIds.incrementAndGet();
         List<IbvSendWR> requests = new ArrayList<>(items.size());
         int[] opcodes = new int[items.size()];
+        boolean[] fenceBefore = new boolean[items.size()];
         boolean readsOrAtomics = false;
         for (int i = 0; i < items.size(); i++) {
             IbvSendWR request = items.get(i).workRequest();
             request.setWr_id(id);
             opcodes[i] = request.getOpcode();
+            fenceBefore[i] = items.get(i).fenceBefore;
             readsOrAtomics |= SendFlags.readsOrAtomic(opcodes[i]);
             requests.add(request);
         }
@@ -180,7 +191,7 @@ final class Connection {
         synchronized (postLock) {
             failure = lostBecause;
             if (failure == null) {
-                int[] flags = SendFlags.of(opcodes, readChainsInFlight.get() > 0);
+                int[] flags = SendFlags.of(opcodes, fenceBefore, readChainsInFlight.get() > 0);
                 for (int i = 0; i < flags.length; i++) {
                     requests.get(i).setSend_flags(flags[i]);
                 }
@@ -208,12 +219,12 @@ final class Connection {
 
     /** Sends {@code frame}, waiting up to the operation time-out for room. */
     CompletableFuture<Void> send(Frame frame) {
-        return post(List.of(new FrameItem(frame)));
+        return postFrames(List.of(new FrameItem(frame)), fabric.operationTimeoutMillis());
     }
 
     /** Sends {@code frame} if there is room right now; for heartbeats and goodbyes. */
     CompletableFuture<Void> sendNow(Frame frame) {
-        return post(List.of(new FrameItem(frame)), 0);
+        return postFrames(List.of(new FrameItem(frame)), 0);
     }
 
     /** Sends {@code request} and completes with the frame that answers it, or fails after the operation time-out. */
@@ -237,7 +248,7 @@ final class Connection {
             for (Frame.MessageChunk chunk : chunks.subList(start, Math.min(chunks.size(), start + MAX_CHAIN))) {
                 chain.add(new FrameItem(chunk));
             }
-            post(chain).whenComplete((sent, failure) -> failReply(id, failure));
+            postFrames(chain, fabric.operationTimeoutMillis()).whenComplete((sent, failure) -> failReply(id, failure));
         }
         return reply;
     }
@@ -325,6 +336,7 @@ final class Connection {
         for (Long id : List.copyOf(replies.keySet())) {
             failReply(id, new RegionAccessException(reason + ": node=" + peer));
         }
+        order.release(); // what a long write held is posted now and fails fast: lostBecause is set
         fabric.connectionLost(this, reason);
     }
 

@@ -20,10 +20,13 @@ import java.util.concurrent.CompletionException;
  * compare-and-swap loop (see {@link DisniRegion}), which cannot sit in a chain, so it splits its
  * connection's operations: the chain before it completes, then the loop, then the next chain. Each connection's segments run in the order added; if one fails, the later
  * operations on that connection fail too, naming the first failure, so none is applied out of order.
+ * A {@link #fence} marks the first operation on each connection after it, which then carries
+ * {@code IBV_SEND_FENCE} if a READ or atomic may be outstanding before it ({@link SendFlags}).
  */
 final class DisniBatch implements Batch {
     private final DisniFabric fabric;
     private final List<Step> steps = new ArrayList<>();
+    private int fences; // fences added since the last flush: each step notes how many came before it
 
     DisniBatch(DisniFabric fabric) {
         this.fabric = fabric;
@@ -43,7 +46,7 @@ final class DisniBatch implements Batch {
         if (fabric.plainLongWrites()) {
             return add(new RegionOp.WriteLong(handle, offset, value));
         }
-        Step step = new Step(handle, null, offset, value, new CompletableFuture<>(), false);
+        Step step = new Step(handle, null, offset, value, new CompletableFuture<>(), false, fences);
         steps.add(step);
         return step.written;
     }
@@ -83,6 +86,13 @@ final class DisniBatch implements Batch {
     }
 
     @Override
+    public Batch fence() {
+        fabric.checkOpen();
+        fences++;
+        return this;
+    }
+
+    @Override
     public int size() {
         return steps.size();
     }
@@ -92,6 +102,7 @@ final class DisniBatch implements Batch {
         fabric.checkOpen();
         List<Step> issuing = new ArrayList<>(steps);
         steps.clear();
+        fences = 0;
         Map<Connection, List<Step>> byConnection = new LinkedHashMap<>();
         CompletableFuture<?>[] all = new CompletableFuture<?>[issuing.size()];
         for (int i = 0; i < all.length; i++) {
@@ -108,8 +119,18 @@ final class DisniBatch implements Batch {
                 step.fail(e);
             }
         }
-        byConnection.forEach((connection, list) -> runFrom(connection, list, 0));
+        byConnection.forEach((connection, list) -> {
+            markFences(list);
+            runFrom(connection, list, 0);
+        });
         return CompletableFuture.allOf(all);
+    }
+
+    @Override
+    public void flushAndWait() {
+        FabricThreads.checkMayBlock("batch of " + steps.size() + " operations: node=" + steps.stream()
+                .map(step -> String.valueOf(step.region.node())).distinct().collect(java.util.stream.Collectors.joining(",")));
+        FabricChecks.awaitFlush(flush());
     }
 
     private void runFrom(Connection connection, List<Step> list, int from) {
@@ -150,13 +171,22 @@ final class DisniBatch implements Batch {
         }, fabric.continuations());
     }
 
+    /** Marks each operation that a fence separates from the operation before it on its connection. */
+    private static void markFences(List<Step> list) {
+        for (int i = 1; i < list.size(); i++) {
+            if (list.get(i).op != null && list.get(i).fencesBefore > list.get(i - 1).fencesBefore) {
+                list.get(i).op.fenceBefore = true; // after a long write's loop it is moot: the loop waited for all before
+            }
+        }
+    }
+
     private <T> CompletableFuture<T> add(RegionOp<T> op) {
-        steps.add(new Step(op.region, op, op.offset, 0, null, false));
+        steps.add(new Step(op.region, op, op.offset, 0, null, false, fences));
         return op.result;
     }
 
     private CompletableFuture<Void> noop(DisniRegion handle, long offset) {
-        Step step = new Step(handle, null, offset, 0, new CompletableFuture<>(), true);
+        Step step = new Step(handle, null, offset, 0, new CompletableFuture<>(), true, fences);
         steps.add(step);
         return step.written;
     }
@@ -174,9 +204,12 @@ final class DisniBatch implements Batch {
         return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 
-    /** One added operation: a region op for a chain, a long write (op == null), or an empty transfer (noop). */
+    /**
+     * One added operation: a region op for a chain, a long write (op == null), or an empty transfer
+     * (noop); {@code fencesBefore} counts the fences added before it.
+     */
     private record Step(DisniRegion region, RegionOp<?> op, long offset, long value, CompletableFuture<Void> written,
-                        boolean noop) {
+                        boolean noop, int fencesBefore) {
         CompletableFuture<?> future() {
             return op != null ? op.result : written;
         }

@@ -15,6 +15,12 @@ import com.ibm.disni.verbs.IbvSendWR;
  * after it, nothing earlier is outstanding, so only a later READ or atomic makes the next WRITE or
  * SEND need a fence again. A fence costs the pipelining of that one request, paid only where a
  * batch's order would otherwise not hold.
+ *
+ * <p>That READs are executed in order among themselves says when they start, not when each samples
+ * memory: a responder that allows several outstanding READs is not promised to sample the owner's
+ * memory in order against the owner's concurrent CPU stores. A request marked by
+ * {@code Batch.fence()} is fenced too, whatever its opcode, if a READ or atomic may be outstanding
+ * before it: then it samples memory only after they have completed.
  */
 final class SendFlags {
     private SendFlags() {
@@ -28,15 +34,25 @@ final class SendFlags {
      *     have completed yet on this queue pair
      */
     static int[] of(int[] opcodes, boolean readOrAtomicOutstanding) {
+        return of(opcodes, new boolean[opcodes.length], readOrAtomicOutstanding);
+    }
+
+    /**
+     * The flags of each request of a chain, some of which follow a {@code Batch.fence()}.
+     *
+     * @param fenceBefore for each request, whether a batch's fence precedes it (same length as {@code opcodes})
+     */
+    static int[] of(int[] opcodes, boolean[] fenceBefore, boolean readOrAtomicOutstanding) {
         int[] flags = new int[opcodes.length];
         boolean outstanding = readOrAtomicOutstanding;
         for (int i = 0; i < opcodes.length; i++) {
-            if (readsOrAtomic(opcodes[i])) {
-                outstanding = true; // a later WRITE or SEND could pass it
-            } else if (outstanding) {
+            boolean readsOrAtomic = readsOrAtomic(opcodes[i]);
+            // a WRITE or SEND could pass an earlier READ or atomic; a fenced request must not start before them
+            boolean fence = outstanding && (fenceBefore[i] || !readsOrAtomic);
+            if (fence) {
                 flags[i] |= IbvSendWR.IBV_SEND_FENCE; // waits for every earlier READ and atomic
-                outstanding = false;
             }
+            outstanding = readsOrAtomic || outstanding && !fence;
         }
         flags[opcodes.length - 1] |= IbvSendWR.IBV_SEND_SIGNALED;
         return flags;

@@ -13,6 +13,11 @@ import java.util.LinkedList;
 abstract class WorkItem {
     /** The registered local buffer of this request, from {@link #prepare} until {@link #release}. */
     protected BouncePool.Bounce bounce;
+    /**
+     * Set by a batch on the first request on its connection after a {@code Batch.fence()}: it must
+     * wait for every earlier READ and atomic of the queue pair ({@link SendFlags}). Before posting.
+     */
+    boolean fenceBefore;
 
     /** Takes the local buffer and fills it with whatever the NIC must send. */
     abstract void prepare(BouncePool pool) throws IOException;

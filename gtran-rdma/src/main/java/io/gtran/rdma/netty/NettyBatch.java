@@ -18,7 +18,7 @@ import java.util.function.Function;
  * A {@link Batch} of the Netty fabric: at {@link #flush} the operations on each peer go out as one
  * OPS frame (more only if they pass the frame limit), answered by one OPS_REPLY and applied there
  * in the order they were added; operations on this node's own regions are applied at once, in
- * order, during the flush.
+ * order, during the flush. Both apply reads in order too, so a {@link #fence} costs nothing.
  */
 final class NettyBatch implements Batch {
     private final NettyFabric fabric;
@@ -72,6 +72,12 @@ final class NettyBatch implements Batch {
     }
 
     @Override
+    public Batch fence() {
+        fabric.checkOpen();
+        return this; // the owner applies a node's operations one after the other: already in order
+    }
+
+    @Override
     public int size() {
         return added.size();
     }
@@ -95,6 +101,18 @@ final class NettyBatch implements Batch {
         }
         remote.forEach((destination, ops) -> fabric.peer(destination.node()).submitOps(ops, destination.incarnation()));
         return CompletableFuture.allOf(all);
+    }
+
+    @Override
+    public void flushAndWait() {
+        fabric.checkMayBlock("batch of " + added.size() + " operations: node=" + nodes());
+        FabricChecks.awaitFlush(flush());
+    }
+
+    /** The nodes of the operations added, for messages. */
+    private String nodes() {
+        return added.stream().map(op -> op instanceof RegionOp remote ? remote.region.node() : fabric.localNode())
+                .distinct().map(String::valueOf).collect(java.util.stream.Collectors.joining(","));
     }
 
     @Override

@@ -1,10 +1,14 @@
 package io.gtran.rdma.disni;
 
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** How a long write is made atomic, decided from what {@code ibv_devinfo -v} reports; no device needed. */
 class AtomicCapabilityTest {
@@ -41,5 +45,23 @@ class AtomicCapabilityTest {
         assertEquals(AtomicCapability.UNKNOWN, AtomicCapability.parse("No IB devices found\n"));
         assertEquals(AtomicCapability.UNKNOWN, AtomicCapability.parse("\tatomic_cap:\tATOMIC_NEW (7)\n"));
         assertEquals(AtomicCapability.UNKNOWN, AtomicCapability.parse(GLOB_DEVICE + "\tatomic_cap:\tATOMIC_NEW (7)\n"));
+    }
+
+    @Test
+    @Timeout(value = 20, unit = SECONDS)
+    void aHungCommandIsKilledAfterTheTimeOutAndCountsAsUnknown() {
+        long start = System.nanoTime();
+        assertEquals(AtomicCapability.UNKNOWN, AtomicCapability.query(List.of("sleep", "30"), Duration.ofMillis(300)));
+        long tookMillis = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(tookMillis < 10_000, "returned after " + tookMillis + " ms, not when the command ended");
+    }
+
+    @Test
+    @Timeout(value = 20, unit = SECONDS)
+    void aCommandsOutputIsParsedAndAFailedOrMissingOneIsUnknown() {
+        assertEquals(AtomicCapability.GLOB, AtomicCapability.query(List.of("printf", "%s", GLOB_DEVICE), Duration.ofSeconds(10)));
+        assertEquals(AtomicCapability.UNKNOWN, AtomicCapability.query(List.of("sh", "-c", "printf '%s' \"$0\"; exit 3",
+                GLOB_DEVICE), Duration.ofSeconds(10)));
+        assertEquals(AtomicCapability.UNKNOWN, AtomicCapability.query(List.of("/nonexistent/ibv_devinfo"), Duration.ofSeconds(10)));
     }
 }

@@ -83,6 +83,88 @@ class PostOrderTest {
         assertEquals("after", after.join());
     }
 
+    @Test
+    void tenThousandHeldPostsRunInOrderWhenTheLoopEndsAndLaterPostsStillGoOut() {
+        CompletableFuture<Void> loopEnds = new CompletableFuture<>();
+        order.loop(() -> loopEnds);
+        List<CompletableFuture<String>> held = new ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            String what = "post " + i;
+            held.add(order.post(() -> post(what)));
+        }
+        assertTrue(posted.isEmpty(), "all held while the loop runs");
+        loopEnds.complete(null); // drains on this thread: one stack frame for all of them, not one each
+        assertEquals(10_000, posted.size());
+        for (int i = 0; i < 10_000; i++) {
+            assertEquals("post " + i, posted.get(i));
+            assertEquals("post " + i, held.get(i).join());
+        }
+        assertEquals("later", order.post(() -> post("later")).join(), "nothing holds once drained");
+    }
+
+    @Test
+    void manyHeldLoopsThatEndAtOnceAreDrainedWithoutNesting() {
+        CompletableFuture<Void> loopEnds = new CompletableFuture<>();
+        order.loop(() -> loopEnds);
+        List<CompletableFuture<Void>> loops = new ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            String what = "loop " + i;
+            loops.add(order.loop(() -> {
+                posted.add(what);
+                return CompletableFuture.completedFuture(null);
+            }));
+            order.post(() -> post("after " + what));
+        }
+        loopEnds.complete(null);
+        assertEquals(20_000, posted.size());
+        assertEquals("after loop 9999", posted.get(19_999));
+        loops.forEach(CompletableFuture::join);
+        assertEquals("later", order.post(() -> post("later")).join());
+    }
+
+    @Test
+    void aLostConnectionRunsEverythingHeldAtOnceAndHoldsNothingAfter() {
+        CompletableFuture<Void> neverEnds = new CompletableFuture<>();
+        order.loop(() -> neverEnds);
+        List<CompletableFuture<String>> held = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            held.add(order.post(() -> lostPost()));
+        }
+        CompletableFuture<Void> heldLoop = order.loop(() -> {
+            posted.add("held loop");
+            return new CompletableFuture<>(); // would hold for ever if waited for
+        });
+        CompletableFuture<String> afterHeldLoop = order.post(() -> lostPost());
+        assertTrue(posted.isEmpty());
+        order.release();
+        assertEquals(1_002, posted.size(), "every held post ran, and failed fast");
+        for (CompletableFuture<String> post : held) {
+            ExecutionException e = assertThrows(ExecutionException.class, () -> post.get(10, SECONDS));
+            assertEquals("lost", e.getCause().getMessage());
+        }
+        assertFalse(heldLoop.isDone(), "its outcome is its own");
+        assertThrows(ExecutionException.class, () -> afterHeldLoop.get(10, SECONDS));
+        assertThrows(ExecutionException.class, () -> order.post(() -> lostPost()).get(10, SECONDS), "runs at once");
+    }
+
+    @Test
+    void framesPassAHeldLoop() {
+        CompletableFuture<Void> loopEnds = new CompletableFuture<>();
+        order.loop(() -> loopEnds);
+        CompletableFuture<String> read = order.post(() -> post("read"));
+        CompletableFuture<String> heartbeat = order.bypass(() -> post("heartbeat"));
+        assertEquals(List.of("heartbeat"), posted, "a frame is outside program order");
+        assertEquals("heartbeat", heartbeat.join());
+        assertFalse(read.isDone());
+        loopEnds.complete(null);
+        assertEquals(List.of("heartbeat", "read"), posted);
+    }
+
+    private CompletableFuture<String> lostPost() {
+        posted.add("lost");
+        return CompletableFuture.failedFuture(new IllegalStateException("lost"));
+    }
+
     private CompletableFuture<String> post(String what) {
         posted.add(what);
         return CompletableFuture.completedFuture(what);

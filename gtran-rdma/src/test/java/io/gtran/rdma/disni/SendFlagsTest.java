@@ -41,6 +41,21 @@ class SendFlagsTest {
     }
 
     @Test
+    void aFenceMarkerFencesTheNextRequestEvenAReadIfAReadOrAtomicMayBeOutstanding() {
+        int[] reads = {IBV_WR_RDMA_READ, IBV_WR_RDMA_READ, IBV_WR_RDMA_READ};
+        assertArrayEquals(new int[] {0, 0, S}, SendFlags.of(reads, false), "unmarked READs go out unfenced");
+        assertArrayEquals(new int[] {0, F, F | S}, SendFlags.of(reads, new boolean[] {false, true, true}, false),
+                "id, fence, status, fence, id: each READ waits for the one before");
+        assertArrayEquals(new int[] {F, 0, S}, SendFlags.of(reads, new boolean[] {true, false, false}, true),
+                "behind a READ of an earlier chain still in flight");
+        assertArrayEquals(new int[] {0, 0, S}, SendFlags.of(new int[] {IBV_WR_RDMA_WRITE, IBV_WR_RDMA_READ,
+                IBV_WR_RDMA_READ}, new boolean[] {true, true, false}, false), "nothing outstanding: nothing to wait for");
+        assertArrayEquals(new int[] {0, F, 0, F | S}, SendFlags.of(new int[] {IBV_WR_ATOMIC_FETCH_AND_ADD,
+                IBV_WR_RDMA_WRITE, IBV_WR_RDMA_READ, IBV_WR_RDMA_WRITE}, new boolean[] {false, true, true, false}, false),
+                "a marked WRITE is fenced once; the READ after it has nothing outstanding to wait for");
+    }
+
+    @Test
     void aReadOrAtomicStillOutstandingFromAnEarlierChainFencesTheFirstWrite() {
         assertArrayEquals(new int[] {F, 0, S}, SendFlags.of(new int[] {IBV_WR_RDMA_WRITE, IBV_WR_RDMA_WRITE,
                 IBV_WR_RDMA_READ}, true));
