@@ -20,7 +20,7 @@ import java.util.function.UnaryOperator;
 final class NettyTestCluster implements AutoCloseable {
     /** Time limits short enough for tests, long enough for a loaded two-core machine. */
     static final UnaryOperator<ClusterConfig.Builder> TEST_LIMITS = builder -> builder
-            .connectTimeout(Duration.ofSeconds(2))
+            .connectTimeout(Duration.ofSeconds(5))
             .operationTimeout(Duration.ofSeconds(10))
             .heartbeatInterval(Duration.ofMillis(250))
             .peerLostAfter(Duration.ofSeconds(5));
