@@ -129,4 +129,11 @@ abstract class DoBetterScenario {
             Thread.sleep(1);
         }
     }
+
+    /** Until the worker thread is parked in a timed wait, or {@code task} finished without waiting. */
+    void awaitParkedOrDone(Future<?> task) throws InterruptedException {
+        while (!task.isDone() && (worker.get() == null || worker.get().getState() != Thread.State.TIMED_WAITING)) {
+            Thread.sleep(1);
+        }
+    }
 }
