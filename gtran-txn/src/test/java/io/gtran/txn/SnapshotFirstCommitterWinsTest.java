@@ -2,7 +2,6 @@ package io.gtran.txn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.storage.EdgeCursor;
@@ -10,6 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
@@ -54,22 +54,50 @@ class SnapshotFirstCommitterWinsTest extends DoBetterScenario {
         long v = committedVertex(10L);
         Transaction t = node.begin(isolation);
         update(v, x, 11L);
-        expectConflict(ConflictKind.FIRST_COMMITTER_WINS, 0, () -> t.removeVertexProperty(v, x));
-        assertEquals(11L, read(v, x));
+        expectWriteOutcome(isolation, Write.REMOVE, t, v, 11L);
     }
 
-    /** SI: a property removed by a commit after T began cannot be written again by T. */
-    @Test
-    void propertyWriteOverARemovalCommittedAfterTheWriterBeganAborts() {
+    /**
+     * O removes x and commits after T began; T then writes or removes x. SI: first committer wins
+     * either way. SR: a blind write goes on top of the removal, but a removal of what T's snapshot
+     * still shows must not silently do nothing: it aborts too.
+     */
+    @ParameterizedTest
+    @CsvSource({"SNAPSHOT, UPDATE", "SNAPSHOT, REMOVE", "SERIALIZABLE, UPDATE", "SERIALIZABLE, REMOVE"})
+    void writeOverARemovalCommittedAfterTheWriterBegan(Isolation isolation, Write write) {
         open(Map.of());
         long v = committedVertex(10L);
         update(v, x, 11L); // a full version at the head
-        Transaction t = node.begin(Isolation.SNAPSHOT);
+        Transaction t = node.begin(isolation);
         Transaction o = node.begin(Isolation.SNAPSHOT);
         assertTrue(o.removeVertexProperty(v, x));
         o.commit();
-        expectConflict(ConflictKind.FIRST_COMMITTER_WINS, 0, () -> t.setVertexProperty(v, x, 12L));
-        assertNull(read(v, x), "the removal stands");
+        expectWriteOutcome(isolation, write, t, v, null);
+    }
+
+    /**
+     * The same below an aborted version (rolled back, so its begin time is NEVER): what decides is
+     * the committed version under it, committed after T began (a conflict as above) or before (none).
+     */
+    @ParameterizedTest
+    @CsvSource({"SNAPSHOT, UPDATE, true", "SNAPSHOT, REMOVE, true", "SERIALIZABLE, UPDATE, true", "SERIALIZABLE, REMOVE, true",
+            "SNAPSHOT, UPDATE, false", "SNAPSHOT, REMOVE, false", "SERIALIZABLE, UPDATE, false", "SERIALIZABLE, REMOVE, false"})
+    void writeBelowAnAbortedVersionDecidesByTheCommittedOneUnderIt(Isolation isolation, Write write, boolean committedAfter) {
+        open(Map.of());
+        long v = committedVertex(10L);
+        Transaction early = node.begin(isolation);
+        update(v, x, 11L);
+        Transaction t = committedAfter ? early : node.begin(isolation);
+        Transaction a = node.begin(Isolation.SNAPSHOT);
+        a.setVertexProperty(v, x, 99L);
+        a.rollback();
+        if (committedAfter) {
+            expectWriteOutcome(isolation, write, t, v, 11L);
+        } else {
+            write(t, write, v);
+            t.commit();
+            assertEquals(write == Write.UPDATE ? 12L : null, read(v, x));
+        }
     }
 
     /**
@@ -148,6 +176,26 @@ class SnapshotFirstCommitterWinsTest extends DoBetterScenario {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    /** T's write over a version committed after it began: aborts at SI, and at SR for a removal; else goes through. */
+    private void expectWriteOutcome(Isolation isolation, Write write, Transaction t, long v, Object committed) {
+        if (isolation == Isolation.SNAPSHOT || write == Write.REMOVE) {
+            expectConflict(ConflictKind.FIRST_COMMITTER_WINS, 0, () -> write(t, write, v));
+            assertEquals(committed, read(v, x), "the first committer's write stands");
+        } else {
+            write(t, write, v);
+            t.commit();
+            assertEquals(12L, read(v, x));
+        }
+    }
+
+    private void write(Transaction t, Write write, long v) {
+        if (write == Write.UPDATE) {
+            t.setVertexProperty(v, x, 12L);
+        } else {
+            t.removeVertexProperty(v, x);
+        }
+    }
 
     /** Commits, in a transaction of its own, an update of x to 12 or a removal of x (note on an edge). */
     private void commitOn(long element, Committed committed, boolean edge) {
