@@ -60,6 +60,7 @@ abstract class DoBetterScenario {
         executor.shutdownNow();
         if (node != null) {
             node.close();
+            node = null; // a test that opens several nodes in turn closes each
         }
     }
 
