@@ -118,4 +118,67 @@ class CommitDecisionsTest extends DoBetterScenario {
         assertFalse(r.vertexExists(n));
         assertNull(r.vertexProperty(v, note));
     }
+
+    /** Without pre-read, a reader that meets a validating writer below its begin time waits; if the writer aborts it reads the old value. */
+    @Test
+    void withoutPreReadAReaderOfAnAbortedValidatorReadsTheOldValue() throws Exception {
+        open(Map.of(TxnConfig.PRE_READ, false, TxnConfig.DEPENDENCY_WAIT_MS, 60_000));
+        long v = committedVertex(1L);
+        update(v, x, 1L);
+        Transaction w = node.begin(Isolation.SERIALIZABLE);
+        w.setVertexProperty(v, x, 2L);
+        assertTrue(new CommitProtocol(w).prepare());
+        Transaction r = node.begin(Isolation.SERIALIZABLE);
+        Future<Object> read = executor.submit(() -> r.vertexProperty(v, x));
+        awaitParkedOrDone(read);
+        assertFalse(read.isDone(), "R read W's version before W decided");
+        w.rollback();
+        assertEquals(1L, read.get(30, TimeUnit.SECONDS));
+        assertTrue(r.preReadDependencies.isEmpty());
+        r.commit();
+    }
+
+    /**
+     * R looks up a vertex id whose creator W is validating with a commit time after R's begin time
+     * (so R reads no version around it, and remembers no skipped writer): W's write of the
+     * vertex's key is what aborts R once W commits.
+     */
+    @Test
+    void idLookUpOfAVertexWhoseCreatorIsValidatingIsValidated() {
+        open(Map.of());
+        long z = committedVertex(0L);
+        Transaction r = node.begin(Isolation.SERIALIZABLE);
+        Transaction w = node.begin(Isolation.SERIALIZABLE);
+        long n = w.addVertex(person);
+        CommitProtocol held = new CommitProtocol(w);
+        assertTrue(held.prepare());
+        assertFalse(r.vertexExists(n));
+        assertTrue(r.skippedWriters.isEmpty());
+        held.decide();
+        r.setVertexProperty(z, x, 1L);
+        expectConflict(ConflictKind.READ_WRITE, w.id(), r::commit);
+    }
+
+    /** A version written and removed by the same transaction: commit stamps both its words, abort leaves neither holding the id. */
+    @Test
+    void noWordHoldsTheIdOfAVersionWrittenAndRemovedByOneTransaction() {
+        open(Map.of());
+        long v = committedVertex(1L);
+        for (boolean commit : new boolean[] {true, false}) {
+            Transaction t = node.begin(Isolation.SERIALIZABLE);
+            t.setVertexProperty(v, note, "n");
+            assertTrue(t.removeVertexProperty(v, note));
+            int own = node.store.vertexPropertyVersion(v, note);
+            if (commit) {
+                t.commit();
+                assertEquals(t.commitTime(), node.store.mvStore().beginTime(own));
+                assertEquals(t.commitTime(), node.store.mvStore().endTime(own));
+            } else {
+                t.rollback();
+                assertEquals(TxnWords.NEVER, node.store.mvStore().beginTime(own));
+                assertEquals(TxnWords.INFINITY, node.store.mvStore().endTime(own));
+            }
+            assertNull(read(v, note));
+        }
+    }
 }
