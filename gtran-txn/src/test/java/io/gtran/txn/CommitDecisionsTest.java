@@ -119,14 +119,18 @@ class CommitDecisionsTest extends DoBetterScenario {
         assertNull(r.vertexProperty(v, note));
     }
 
-    /** Without pre-read, a reader that meets a validating writer below its begin time waits; if the writer aborts it reads the old value. */
+    /**
+     * Without pre-read, a reader that meets a validating writer below its begin time waits; if the
+     * writer aborts, the version it was removing is alive to the reader (decided by the outcome the
+     * wait returned, before the abort undoes the word).
+     */
     @Test
     void withoutPreReadAReaderOfAnAbortedValidatorReadsTheOldValue() throws Exception {
         open(Map.of(TxnConfig.PRE_READ, false, TxnConfig.DEPENDENCY_WAIT_MS, 60_000));
         long v = committedVertex(1L);
         update(v, x, 1L);
         Transaction w = node.begin(Isolation.SERIALIZABLE);
-        w.setVertexProperty(v, x, 2L);
+        assertTrue(w.removeVertexProperty(v, x));
         assertTrue(new CommitProtocol(w).prepare());
         Transaction r = node.begin(Isolation.SERIALIZABLE);
         Future<Object> read = executor.submit(() -> r.vertexProperty(v, x));

@@ -50,6 +50,11 @@ class ElementReadsTest extends DoBetterScenario {
         graph();
         Transaction t = node.begin(Isolation.SERIALIZABLE);
         assertEquals(person, t.vertexLabel(v));
+        Transaction s = node.begin(Isolation.SERIALIZABLE);
+        int city = node.label("city");
+        long c = s.addVertex(city);
+        s.commit();
+        assertEquals(city, node.begin(Isolation.SNAPSHOT).vertexLabel(c));
         assertEquals(knows, t.edgeLabel(e));
         assertEquals(v, t.edgeOutVertex(e));
         assertEquals(u, t.edgeInVertex(e));
@@ -121,6 +126,75 @@ class ElementReadsTest extends DoBetterScenario {
         Transaction r = node.begin(Isolation.SNAPSHOT);
         assertEquals(Map.of(note, "kept"), r.vertexProperties(n));
         assertEquals(Map.of(), r.edgeProperties(f));
+    }
+
+    /** Closing a transaction that is still active rolls it back. */
+    @Test
+    void closingAnActiveTransactionRollsItBack() {
+        graph();
+        long n;
+        try (Transaction t = node.begin(Isolation.SERIALIZABLE)) {
+            t.setVertexProperty(v, x, 5L);
+            n = t.addVertex(person);
+        }
+        assertEquals(1L, read(v, x));
+        assertFalse(node.begin(Isolation.SNAPSHOT).vertexExists(n));
+    }
+
+    /**
+     * Versions a transaction replaced or removed before it committed (its own, and base versions
+     * of an element it created) are handed to GC: once GC has run, only what is alive is left.
+     */
+    @Test
+    void versionsReplacedBeforeCommitAreRecycled() throws InterruptedException {
+        graph();
+        quiesceGc();
+        long before = versions();
+        Transaction t = node.begin(Isolation.SERIALIZABLE);
+        t.setVertexProperty(v, x, 2L);
+        t.setVertexProperty(v, x, 3L); // replaces its own version
+        long n = t.addVertex(person);
+        t.setVertexProperty(n, x, 1L);
+        t.setVertexProperty(n, x, 2L); // replaces a base version
+        t.setVertexProperty(n, note, "n");
+        assertTrue(t.removeVertexProperty(n, note)); // unlinks a base version
+        t.commit();
+        quiesceGc();
+        assertEquals(before + 1, versions(), "v's x replaced in place, n's x the only new version");
+        assertEquals(3L, read(v, x));
+        assertEquals(2L, read(n, x));
+    }
+
+    /**
+     * What a commit leaves superseded is handed to GC: a property written and removed again by one
+     * transaction (over a live version, and over a removed one), and one re-created on top of a removed version while GC ran (the removal's own
+     * item frees only below the removed version, so the re-creation must report it again).
+     */
+    @Test
+    void versionsSupersededAtCommitAreRecycled() throws InterruptedException {
+        graph();
+        update(u, note, "u");
+        quiesceGc();
+        long before = versions();
+        Transaction t = node.begin(Isolation.SERIALIZABLE);
+        t.setVertexProperty(v, x, 2L);
+        assertTrue(t.removeVertexProperty(v, x));
+        t.commit();
+        Transaction r = node.begin(Isolation.SERIALIZABLE);
+        assertTrue(r.removeVertexProperty(u, note));
+        r.commit();
+        Transaction c = node.begin(Isolation.SERIALIZABLE);
+        c.setVertexProperty(u, note, "again");
+        quiesceGc(); // runs the removal's item while c's version sits unstamped above the removed one
+        c.commit();
+        Transaction d = node.begin(Isolation.SERIALIZABLE);
+        d.setVertexProperty(v, x, 5L); // on top of t's removal, then removed again: nothing to lock
+        assertTrue(d.removeVertexProperty(v, x));
+        d.commit();
+        quiesceGc();
+        assertEquals(before - 1, versions(), "v's x gone; u's note one version");
+        assertNull(read(v, x));
+        assertEquals("again", read(u, note));
     }
 
     /** A layer above's own conflict: abortForConflict undoes every write and returns the exception to throw. */

@@ -30,6 +30,8 @@ class LiveWriterConflictTest extends DoBetterScenario {
         REMOVE_PROPERTY_WHILE_REMOVED(ConflictKind.WRITE_WRITE),
         /** T adds an edge to the vertex W is deleting. */
         ADD_EDGE_WHILE_ENDPOINT_DELETED(ConflictKind.DELETED_ELEMENT),
+        /** T adds an edge from the vertex W is deleting. */
+        ADD_EDGE_WHILE_SOURCE_DELETED(ConflictKind.DELETED_ELEMENT),
         /** T deletes a vertex W is adding an edge to. */
         DELETE_VERTEX_WHILE_EDGE_ADDED(ConflictKind.WRITE_WRITE),
         /** T deletes a vertex whose edge W is deleting. */
@@ -63,7 +65,7 @@ class LiveWriterConflictTest extends DoBetterScenario {
                 case DELETE_VERTEX_WHILE_PROPERTY_WRITTEN -> w.setVertexProperty(v, x, 2L);
                 case DELETE_VERTEX_WHILE_PROPERTY_REMOVED, REMOVE_PROPERTY_WHILE_REMOVED -> assertTrue(w.removeVertexProperty(v, x));
                 case WRITE_PROPERTY_WHILE_VERTEX_DELETED, REMOVE_PROPERTY_WHILE_VERTEX_DELETED, ADD_EDGE_WHILE_ENDPOINT_DELETED,
-                        DELETE_VERTEX_WHILE_DELETED -> w.removeVertex(v);
+                        ADD_EDGE_WHILE_SOURCE_DELETED, DELETE_VERTEX_WHILE_DELETED -> w.removeVertex(v);
                 case DELETE_VERTEX_WHILE_EDGE_ADDED -> w.addEdge(u, v, knows);
                 case DELETE_VERTEX_WHILE_EDGE_DELETED, DELETE_EDGE_WHILE_DELETED -> w.removeEdge(e);
                 default -> throw new AssertionError(c);
@@ -74,6 +76,7 @@ class LiveWriterConflictTest extends DoBetterScenario {
                 case WRITE_PROPERTY_WHILE_VERTEX_DELETED -> () -> t.setVertexProperty(v, note, "t");
                 case REMOVE_PROPERTY_WHILE_VERTEX_DELETED, REMOVE_PROPERTY_WHILE_REMOVED -> () -> t.removeVertexProperty(v, x);
                 case ADD_EDGE_WHILE_ENDPOINT_DELETED -> () -> t.addEdge(u, v, knows);
+                case ADD_EDGE_WHILE_SOURCE_DELETED -> () -> t.addEdge(v, u, knows);
                 case DELETE_EDGE_WHILE_DELETED -> () -> t.removeEdge(e);
             };
             expectConflict(c.kind, w.id(), second);
