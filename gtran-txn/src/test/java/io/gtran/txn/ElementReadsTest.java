@@ -86,7 +86,10 @@ class ElementReadsTest extends DoBetterScenario {
         assertEquals(2L, node.begin(Isolation.SNAPSHOT).countVertices(person));
     }
 
-    /** Deleting a vertex ends its live edges and passes over one deleted before the snapshot. */
+    /**
+     * Deleting a vertex ends its live edges and passes over one deleted before the snapshot,
+     * writing none of its keys (a reader of the other endpoint's adjacency is not aborted).
+     */
     @Test
     void deletingAVertexPassesOverEdgesDeletedBeforeItsSnapshot() {
         graph();
@@ -96,9 +99,14 @@ class ElementReadsTest extends DoBetterScenario {
         Transaction r = node.begin(Isolation.SERIALIZABLE);
         r.removeEdge(f);
         r.commit();
+        Transaction reader = node.begin(Isolation.SERIALIZABLE);
+        assertEquals(0, reader.edges(u, EdgeDirection.OUT, EdgeCursor.ANY_LABEL).length, "f is gone");
         Transaction t = node.begin(Isolation.SNAPSHOT);
         t.removeVertex(v); // edges: e live, f and goneEdge deleted before
         t.commit();
+        reader.setVertexProperty(u, note, "r");
+        reader.commit(); // t wrote no key of f, which was dead to it: u's out-adjacency is unchanged
+        assertTrue(reader.isCommitted());
         Transaction check = node.begin(Isolation.SNAPSHOT);
         assertFalse(check.edgeExists(e));
         assertEquals(0L, check.countEdges(EdgeCursor.ANY_LABEL));
@@ -133,11 +141,16 @@ class ElementReadsTest extends DoBetterScenario {
     void closingAnActiveTransactionRollsItBack() {
         graph();
         long n;
+        Transaction closed;
         try (Transaction t = node.begin(Isolation.SERIALIZABLE)) {
+            closed = t;
             t.setVertexProperty(v, x, 5L);
             n = t.addVertex(person);
         }
-        assertEquals(1L, read(v, x));
+        assertFalse(closed.isActive());
+        assertEquals(StatusTable.GONE, node.engine.statusTable().read(closed.id()));
+        update(v, x, 6L); // no longer locked
+        assertEquals(6L, read(v, x));
         assertFalse(node.begin(Isolation.SNAPSHOT).vertexExists(n));
     }
 
