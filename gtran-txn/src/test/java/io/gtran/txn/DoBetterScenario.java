@@ -60,6 +60,7 @@ abstract class DoBetterScenario {
         executor.shutdownNow();
         if (node != null) {
             node.close();
+            node = null; // a test that opens several nodes in turn closes each
         }
     }
 
@@ -126,6 +127,13 @@ abstract class DoBetterScenario {
     /** Until the worker thread is parked in a timed wait (the wait under test). */
     void awaitParked() throws InterruptedException {
         while (worker.get() == null || worker.get().getState() != Thread.State.TIMED_WAITING) {
+            Thread.sleep(1);
+        }
+    }
+
+    /** Until the worker thread is parked in a timed wait, or {@code task} finished without waiting. */
+    void awaitParkedOrDone(Future<?> task) throws InterruptedException {
+        while (!task.isDone() && (worker.get() == null || worker.get().getState() != Thread.State.TIMED_WAITING)) {
             Thread.sleep(1);
         }
     }

@@ -50,10 +50,15 @@ class ReadValidationTest extends DoBetterScenario {
 
     // ---------------------------------------------------------------- (d) phantoms
 
-    /** The scenarios: what T1 reads (checking what it saw), what T2 writes and commits in between. */
+    /**
+     * The scenarios: what T1 reads (checking what it saw), what T2 writes and commits in between.
+     * The last four are not phantoms but reads of one property through the other ways of reading
+     * it: a listing of all properties, and a removal (which tells whether the property was there).
+     */
     enum Phantom {
         OUT_EDGES, IN_EDGES, EDGE_REMOVED, NEIGHBOUR_DELETED, LABEL_SCAN_INSERT, ANY_LABEL_SCAN_INSERT, LABEL_SCAN_DELETE,
-        EDGE_SCAN_INSERT, ID_LOOKUP_DELETE, ID_LOOKUP_INSERT, PROPERTY_KEYS
+        ANY_LABEL_SCAN_DELETE, EDGE_SCAN_INSERT, ANY_EDGE_SCAN_INSERT, ID_LOOKUP_DELETE, ID_LOOKUP_INSERT, EDGE_ID_LOOKUP_DELETE,
+        PROPERTY_KEYS, PROPERTY_REMOVED, LISTED_PROPERTY_UPDATED, ABSENT_PROPERTY_REMOVED
     }
 
     /**
@@ -96,11 +101,15 @@ class ReadValidationTest extends DoBetterScenario {
             case EDGE_REMOVED -> assertEquals(1, t1.edges(v, EdgeDirection.BOTH, EdgeCursor.ANY_LABEL).length);
             case NEIGHBOUR_DELETED -> assertEquals(1, t1.edges(v, EdgeDirection.OUT, knows).length);
             case LABEL_SCAN_INSERT, LABEL_SCAN_DELETE -> assertEquals(3, t1.vertices(person).length);
-            case ANY_LABEL_SCAN_INSERT -> assertEquals(3, t1.vertices(EdgeCursor.ANY_LABEL).length);
+            case ANY_LABEL_SCAN_INSERT, ANY_LABEL_SCAN_DELETE -> assertEquals(3, t1.vertices(EdgeCursor.ANY_LABEL).length);
             case EDGE_SCAN_INSERT -> assertEquals(1, t1.allEdges(knows).length);
+            case ANY_EDGE_SCAN_INSERT -> assertEquals(1, t1.allEdges(EdgeCursor.ANY_LABEL).length);
             case ID_LOOKUP_DELETE -> assertTrue(t1.vertexExists(u));
             case ID_LOOKUP_INSERT -> assertFalse(t1.vertexExists(created[0]));
-            case PROPERTY_KEYS -> assertEquals(Set.of(x), t1.vertexProperties(v).keySet());
+            case EDGE_ID_LOOKUP_DELETE -> assertTrue(t1.edgeExists(e));
+            case PROPERTY_KEYS, LISTED_PROPERTY_UPDATED -> assertEquals(Set.of(x), t1.vertexProperties(v).keySet());
+            case PROPERTY_REMOVED -> assertEquals(0L, t1.vertexProperty(v, x));
+            case ABSENT_PROPERTY_REMOVED -> assertFalse(t1.removeVertexProperty(v, color));
             default -> throw new AssertionError(p);
         }
         switch (p) { // T2's write
@@ -109,10 +118,14 @@ class ReadValidationTest extends DoBetterScenario {
             case EDGE_REMOVED -> t2.removeEdge(e);
             case LABEL_SCAN_INSERT -> t2.addVertex(person);
             case ANY_LABEL_SCAN_INSERT -> t2.addVertex(other);
-            case NEIGHBOUR_DELETED, LABEL_SCAN_DELETE, ID_LOOKUP_DELETE -> t2.removeVertex(u); // and edge v->u
+            case NEIGHBOUR_DELETED, LABEL_SCAN_DELETE, ID_LOOKUP_DELETE, ANY_LABEL_SCAN_DELETE -> t2.removeVertex(u); // and edge v->u
             case EDGE_SCAN_INSERT -> t2.addEdge(z, u, knows);
+            case ANY_EDGE_SCAN_INSERT -> t2.addEdge(z, u, other);
+            case EDGE_ID_LOOKUP_DELETE -> t2.removeEdge(e);
             case ID_LOOKUP_INSERT -> { }
-            case PROPERTY_KEYS -> t2.setVertexProperty(v, color, "red");
+            case PROPERTY_KEYS, ABSENT_PROPERTY_REMOVED -> t2.setVertexProperty(v, color, "red");
+            case PROPERTY_REMOVED -> assertTrue(t2.removeVertexProperty(v, x));
+            case LISTED_PROPERTY_UPDATED -> t2.setVertexProperty(v, x, 5L);
             default -> throw new AssertionError(p);
         }
         t2.commit();
