@@ -63,7 +63,8 @@ public final class GtranGraph implements Graph {
     static {
         TraversalStrategies.GlobalCache.registerStrategies(GtranGraph.class,
                 TraversalStrategies.GlobalCache.getStrategies(Graph.class).clone()
-                        .addStrategies(GtranGraphStepStrategy.instance(), GtranCountStrategy.instance()));
+                        .addStrategies(GtranGraphStepStrategy.instance(), GtranCountStrategy.instance(),
+                                GtranIoStrategy.instance()));
     }
 
     private final Configuration configuration;
