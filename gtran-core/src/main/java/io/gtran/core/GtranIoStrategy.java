@@ -5,6 +5,7 @@ import java.util.Map;
 import org.apache.tinkerpop.gremlin.process.traversal.Step;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.TraversalStrategy;
+import org.apache.tinkerpop.gremlin.process.traversal.IO;
 import org.apache.tinkerpop.gremlin.process.traversal.step.sideEffect.IoStep;
 import org.apache.tinkerpop.gremlin.process.traversal.strategy.AbstractTraversalStrategy;
 import org.apache.tinkerpop.gremlin.process.traversal.util.TraversalHelper;
@@ -12,7 +13,8 @@ import org.apache.tinkerpop.gremlin.process.traversal.util.TraversalHelper;
 /**
  * Puts {@link GtranIoStep} in place of TinkerPop's {@link IoStep}, so that every {@code
  * g.io(file).read()/write()} on a gtran graph, whatever the format, writes atomically and refuses
- * an empty or truncated file. IoStep never goes through {@code Graph.io()}, so a strategy is where
+ * an empty or truncated file, and adds {@link GtranIoRegistry} so every stored value type can be
+ * written. IoStep never goes through {@code Graph.io()}, so a strategy is where
  * gtran can reach it.
  */
 public final class GtranIoStrategy extends AbstractTraversalStrategy<TraversalStrategy.ProviderOptimizationStrategy>
@@ -39,6 +41,7 @@ public final class GtranIoStrategy extends AbstractTraversalStrategy<TraversalSt
                 step.configure(e.getKey(), value);
             }
         }
+        step.configure(IO.registry, GtranIoRegistry.class.getName()); // as well as any the traversal names
         io.getLabels().forEach(step::addLabel);
         TraversalHelper.replaceStep((Step) io, step, traversal);
     }
