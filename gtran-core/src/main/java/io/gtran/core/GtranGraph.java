@@ -56,9 +56,14 @@ public final class GtranGraph implements Graph {
     public static final String VERTEX_ORDERED_INDEX = "gtran.index.vertex.ordered";
     public static final String EDGE_HASH_INDEX = "gtran.index.edge.hash";
     public static final String EDGE_ORDERED_INDEX = "gtran.index.edge.ordered";
+    /**
+     * Whether {@code call()} offers the index services {@code gtran.index.create/list/drop}
+     * ({@code true}, default); {@code false} leaves the service registry empty at open.
+     */
+    public static final String INDEX_SERVICES = "gtran.index.services";
 
     private static final Set<String> KEYS = Set.of(Graph.GRAPH, ISOLATION, DEFAULT_CARDINALITY, ALLOW_NULL_PROPERTY_VALUES,
-            VERTEX_HASH_INDEX, VERTEX_ORDERED_INDEX, EDGE_HASH_INDEX, EDGE_ORDERED_INDEX);
+            VERTEX_HASH_INDEX, VERTEX_ORDERED_INDEX, EDGE_HASH_INDEX, EDGE_ORDERED_INDEX, INDEX_SERVICES);
 
     static {
         TraversalStrategies.GlobalCache.registerStrategies(GtranGraph.class,
@@ -89,6 +94,7 @@ public final class GtranGraph implements Graph {
         this.isolation = isolation(settings.get(ISOLATION));
         this.defaultCardinality = cardinality(settings.get(DEFAULT_CARDINALITY));
         this.allowNullPropertyValues = bool(ALLOW_NULL_PROPERTY_VALUES, settings.get(ALLOW_NULL_PROPERTY_VALUES));
+        boolean indexServices = !settings.containsKey(INDEX_SERVICES) || bool(INDEX_SERVICES, settings.get(INDEX_SERVICES));
         StoreConfig storeConfig = StoreConfig.from(settings);
         TxnConfig txnConfig = TxnConfig.from(settings);
         List<String> vertexHash = keys(settings, VERTEX_HASH_INDEX);
@@ -120,6 +126,9 @@ public final class GtranGraph implements Graph {
         this.indexes = new Indexes(this, vertexHash, vertexOrdered, edgeHash, edgeOrdered);
         this.transaction = new GtranTransaction(this);
         this.features = new GtranFeatures(this);
+        if (indexServices) {
+            IndexServices.register(this);
+        }
     }
 
     /**
@@ -220,7 +229,7 @@ public final class GtranGraph implements Graph {
         throw Graph.Exceptions.variablesNotSupported();
     }
 
-    /** The services {@code call()} reaches; register yours with {@code registerService}. Empty at open. */
+    /** The services {@code call()} reaches; register yours with {@code registerService}. At open: gtran's index services. */
     @Override
     public ServiceRegistry getServiceRegistry() {
         return services;

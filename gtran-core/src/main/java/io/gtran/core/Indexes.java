@@ -41,7 +41,27 @@ public final class Indexes {
         /** Equality and {@code within} look-ups. */
         HASH,
         /** Equality, {@code within} and range ({@code gt, gte, lt, lte, between, inside}) look-ups. */
-        ORDERED
+        ORDERED;
+
+        /** The name drivers see and send: {@code hash} or {@code ordered}. */
+        @Override
+        public String toString() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /**
+         * The type named {@code hash} or {@code ordered} (any case).
+         *
+         * @throws IllegalArgumentException naming the bad value
+         */
+        public static Type of(String name) {
+            for (Type type : values()) {
+                if (type.name().equalsIgnoreCase(name)) {
+                    return type;
+                }
+            }
+            throw new IllegalArgumentException("index type must be 'hash' or 'ordered': type=" + name);
+        }
     }
 
     private static final long INDEX_TAG = 0x494E_4445_5800_0000L; // "INDEX"
@@ -117,15 +137,21 @@ public final class Indexes {
         return (edgeKind(kind) ? edgeIndexes : vertexIndexes).get(key);
     }
 
-    /** Drops an index; returns false if there was none. */
+    /**
+     * Drops an index, at once and for every transaction (not transactional: a running transaction's
+     * next look-up scans instead); returns false if there was none.
+     */
     public boolean drop(Class<? extends Element> kind, String key) {
         return (edgeKind(kind) ? edgeIndexes : vertexIndexes).remove(key) != null;
     }
 
-    /** The indexed keys of vertices or edges, with their index types. */
-    public Map<String, Type> indexed(Class<? extends Element> kind) {
-        Map<String, Type> result = new java.util.TreeMap<>();
-        (edgeKind(kind) ? edgeIndexes : vertexIndexes).forEach((k, v) -> result.put(k, v.type));
+    /**
+     * The indexed keys of vertices or edges, with their index types as {@code hash} or {@code ordered}
+     * (strings, so that a script's result reaches every driver; {@link Type#of} reads them).
+     */
+    public Map<String, String> indexed(Class<? extends Element> kind) {
+        Map<String, String> result = new java.util.TreeMap<>();
+        (edgeKind(kind) ? edgeIndexes : vertexIndexes).forEach((k, v) -> result.put(k, v.type.toString()));
         return result;
     }
 

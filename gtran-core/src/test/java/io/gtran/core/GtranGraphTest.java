@@ -27,7 +27,7 @@ class GtranGraphTest {
         try {
             GtranGraph gtran = (GtranGraph) graph;
             assertEquals(Isolation.SNAPSHOT, gtran.isolation());
-            assertEquals(Map.of("name", Indexes.Type.HASH, "code", Indexes.Type.HASH, "age", Indexes.Type.ORDERED),
+            assertEquals(Map.of("name", "hash", "code", "hash", "age", "ordered"),
                     gtran.indexes().indexed(Vertex.class));
             assertTrue(graph.features().graph().supportsTransactions());
             assertFalse(graph.features().graph().supportsThreadedTransactions());

@@ -228,7 +228,7 @@ class GtranIndexTest {
                 }
                 if (how.equals("runtime")) {
                     indexed.indexes().create(Vertex.class, "k", type);
-                    assertEquals(Map.of("k", type), indexed.indexes().indexed(Vertex.class));
+                    assertEquals(Map.of("k", type.toString()), indexed.indexes().indexed(Vertex.class));
                 }
                 String where = "seed " + seed + " " + type + "/" + how + "/" + isolation;
                 compare(queries, indexed, plain, "k", false, 25, where + " committed");
@@ -297,7 +297,7 @@ class GtranIndexTest {
                         }
                     }
                     compare(queries, indexed, plain, "w", true, 20, "seed " + seed + " phase " + phase + " own writes");
-                    assertEquals(how.equals("runtime") && phase == 0 ? Map.of() : Map.of("w", type), indexed.indexes().indexed(Edge.class));
+                    assertEquals(how.equals("runtime") && phase == 0 ? Map.of() : Map.of("w", type.toString()), indexed.indexes().indexed(Edge.class));
                     indexed.tx().commit();
                     plain.tx().commit();
                     if (phase == 0 && how.equals("runtime")) {

@@ -78,7 +78,7 @@ class GtranServerTest {
             try {
                 Client client = cluster.connect();
                 client.submit("graph.indexes().create(Vertex.class, 'name', Indexes.Type.HASH)").all().get();
-                assertEquals("HASH", client.submit("graph.indexes().indexed(Vertex.class).get('name').name()").one().getString());
+                assertEquals("hash", client.submit("graph.indexes().indexed(Vertex.class).get('name')").one().getString());
                 assertEquals("SERIALIZABLE", client.submit("graph.isolation().name()").one().getString());
             } finally {
                 cluster.close();

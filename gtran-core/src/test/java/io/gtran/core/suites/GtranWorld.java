@@ -126,6 +126,7 @@ public class GtranWorld implements World {
         configuration.setProperty(StoreConfig.EDGE_ROW_CHUNK_BYTES, 1 << 16);
         configuration.setProperty(StoreConfig.EXTERNAL_IDS_MAX, 20_000);
         configuration.setProperty(GtranGraph.ALLOW_NULL_PROPERTY_VALUES, allowNulls);
+        configuration.setProperty(GtranGraph.INDEX_SERVICES, false); // g.call('--list') must list only the scenarios' services
         if (data == LoadGraphWith.GraphData.CREW) {
             configuration.setProperty(GtranGraph.DEFAULT_CARDINALITY, "list");
         }
