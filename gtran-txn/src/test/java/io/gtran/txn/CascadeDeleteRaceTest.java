@@ -3,13 +3,7 @@ package io.gtran.txn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.EdgeCursor;
-import io.gtran.storage.GraphStore;
-import io.gtran.storage.StoreConfig;
-import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -26,58 +20,45 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class CascadeDeleteRaceTest {
-    private final InJvmCluster cluster = new InJvmCluster();
-    private final PausingStatusFabric fabric = new PausingStatusFabric(cluster.join(0));
-    private final GraphStore store = GraphStore.open(StoreConfig.from(Map.of(StoreConfig.CHUNK_BYTES, 1 << 16)));
-    private final TransactionEngine engine = TransactionEngine.open(store, fabric, TxnConfig.from(Map.of(TxnConfig.GC, false)));
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "review-remover");
-        t.setDaemon(true);
-        return t;
-    });
+    private final PausingNode node = new PausingNode();
 
     @AfterEach
     void close() {
-        fabric.release.countDown();
-        worker.shutdownNow();
-        engine.close();
-        store.close();
-        fabric.close();
-        cluster.close();
+        node.close();
     }
 
     private void run(boolean gcFreesTheEdge) throws Exception {
-        int person = store.labels().intern("person");
-        int knows = store.labels().intern("knows");
-        Transaction setup = engine.begin(Isolation.SERIALIZABLE);
+        int person = node.store.labels().intern("person");
+        int knows = node.store.labels().intern("knows");
+        Transaction setup = node.engine.begin(Isolation.SERIALIZABLE);
         long a = setup.addVertex(person);
         long b = setup.addVertex(person);
         long e = setup.addEdge(a, b, knows);
         setup.commit();
 
         // D deletes the edge and takes its commit time (VALIDATING).
-        Transaction d = engine.begin(Isolation.SERIALIZABLE);
+        Transaction d = node.engine.begin(Isolation.SERIALIZABLE);
         d.removeEdge(e);
         CommitProtocol held = new CommitProtocol(d);
         assertTrue(held.prepare());
         // R begins after D's commit time: the edge is already deleted in R's snapshot.
-        Transaction r = engine.begin(Isolation.SERIALIZABLE);
+        Transaction r = node.engine.begin(Isolation.SERIALIZABLE);
         assertTrue(r.beginTime() > d.registered.commitTime);
 
-        Future<?> removal = worker.submit(() -> {
-            fabric.pauseAt(Thread.currentThread(), d.id());
+        Future<?> removal = node.worker.submit(() -> {
+            node.fabric.pauseAt(Thread.currentThread(), d.id());
             r.removeVertex(a); // reads e's end word (D's id), then pauses reading D's status
             return null;
         });
-        PausingStatusFabric.await(fabric.reached);
+        PausingStatusFabric.await(node.fabric.reached);
         held.decide(); // D commits, stamps, releases its entry: R's status read will say GONE (RETRY)
         if (gcFreesTheEdge) {
-            engine.gc().runOnce(); // watermark = R's begin time > D's commit time: the dead edge is freed
+            node.engine.gc().runOnce(); // watermark = R's begin time > D's commit time: the dead edge is freed
         }
-        fabric.release.countDown();
+        node.fabric.release.countDown();
         removal.get(20, TimeUnit.SECONDS); // fails here: conflict / UnknownElementException
         r.commit();
-        Transaction check = engine.begin(Isolation.SNAPSHOT);
+        Transaction check = node.engine.begin(Isolation.SNAPSHOT);
         assertEquals(1, check.countVertices(EdgeCursor.ANY_LABEL));
         assertEquals(0, check.countEdges(EdgeCursor.ANY_LABEL));
         check.commit();

@@ -4,13 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gtran.rdma.InJvmCluster;
-import io.gtran.storage.GraphStore;
-import io.gtran.storage.StoreConfig;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -28,20 +22,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @Timeout(60)
 class DeleteAgainstFinishingWriterTest {
-    private final InJvmCluster cluster = new InJvmCluster();
-    private final PausingStatusFabric fabric = new PausingStatusFabric(cluster.join(0));
-    private final GraphStore store = GraphStore.open(StoreConfig.from(Map.of(StoreConfig.CHUNK_BYTES, 1 << 16)));
-    private final TransactionEngine engine = TransactionEngine.open(store, fabric, TxnConfig.from(Map.of(TxnConfig.GC, false)));
-    private final ExecutorService worker = Executors.newSingleThreadExecutor();
+    private final PausingNode node = new PausingNode();
 
     @AfterEach
     void close() {
-        fabric.release.countDown();
-        worker.shutdownNow();
-        engine.close();
-        store.close();
-        fabric.close();
-        cluster.close();
+        node.close();
     }
 
     /**
@@ -52,21 +37,21 @@ class DeleteAgainstFinishingWriterTest {
     @CsvSource({"vertex, set", "vertex, remove", "edge, set", "edge, remove"})
     void deletionAbortsOnAPropertyWriteCommittedAfterItsSnapshot(String element, String write) throws Exception {
         boolean edge = element.equals("edge");
-        int person = store.labels().intern("person");
-        int knows = store.labels().intern("knows");
-        int balance = store.propertyKeys().intern("balance");
-        Transaction setup = engine.begin(Isolation.SNAPSHOT);
+        int person = node.store.labels().intern("person");
+        int knows = node.store.labels().intern("knows");
+        int balance = node.store.propertyKeys().intern("balance");
+        Transaction setup = node.engine.begin(Isolation.SNAPSHOT);
         long a = setup.addVertex(person);
         long b = setup.addVertex(person);
         long e = setup.addEdge(a, b, knows);
         setup.commit();
         long target = edge ? e : a;
-        Transaction first = engine.begin(Isolation.SNAPSHOT); // a version of its own, not the base version
+        Transaction first = node.engine.begin(Isolation.SNAPSHOT); // a version of its own, not the base version
         set(first, edge, target, balance, 10L);
         first.commit();
 
-        Transaction deleter = engine.begin(Isolation.SNAPSHOT);
-        Transaction writer = engine.begin(Isolation.SNAPSHOT);
+        Transaction deleter = node.engine.begin(Isolation.SNAPSHOT);
+        Transaction writer = node.engine.begin(Isolation.SNAPSHOT);
         if (write.equals("set")) {
             set(writer, edge, target, balance, 20L);
         } else {
@@ -75,8 +60,8 @@ class DeleteAgainstFinishingWriterTest {
         CommitProtocol held = new CommitProtocol(writer);
         assertTrue(held.prepare());
 
-        Future<?> deletion = worker.submit(() -> {
-            fabric.pauseAt(Thread.currentThread(), writer.id());
+        Future<?> deletion = node.worker.submit(() -> {
+            node.fabric.pauseAt(Thread.currentThread(), writer.id());
             if (edge) {
                 deleter.removeEdge(target);
             } else {
@@ -85,16 +70,16 @@ class DeleteAgainstFinishingWriterTest {
             deleter.commit();
             return null;
         });
-        PausingStatusFabric.await(fabric.reached); // the deleter read the writer's id in the version word
+        PausingStatusFabric.await(node.fabric.reached); // the deleter read the writer's id in the version word
         held.decide(); // the writer commits after the deleter's snapshot, stamps, releases its entry
         assertTrue(writer.isCommitted());
-        fabric.release.countDown();
+        node.fabric.release.countDown();
         ExecutionException failed = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
                 () -> deletion.get(20, TimeUnit.SECONDS), "the deletion committed over a later committed write");
         TransactionConflictException conflict = assertInstanceOf(TransactionConflictException.class, failed.getCause());
         assertEquals(ConflictKind.FIRST_COMMITTER_WINS, conflict.kind(), conflict::getMessage);
 
-        Transaction check = engine.begin(Isolation.SNAPSHOT);
+        Transaction check = node.engine.begin(Isolation.SNAPSHOT);
         assertTrue(edge ? check.edgeExists(target) : check.vertexExists(target), "the element is still there");
         Object expected = write.equals("set") ? 20L : null;
         assertEquals(expected, edge ? check.edgeProperty(target, balance) : check.vertexProperty(target, balance));
@@ -109,22 +94,22 @@ class DeleteAgainstFinishingWriterTest {
     @CsvSource({"vertex", "edge"})
     void deletionLooksBelowAnAbortedWriteForOneCommittedAfterItsSnapshot(String element) {
         boolean edge = element.equals("edge");
-        int person = store.labels().intern("person");
-        int balance = store.propertyKeys().intern("balance");
-        Transaction setup = engine.begin(Isolation.SNAPSHOT);
+        int person = node.store.labels().intern("person");
+        int balance = node.store.propertyKeys().intern("balance");
+        Transaction setup = node.engine.begin(Isolation.SNAPSHOT);
         long a = setup.addVertex(person);
-        long e = setup.addEdge(a, setup.addVertex(person), store.labels().intern("knows"));
+        long e = setup.addEdge(a, setup.addVertex(person), node.store.labels().intern("knows"));
         setup.commit();
         long target = edge ? e : a;
-        Transaction first = engine.begin(Isolation.SNAPSHOT);
+        Transaction first = node.engine.begin(Isolation.SNAPSHOT);
         set(first, edge, target, balance, 10L);
         first.commit();
 
-        Transaction deleter = engine.begin(Isolation.SNAPSHOT);
-        Transaction later = engine.begin(Isolation.SNAPSHOT);
+        Transaction deleter = node.engine.begin(Isolation.SNAPSHOT);
+        Transaction later = node.engine.begin(Isolation.SNAPSHOT);
         set(later, edge, target, balance, 20L);
         later.commit(); // after the deleter's snapshot
-        Transaction aborted = engine.begin(Isolation.SNAPSHOT);
+        Transaction aborted = node.engine.begin(Isolation.SNAPSHOT);
         set(aborted, edge, target, balance, 30L);
         aborted.rollback(); // its version stays on top until GC (off here) unlinks it
 
@@ -137,7 +122,7 @@ class DeleteAgainstFinishingWriterTest {
             deleter.commit();
         }, "the deletion committed over a later committed write");
         assertEquals(ConflictKind.FIRST_COMMITTER_WINS, conflict.kind(), conflict::getMessage);
-        Transaction check = engine.begin(Isolation.SNAPSHOT);
+        Transaction check = node.engine.begin(Isolation.SNAPSHOT);
         assertEquals(20L, edge ? check.edgeProperty(target, balance) : check.vertexProperty(target, balance));
         check.commit();
     }
