@@ -2,8 +2,10 @@
 # End-to-end test of a gtran node run the way users install it: the real Gremlin Server 3.8.1
 # distribution (fetched by Maven) with gtran's plugin installed in ext/, driven by gremlinpython
 # 3.8.1, the npm 'gremlin' 3.8.1 package, gremlin-go v3.8.1 and the Gremlin Console 3.7.3 in remote
-# mode. Installs what it needs under gtran-server/target/e2e (a Python venv, node_modules, Go
-# modules). Prints one 'E2E client=<name> ok' line per client and 'E2E passed' at the end; exits
+# mode, and gremlin-driver 3.8.1 (Client.java, run by the JDK's source launcher). The node has
+# gtran.storage.node-id=3, so its ids carry a node other than 0; every client reads elements back by
+# the ids it was given. Installs what it needs under gtran-server/target/e2e (a Python venv,
+# node_modules, Go modules, the gremlin-driver jar). Prints one 'E2E client=<name> ok' line per client and 'E2E passed' at the end; exits
 # non-zero on the first failure, with the server log.
 #
 #   gtran-server/e2e/run.sh [--port P]       (default port 18182, on 127.0.0.1)
@@ -34,6 +36,12 @@ for artifact in "gremlin-server:$TP" "gremlin-console:$CONSOLE_VERSION"; do
     (cd "$GTRAN_HOME" && mvn -q -B dependency:copy -Dartifact="org.apache.tinkerpop:$artifact:zip:distribution" -DoutputDirectory="$WORK") >&2
   fi
 done
+# the Java client's driver: the server distribution ships the driver's dependencies, not the driver
+DRIVER_JAR="$WORK/gremlin-driver-$TP.jar"
+if [ ! -f "$DRIVER_JAR" ]; then
+  say "fetching org.apache.tinkerpop:gremlin-driver:$TP"
+  (cd "$GTRAN_HOME" && mvn -q -B dependency:copy -Dartifact="org.apache.tinkerpop:gremlin-driver:$TP" -DoutputDirectory="$WORK") >&2
+fi
 rm -rf "$SERVER_HOME"
 (cd "$WORK" && unzip -q -o "gremlin-server-$TP-distribution.zip")
 [ -d "$CONSOLE_HOME" ] || (cd "$WORK" && unzip -q -o "gremlin-console-$CONSOLE_VERSION-distribution.zip")
@@ -53,8 +61,11 @@ tr ':' '\n' < "$GTRAN_HOME/gtran-server/target/runtime-classpath.txt" | while re
 done
 cp "$PLUGIN/plugin/"*.jar "$PLUGIN/lib/"
 
-# 3. gtran's configuration, port changed; paths are relative to the server's home, where it starts
+# 3. gtran's configuration, port changed, node id 3 (ids name their owner node: docs/server.md,
+#    "Element ids"); paths are relative to the server's home, where it starts
 cp "$GTRAN_HOME/gtran-server/conf/gtran.properties" "$SERVER_HOME/conf/gtran.properties"
+sed -i -e '/^gtran\.storage\.node-id=/d' -e '$a gtran.storage.node-id=3' "$SERVER_HOME/conf/gtran.properties"
+grep -qx 'gtran.storage.node-id=3' "$SERVER_HOME/conf/gtran.properties" || { echo "E2E FAILED: node id not set"; exit 1; }
 cp "$GTRAN_HOME/gtran-server/conf/init.groovy" "$SERVER_HOME/conf/gtran-init.groovy"
 sed -e "s#^port: .*#port: $PORT#" -e "s#conf/init.groovy#conf/gtran-init.groovy#" \
   "$GTRAN_HOME/gtran-server/conf/gremlin-server.yaml" > "$SERVER_HOME/conf/gremlin-server-gtran.yaml"
@@ -102,16 +113,22 @@ say "go: gremlin-go v$TP"
 rm -rf "$WORK/go" && cp -r "$HERE/go" "$WORK/go"
 (cd "$WORK/go" && go mod tidy >&2 && go run . "$URL") || fail "go client"
 
+say "java: gremlin-driver $TP"
+java -Dlogback.configurationFile="$SERVER_HOME/conf/logback.xml" -cp "$SERVER_HOME/lib/*:$DRIVER_JAR" \
+  "$HERE/Client.java" "$URL" || fail "java client"
+
 say "console: Gremlin Console $CONSOLE_VERSION in remote mode"
 # the file docs/server.md tells users to copy, port changed
 sed -e "s#^port: .*#port: $PORT#" "$GTRAN_HOME/gtran-server/conf/remote-gtran.yaml" > "$CONSOLE_HOME/conf/remote-gtran.yaml"
 console_out="$(cd "$CONSOLE_HOME" && bin/gremlin.sh < "$HERE/console.txt" 2>&1)" || true
-if grep -q "==>from-console" <<< "$console_out"; then
-  echo "E2E client=console ok"
-else
-  echo "$console_out" | tail -30
-  fail "console"
-fi
+# console.txt reads the vertex and the edge back by their ids; an edge's id names no vertex
+for line in "==>from-console" "==>vertex-by-id=from-console" "==>edge-by-id=console-loop" "==>edge-id-as-vertex=0"; do
+  if ! grep -qF "$line" <<< "$console_out"; then
+    echo "$console_out" | tail -30
+    fail "console: no '$line'"
+  fi
+done
+echo "E2E client=console ok"
 
 grep -q "ERROR" "$LOG" && say "server log has ERROR lines (expected ones come from the conflict cases):" && grep "ERROR" "$LOG" | head -5 >&2
 echo "E2E passed"
