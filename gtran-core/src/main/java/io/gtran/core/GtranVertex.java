@@ -182,7 +182,8 @@ final class GtranVertex extends GtranElement implements Vertex {
         Object userId = ElementHelper.getIdValue(keyValues).orElse(null);
         try {
             int keyId = graph.store.propertyKeys().intern(key);
-            if (card == VertexProperty.Cardinality.single && keyValues.length == 0) {
+            boolean derivable = PropertyValues.derivedId(internalId, keyId) != ElementIds.NONE;
+            if (card == VertexProperty.Cardinality.single && keyValues.length == 0 && derivable) {
                 // the common case in one write: replaces whatever the key held
                 List<Entry> before = graph.indexes.isIndexed(false, key) ? entries(scope, keyId) : null;
                 Object stored = PropertyValues.toStored(value);
@@ -198,8 +199,8 @@ final class GtranVertex extends GtranElement implements Vertex {
             }
             List<Entry> before = entries(scope, keyId);
             Object id = userId != null ? GtranIds.validated(userId, VertexProperty.class)
-                    : before.isEmpty() ? PropertyValues.derivedId(internalId, keyId)
-                    : PropertyValues.counterId(graph.nextVertexPropertyCounter());
+                    : before.isEmpty() && derivable ? PropertyValues.derivedId(internalId, keyId)
+                    : PropertyValues.countedId(graph.store.nodeId(), graph.nextVertexPropertyCounter());
             List<Entry> after = new ArrayList<>(before);
             after.add(new Entry(id, value, null));
             writeEntries(scope, key, keyId, before, after);

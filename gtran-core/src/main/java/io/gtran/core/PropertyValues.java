@@ -34,9 +34,6 @@ final class PropertyValues {
     /** A null value, where the graph allows them. */
     static final byte NULL = 3;
     private static final SerializedValue NULL_VALUE = new SerializedValue(new byte[] {NULL});
-    /** Vertex property ids drawn from a counter have this bit; derived ones never do. */
-    private static final long COUNTER_ID_BIT = 1L << 62;
-    private static final int KEY_BITS = 20;
 
     private PropertyValues() {
     }
@@ -100,7 +97,11 @@ final class PropertyValues {
             entries.addAll((List<Entry>) deserialize(s.bytes()));
             return entries;
         }
-        entries.add(new Entry(derivedId(vertexId, keyId), fromStored(stored), null));
+        long id = derivedId(vertexId, keyId);
+        if (id == ElementIds.NONE) {
+            throw new IllegalStateException("a plain value under a key whose property ids cannot be derived: keyId=" + keyId);
+        }
+        entries.add(new Entry(id, fromStored(stored), null));
         return entries;
     }
 
@@ -119,18 +120,18 @@ final class PropertyValues {
     }
 
     /**
-     * The id of the first property under {@code keyId} of {@code vertexId}: node, slot and key id
-     * in 62 bits, so it is unique among the live vertices of the cluster.
+     * The id of the first property under {@code keyId} of {@code vertexId} (see {@link
+     * ElementIds#vertexPropertyId}), or {@link ElementIds#NONE} if the key id is too large to be
+     * part of an id; such keys never hold a plain value, so every property under them has its id
+     * stored with it.
      */
     static long derivedId(long vertexId, int keyId) {
-        if (keyId >>> KEY_BITS != 0) {
-            throw new IllegalStateException("property key id too large for a derived vertex property id: keyId=" + keyId);
-        }
-        return ((long) ElementIds.node(vertexId) << (32 + KEY_BITS)) | ((long) ElementIds.slot(vertexId) << KEY_BITS) | keyId;
+        return ElementIds.vertexPropertyId(vertexId, keyId);
     }
 
-    static long counterId(long counter) {
-        return COUNTER_ID_BIT | counter;
+    /** A vertex-property id from {@code node}'s counter, for properties whose id cannot be derived. */
+    static long countedId(int node, long counter) {
+        return ElementIds.countedPropertyId(node, counter);
     }
 
     static LinkedHashMap<String, Object> meta(Map<String, Object> meta) {

@@ -11,6 +11,7 @@ import static io.gtran.storage.EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET;
 final class EdgeTable extends HeaderTable {
     EdgeTable(StoreConfig config) {
         super("edge", true, EdgeHeaderDescriptor.LENGTH, config, config.edgesMax, StoreConfig.EDGES_MAX);
+        headers.putInt(RESERVED_SLOT, PROPERTY_ROW_OFFSET, RowDescriptor.NO_ROW); // so a walk over every slot finds no rows
     }
 
     long create(long outVertex, long inVertex, int label, long beginTime, long endTime) {

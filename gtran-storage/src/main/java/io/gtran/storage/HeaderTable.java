@@ -9,32 +9,43 @@ package io.gtran.storage;
  */
 abstract class HeaderTable implements AutoCloseable {
     static final int ID_OFFSET = 0;
+    /** Never handed out (see {@link ElementIds}); it holds a dead marker for good. */
+    static final int RESERVED_SLOT = 0;
 
     final SlotPool headers;
     final int nodeId;
     private final String kind;
     private final boolean edges;
     private final String capacityKey;
+    /** Slots never handed out again: slot 0, and slots whose generation is spent (see {@link #free}). */
+    private final java.util.concurrent.atomic.AtomicInteger retired = new java.util.concurrent.atomic.AtomicInteger();
 
     HeaderTable(String kind, boolean edges, int headerLength, StoreConfig config, int maxSlots, String capacityKey) {
         this.kind = kind;
         this.edges = edges;
         this.capacityKey = capacityKey;
         this.nodeId = config.nodeId;
-        this.headers = new SlotPool(kind + "-header", headerLength, config.slotsPerChunk(headerLength), maxSlots, ID_OFFSET);
+        this.headers = new SlotPool(kind + "-header", headerLength, config.slotsPerChunk(headerLength),
+                maxSlots == Integer.MAX_VALUE ? maxSlots : maxSlots + 1, ID_OFFSET); // + the reserved slot
+        int first = headers.allocate();
+        if (first != RESERVED_SLOT) {
+            throw new IllegalStateException("a new header pool must hand out slot 0 first: slot=" + first);
+        }
+        headers.putLongRelease(RESERVED_SLOT, ID_OFFSET, Long.MIN_VALUE);
+        retired.incrementAndGet();
     }
 
     /** Takes a header slot and returns the element id it now carries; the id word is published last by the caller. */
     final long allocateId() {
         int slot = headers.allocate();
         if (slot == SlotPool.NO_SLOT) {
-            throw StoreCapacityException.poolExhausted(headers, capacityKey);
+            throw new StoreCapacityException("pool exhausted: pool=" + headers.name() + " capacity=" + (headers.maxSlots() - 1)
+                    + " slots; raise " + capacityKey);
         }
         long previous = headers.getLong(slot, ID_OFFSET);
-        // The generation's lowest bit says vertex or edge, so the two kinds of id never collide.
-        int generation = previous == 0 ? ElementIds.firstGeneration(edges)
-                : ElementIds.nextGenerationOfKind(ElementIds.generation(previous));
-        return ElementIds.compose(nodeId, generation, slot);
+        // A fresh slot holds 0; a freed one its last id's dead marker, whose generation is not spent.
+        int generation = previous == 0 ? 0 : ElementIds.generation(previous) + 1;
+        return ElementIds.compose(edges ? ElementIds.EDGE : ElementIds.VERTEX, nodeId, generation, slot);
     }
 
     final void publishId(int slot, long id) {
@@ -92,16 +103,27 @@ abstract class HeaderTable implements AutoCloseable {
     /**
      * Frees a header. Its id word becomes the dead marker before the slot can be handed out again, so
      * the removed id is refused throughout the slot's reuse (the word would otherwise still hold it
-     * between {@link #allocateId()} and {@link #publishId}); the marker keeps the generation.
+     * between {@link #allocateId()} and {@link #publishId}); the marker keeps the generation. A slot
+     * whose generation is spent is retired instead: it keeps the marker and is never handed out
+     * again, so no id is ever issued twice.
      */
     final void free(int slot) {
         long id = headers.getLong(slot, ID_OFFSET);
         headers.putLongRelease(slot, ID_OFFSET, id | Long.MIN_VALUE);
+        if (ElementIds.generation(id) == ElementIds.MAX_GENERATION) {
+            retired.incrementAndGet();
+            return;
+        }
         headers.free(slot);
     }
 
     final int live() {
-        return headers.liveSlots();
+        return headers.liveSlots() - retired.get();
+    }
+
+    /** Slots taken out of use for good: slot 0 and those whose generation is spent. */
+    final int retired() {
+        return retired.get();
     }
 
     UnknownElementException unknown(long id) {

@@ -10,6 +10,8 @@ import static io.gtran.storage.VertexHeaderDescriptor.PROPERTY_ROW_OFFSET;
 final class VertexTable extends HeaderTable {
     VertexTable(StoreConfig config) {
         super("vertex", false, VertexHeaderDescriptor.LENGTH, config, config.verticesMax, StoreConfig.VERTICES_MAX);
+        headers.putInt(RESERVED_SLOT, EDGE_ROW_OFFSET, RowDescriptor.NO_ROW); // so a walk over every slot finds no rows
+        headers.putInt(RESERVED_SLOT, PROPERTY_ROW_OFFSET, RowDescriptor.NO_ROW);
     }
 
     long create(int label, long beginTime, long endTime) {

@@ -37,7 +37,7 @@ class ElementTablesTest {
             for (int i = 0; i < 10; i++) {
                 long v = store.addVertex(label, 100 + i, Long.MAX_VALUE);
                 assertEquals(7, ElementIds.node(v));
-                assertEquals(ElementIds.firstGeneration(false), ElementIds.generation(v));
+                assertEquals(0, ElementIds.generation(v));
                 assertFalse(ElementIds.isEdge(v));
                 assertTrue(slots.add(ElementIds.slot(v)));
                 assertTrue(store.containsVertex(v));
@@ -45,11 +45,11 @@ class ElementTablesTest {
                 assertEquals(100 + i, store.vertexBeginTime(v));
                 assertEquals(Long.MAX_VALUE, store.vertexEndTime(v));
             }
-            long a = store.vertexIdAtSlot(0);
-            long b = store.vertexIdAtSlot(1);
+            long a = store.vertexIdAtSlot(1); // slot 0 is never handed out
+            long b = store.vertexIdAtSlot(2);
             long e = store.addEdge(a, b, label, 5, 6);
             assertEquals(7, ElementIds.node(e));
-            assertEquals(ElementIds.firstGeneration(true), ElementIds.generation(e));
+            assertEquals(0, ElementIds.generation(e));
             assertTrue(ElementIds.isEdge(e));
             assertFalse(store.containsVertex(e), "an edge id never names a vertex");
             assertFalse(store.containsEdge(a), "a vertex id never names an edge");
@@ -77,7 +77,7 @@ class ElementTablesTest {
                         e.getMessage());
                 long reused = store.addVertex(label, 3, 4);
                 assertEquals(ElementIds.slot(first), ElementIds.slot(reused), "the freed slot is reused");
-                assertEquals(2 + 2 * round, ElementIds.generation(reused), "each reuse bumps the generation (by two: the low bit is the kind)");
+                assertEquals(round, ElementIds.generation(reused), "each reuse bumps the generation");
                 assertNotEquals(removed, reused);
                 // The old id names the reused slot but not the new element.
                 assertFalse(store.containsVertex(removed));
@@ -107,7 +107,7 @@ class ElementTablesTest {
             assertFalse(store.containsEdge(edge));
             long reused = store.addEdge(b, a, label, 1, 2);
             assertEquals(ElementIds.slot(edge), ElementIds.slot(reused));
-            assertEquals(ElementIds.firstGeneration(true) + 2, ElementIds.generation(reused));
+            assertEquals(1, ElementIds.generation(reused));
             assertTrue(ElementIds.isEdge(reused));
             UnknownElementException e = unknown(() -> store.edgeOutVertex(edge));
             assertTrue(e.getMessage().contains("edge") && e.getMessage().contains(ElementIds.toString(edge)), e.getMessage());
@@ -201,8 +201,9 @@ class ElementTablesTest {
         try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
             int label = store.labels().intern("v");
             long v = store.addVertex(label, 1, 2);
-            long negativeSlot = (1L << ElementIds.GENERATION_SHIFT) | 0x8000_0000L;
-            for (long bad : new long[] {0L, -1L, Long.MIN_VALUE, -v, negativeSlot}) {
+            long kindless = v & ~(long) ElementIds.KIND_MASK;
+            long tooLarge = v | ElementIds.LIMIT;
+            for (long bad : new long[] {0L, -1L, Long.MIN_VALUE, -v, kindless, tooLarge}) {
                 assertFalse(store.containsVertex(bad));
                 assertFalse(store.containsEdge(bad));
                 UnknownElementException e = unknown(() -> store.vertexLabel(bad));
@@ -212,8 +213,8 @@ class ElementTablesTest {
                 unknown(() -> store.addEdge(bad, v, label, 1, 2));
             }
             // A never-issued, well-formed id.
-            unknown(() -> store.vertexLabel(ElementIds.compose(0, 1, 12345)));
-            unknown(() -> store.vertexLabel(ElementIds.compose(0, 4, ElementIds.slot(v))));
+            unknown(() -> store.vertexLabel(ElementIds.vertexId(0, 1, 12345)));
+            unknown(() -> store.vertexLabel(ElementIds.vertexId(0, 4, ElementIds.slot(v))));
             assertEquals(0, store.edgeCount());
             assertEquals(List.of(), StoreTestSupport.adjacency(store, v));
         }
@@ -245,20 +246,28 @@ class ElementTablesTest {
     }
 
     @Test
-    void generationWrapsPastZero() {
+    void aSlotWhoseGenerationIsSpentIsRetiredSoNoIdRepeats() {
         StoreConfig config = StoreConfig.defaults();
         try (VertexTable table = new VertexTable(config)) {
             long id = table.create(0, 1, 2);
             int slot = ElementIds.slot(id);
-            // Pretend the slot has been recycled until its generation field is exhausted.
-            long last = ElementIds.compose(0, ElementIds.GENERATION_MASK - 1, slot); // the last even (vertex) generation
+            assertEquals(1, slot, "slot 0 is never handed out");
+            table.free(slot);
+            long reused = table.create(0, 1, 2);
+            assertEquals(slot, ElementIds.slot(reused));
+            assertEquals(1, ElementIds.generation(reused), "each reuse bumps the generation");
+            // Pretend the slot has been reused until its generation field is spent.
+            long last = ElementIds.vertexId(0, ElementIds.MAX_GENERATION, slot);
             table.publishId(slot, last);
             assertEquals(slot, table.slotOf(last));
             table.free(slot);
+            assertEquals(0, table.live());
+            assertEquals(2, table.retired(), "slot 0 and the spent slot");
             long next = table.create(0, 1, 2);
-            assertEquals(slot, ElementIds.slot(next));
-            assertEquals(ElementIds.firstGeneration(false), ElementIds.generation(next), "generation 0 is skipped so slot 0 on node 0 never has id 0");
+            assertEquals(2, ElementIds.slot(next), "the spent slot is not handed out again");
+            assertEquals(0, ElementIds.generation(next));
             assertFalse(table.contains(last));
+            assertFalse(table.contains(ElementIds.vertexId(0, 0, slot)), "the spent slot's first id stays dead");
             assertTrue(table.contains(next));
             assertEquals(1, table.live());
         }
@@ -291,10 +300,11 @@ class ElementTablesTest {
             }
             assertEquals(expected, scanned);
             assertEquals(expected.size(), store.vertexCount());
-            assertEquals(20, store.vertexSlotLimit());
+            assertEquals(21, store.vertexSlotLimit(), "20 vertices and the reserved slot 0");
             assertEquals(ElementIds.NONE, store.vertexIdAtSlot(-1));
-            assertEquals(ElementIds.NONE, store.vertexIdAtSlot(20));
-            assertEquals(2, store.edgeSlotLimit());
+            assertEquals(ElementIds.NONE, store.vertexIdAtSlot(21));
+            assertEquals(ElementIds.NONE, store.vertexIdAtSlot(0), "the reserved slot holds no element");
+            assertEquals(3, store.edgeSlotLimit());
             assertEquals(ElementIds.NONE, store.edgeIdAtSlot(ElementIds.slot(e1)));
             assertEquals(e2, store.edgeIdAtSlot(ElementIds.slot(e2)));
         }

@@ -23,14 +23,14 @@ class ExternalIdMapTest {
         try (ExternalIdMap map = new ExternalIdMap("lazy", SMALL)) {
             assertFalse(map.created());
             assertEquals(ExternalIdMap.ABSENT, map.internalId(1L));
-            assertNull(map.externalId(5L));
+            assertNull(map.externalId(v(5L)));
             assertEquals(0, map.size());
             assertEquals(0, map.offHeapBytes());
-            map.remove(5L);
+            map.remove(v(5L));
             assertFalse(map.created(), "look-ups and removals do not create the maps");
-            assertThrows(IllegalArgumentException.class, () -> map.put(1.5, 5L));
+            assertThrows(IllegalArgumentException.class, () -> map.put(1.5, v(5L)));
             assertFalse(map.created(), "a refused key does not create the maps");
-            assertTrue(map.put(1L, 5L));
+            assertTrue(map.put(1L, v(5L)));
             assertTrue(map.created());
             assertTrue(map.offHeapBytes() > 0);
         }
@@ -45,44 +45,44 @@ class ExternalIdMapTest {
             Object[] externals = {0L, -1L, Long.MIN_VALUE, Long.MAX_VALUE, 42L, "", "42", unicode, longString, uuid, UUID.randomUUID()};
             long internal = 100;
             for (Object external : externals) {
-                assertTrue(map.put(external, internal), "put " + external);
+                assertTrue(map.put(external, v(internal)), "put " + external);
                 internal++;
             }
             internal = 100;
             for (Object external : externals) {
-                assertEquals(internal, map.internalId(external), "internal id of " + external);
-                assertEquals(external, map.externalId(internal), "external id of " + internal);
+                assertEquals(v(internal), map.internalId(external), "internal id of " + external);
+                assertEquals(external, map.externalId(v(internal)), "external id of " + internal);
                 internal++;
             }
             assertEquals(externals.length, map.size());
             assertEquals(ExternalIdMap.ABSENT, map.internalId(43L));
             assertEquals(ExternalIdMap.ABSENT, map.internalId(new UUID(1, 2)));
             assertEquals(ExternalIdMap.ABSENT, map.internalId("S".repeat(4096)));
-            assertNull(map.externalId(99L));
+            assertNull(map.externalId(v(99L)));
         }
     }
 
     @Test
     void integralTypesShareKeysButStringsDoNot() {
         try (ExternalIdMap map = new ExternalIdMap("typed", SMALL)) {
-            assertTrue(map.put(1, 10L));
-            assertEquals(10L, map.internalId(1L), "Integer 1 and Long 1 are one id");
-            assertEquals(10L, map.internalId((short) 1));
-            assertEquals(10L, map.internalId((byte) 1));
-            assertFalse(map.put(1L, 11L), "Long 1 is already mapped through Integer 1");
+            assertTrue(map.put(1, v(10L)));
+            assertEquals(v(10L), map.internalId(1L), "Integer 1 and Long 1 are one id");
+            assertEquals(v(10L), map.internalId((short) 1));
+            assertEquals(v(10L), map.internalId((byte) 1));
+            assertFalse(map.put(1L, v(11L)), "Long 1 is already mapped through Integer 1");
             assertEquals(ExternalIdMap.ABSENT, map.internalId("1"), "the string \"1\" is a different id");
-            assertTrue(map.put("1", 12L));
-            assertEquals(12L, map.internalId("1"));
-            assertEquals(10L, map.internalId(1));
+            assertTrue(map.put("1", v(12L)));
+            assertEquals(v(12L), map.internalId("1"));
+            assertEquals(v(10L), map.internalId(1));
             // A number comes back with the type it went in as (TinkerPop round-trips ids exactly).
-            assertEquals(Integer.valueOf(1), map.externalId(10L));
-            assertEquals("1", map.externalId(12L));
-            assertTrue(map.put((short) 7, 13L));
-            assertEquals(Short.valueOf((short) 7), map.externalId(13L));
-            assertTrue(map.put((byte) 8, 14L));
-            assertEquals(Byte.valueOf((byte) 8), map.externalId(14L));
-            assertEquals(14L, map.internalId(8L));
-            map.remove(10L);
+            assertEquals(Integer.valueOf(1), map.externalId(v(10L)));
+            assertEquals("1", map.externalId(v(12L)));
+            assertTrue(map.put((short) 7, v(13L)));
+            assertEquals(Short.valueOf((short) 7), map.externalId(v(13L)));
+            assertTrue(map.put((byte) 8, v(14L)));
+            assertEquals(Byte.valueOf((byte) 8), map.externalId(v(14L)));
+            assertEquals(v(14L), map.internalId(8L));
+            map.remove(v(10L));
             assertEquals(ExternalIdMap.ABSENT, map.internalId(1L), "removing by internal id forgets the long key too");
             assertEquals(3, map.size());
         }
@@ -91,10 +91,10 @@ class ExternalIdMapTest {
     @Test
     void duplicatePutChangesNothing() {
         try (ExternalIdMap map = new ExternalIdMap("dup", SMALL)) {
-            assertTrue(map.put("alice", 1L));
-            assertFalse(map.put("alice", 2L));
-            assertEquals(1L, map.internalId("alice"));
-            assertNull(map.externalId(2L));
+            assertTrue(map.put("alice", v(1L)));
+            assertFalse(map.put("alice", v(2L)));
+            assertEquals(v(1L), map.internalId("alice"));
+            assertNull(map.externalId(v(2L)));
             assertEquals(1, map.size());
         }
     }
@@ -102,10 +102,10 @@ class ExternalIdMapTest {
     @Test
     void anElementKeepsItsFirstExternalId() {
         try (ExternalIdMap map = new ExternalIdMap("second", SMALL)) {
-            assertTrue(map.put("alice", 1L));
-            IllegalStateException e = assertThrows(IllegalStateException.class, () -> map.put("bob", 1L));
+            assertTrue(map.put("alice", v(1L)));
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> map.put("bob", v(1L)));
             assertTrue(e.getMessage().contains("external=alice"), e.getMessage());
-            assertEquals("alice", map.externalId(1L));
+            assertEquals("alice", map.externalId(v(1L)));
             assertEquals(ExternalIdMap.ABSENT, map.internalId("bob"));
             assertEquals(1, map.size());
         }
@@ -114,17 +114,17 @@ class ExternalIdMapTest {
     @Test
     void removeForgetsBothDirections() {
         try (ExternalIdMap map = new ExternalIdMap("remove", SMALL)) {
-            map.put("a", 1L);
-            map.put(UUID.nameUUIDFromBytes(new byte[] {1}), 2L);
-            map.remove(1L);
+            map.put("a", v(1L));
+            map.put(UUID.nameUUIDFromBytes(new byte[] {1}), v(2L));
+            map.remove(v(1L));
             assertEquals(ExternalIdMap.ABSENT, map.internalId("a"));
-            assertNull(map.externalId(1L));
+            assertNull(map.externalId(v(1L)));
             assertEquals(1, map.size());
-            map.remove(1L);
-            map.remove(77L);
+            map.remove(v(1L));
+            map.remove(v(77L));
             assertEquals(1, map.size());
-            assertTrue(map.put("a", 3L), "a removed id can be mapped again");
-            assertEquals(3L, map.internalId("a"));
+            assertTrue(map.put("a", v(3L)), "a removed id can be mapped again");
+            assertEquals(v(3L), map.internalId("a"));
         }
     }
 
@@ -133,21 +133,21 @@ class ExternalIdMapTest {
         int max = 5;
         try (ExternalIdMap map = new ExternalIdMap("capacity", max)) {
             for (int i = 0; i < max - 1; i++) {
-                assertTrue(map.put("id-" + i, i + 1L));
+                assertTrue(map.put("id-" + i, v(i + 1L)));
             }
             // Even a tiny map takes the longest allowed key.
             String longest = "\u00e9".repeat(2048);
-            assertTrue(map.put(longest, (long) max));
-            assertEquals(longest, map.externalId(max));
-            StoreCapacityException e = assertThrows(StoreCapacityException.class, () -> map.put("one too many", 99L));
+            assertTrue(map.put(longest, v((long) max)));
+            assertEquals(longest, map.externalId(v(max)));
+            StoreCapacityException e = assertThrows(StoreCapacityException.class, () -> map.put("one too many", v(99L)));
             assertTrue(e.getMessage().contains(StoreConfig.EXTERNAL_IDS_MAX) && e.getMessage().contains("max=" + max), e.getMessage());
             assertEquals(max, map.size());
             assertEquals(ExternalIdMap.ABSENT, map.internalId("one too many"));
-            assertNull(map.externalId(99L));
-            assertFalse(map.put("id-0", 50L), "a duplicate is reported before the limit");
-            map.remove(3L);
-            assertTrue(map.put("one too many", 99L), "removal makes room");
-            assertEquals(99L, map.internalId("one too many"));
+            assertNull(map.externalId(v(99L)));
+            assertFalse(map.put("id-0", v(50L)), "a duplicate is reported before the limit");
+            map.remove(v(3L));
+            assertTrue(map.put("one too many", v(99L)), "removal makes room");
+            assertEquals(v(99L), map.internalId("one too many"));
         }
     }
 
@@ -160,7 +160,7 @@ class ExternalIdMapTest {
             StoreCapacityException failure = null;
             while (failure == null && mapped < max) {
                 try {
-                    assertTrue(map.put(String.format("%04000d", mapped), mapped + 1L));
+                    assertTrue(map.put(String.format("%04000d", mapped), v(mapped + 1L)));
                     mapped++;
                 } catch (StoreCapacityException e) {
                     failure = e;
@@ -171,10 +171,10 @@ class ExternalIdMapTest {
                     failure.getMessage());
             assertEquals(mapped, map.size());
             assertEquals(ExternalIdMap.ABSENT, map.internalId(String.format("%04000d", mapped)), "the failed id is not kept");
-            assertNull(map.externalId(mapped + 1L), "no half mapping is left");
+            assertNull(map.externalId(v(mapped + 1L)), "no half mapping is left");
             for (int i = 0; i < mapped; i++) {
-                assertEquals(i + 1L, map.internalId(String.format("%04000d", i)));
-                assertEquals(String.format("%04000d", i), map.externalId(i + 1L));
+                assertEquals(v(i + 1L), map.internalId(String.format("%04000d", i)));
+                assertEquals(String.format("%04000d", i), map.externalId(v(i + 1L)));
             }
         }
     }
@@ -182,13 +182,13 @@ class ExternalIdMapTest {
     @Test
     void unsupportedIdTypesAreRefused() {
         try (ExternalIdMap map = new ExternalIdMap("types", SMALL)) {
-            map.put(7L, 7L);
+            map.put(7L, v(7L));
             for (Object bad : new Object[] {null, 1.0, 2.0f, new Object(), new byte[] {1}, 'c', java.math.BigInteger.ONE}) {
-                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> map.put(bad, 1L));
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> map.put(bad, v(1L)));
                 assertTrue(e.getMessage().contains("unsupported id type"), e.getMessage());
                 assertThrows(IllegalArgumentException.class, () -> map.internalId(bad));
             }
-            IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class, () -> map.put("x".repeat(4097), 1L));
+            IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class, () -> map.put("x".repeat(4097), v(1L)));
             assertTrue(tooLong.getMessage().contains("bytes=4097"), tooLong.getMessage());
             assertEquals(1, map.size());
         }
@@ -235,5 +235,10 @@ class ExternalIdMapTest {
             assertFalse(store.externalVertexIds().created());
             assertFalse(store.externalEdgeIds().created());
         }
+    }
+
+    /** A well-formed internal (vertex) id with slot {@code n}. */
+    private static long v(long n) {
+        return ElementIds.vertexId(0, 0, (int) n);
     }
 }

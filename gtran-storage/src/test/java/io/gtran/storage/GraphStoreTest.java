@@ -55,7 +55,7 @@ class GraphStoreTest {
         long existing = edge(a, b, knows);
         List<StoreTestSupport.Cell> before = adjacency(store, a);
         Map<String, Long> live = store.liveSlots();
-        long neverIssued = ElementIds.compose(0, 1, 999);
+        long neverIssued = ElementIds.vertexId(0, 1, 999);
         for (long unknown : new long[] {ghost, neverIssued}) {
             assertThrows(UnknownElementException.class, () -> edge(a, unknown, knows));
             assertThrows(UnknownElementException.class, () -> edge(unknown, a, likes));
@@ -189,7 +189,7 @@ class GraphStoreTest {
     @Test
     void edgesToAnotherNodeKeepOnlyTheLocalCell() {
         long a = vertex();
-        long remote = ElementIds.compose(3, 1, 42);
+        long remote = ElementIds.vertexId(3, 1, 42);
         long out = edge(a, remote, knows);
         long in = edge(remote, a, likes);
         assertEquals(remote, store.edgeInVertex(out));

@@ -80,10 +80,10 @@ class RelocationTest {
                 }
             }
             for (int i = 0; i < 3 * CELLS + 1; i++) {
-                store.addEdge(vertices[8], ElementIds.compose(1, 1, i), label, 1, Long.MAX_VALUE);
+                store.addEdge(vertices[8], ElementIds.vertexId(1, 1, i), label, 1, Long.MAX_VALUE);
             }
             for (int i = 0; i < CELLS; i++) {
-                store.addEdge(vertices[9], ElementIds.compose(1, 1, i), label, 1, Long.MAX_VALUE);
+                store.addEdge(vertices[9], ElementIds.vertexId(1, 1, i), label, 1, Long.MAX_VALUE);
             }
             List<List<StoreTestSupport.Cell>> before = new ArrayList<>();
             for (long v : vertices) {
@@ -158,16 +158,16 @@ class RelocationTest {
             List<long[]> edges = new ArrayList<>();
             for (int i = 0; i < vertices.length; i++) {
                 if (i == 0 && firstListInOneRow) {
-                    edges.add(new long[] {vertices[0], ElementIds.compose(1, 1, 0)}); // 3 cells: one row from the start
-                    edges.add(new long[] {vertices[0], ElementIds.compose(1, 1, 1)});
-                    edges.add(new long[] {ElementIds.compose(1, 1, 2), vertices[0]});
+                    edges.add(new long[] {vertices[0], ElementIds.vertexId(1, 1, 0)}); // 3 cells: one row from the start
+                    edges.add(new long[] {vertices[0], ElementIds.vertexId(1, 1, 1)});
+                    edges.add(new long[] {ElementIds.vertexId(1, 1, 2), vertices[0]});
                     continue;
                 }
                 for (int k = 0; k < 4; k++) {
-                    edges.add(new long[] {vertices[i], ElementIds.compose(1, 1, 100 * i + k)});
+                    edges.add(new long[] {vertices[i], ElementIds.vertexId(1, 1, 100 * i + k)});
                 }
                 for (int k = 0; k < 5; k++) {
-                    edges.add(new long[] {ElementIds.compose(1, 1, 100 * i + 50 + k), vertices[i]});
+                    edges.add(new long[] {ElementIds.vertexId(1, 1, 100 * i + 50 + k), vertices[i]});
                 }
             }
             Collections.shuffle(edges, new Random(1));
@@ -331,7 +331,7 @@ class RelocationTest {
         long hub = store.addVertex(label, 1, Long.MAX_VALUE);
         List<Long> ids = new ArrayList<>();
         for (int i = 0; i < edges; i++) {
-            ids.add(store.addEdge(hub, ElementIds.compose(1, 1, i), label, 1, Long.MAX_VALUE));
+            ids.add(store.addEdge(hub, ElementIds.vertexId(1, 1, i), label, 1, Long.MAX_VALUE));
         }
         Random random = new Random(5);
         for (int i = 0; i < removed; i++) {

@@ -148,8 +148,8 @@ class StorageEdgeCaseReviewTest {
             }
             assertFalse(map.created(), "a refused id does not create the maps");
             assertEquals(ExternalIdMap.ABSENT, map.internalId("alice"));
-            assertTrue(map.put("alice", ElementIds.compose(0, 1, 7)));
-            assertEquals(ElementIds.compose(0, 1, 7), map.internalId("alice"));
+            assertTrue(map.put("alice", ElementIds.vertexId(0, 1, 7)));
+            assertEquals(ElementIds.vertexId(0, 1, 7), map.internalId("alice"));
         }
     }
 

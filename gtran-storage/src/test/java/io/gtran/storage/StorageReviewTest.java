@@ -115,7 +115,7 @@ class StorageReviewTest {
             // Round robin, so the hubs' rows interleave; 48 cells = 12 rows each; neighbours on node 1.
             for (int n = 0; n < 48; n++) {
                 for (long hub : hubs) {
-                    store.addEdge(hub, ElementIds.compose(1, 1, n), label, 1, Long.MAX_VALUE);
+                    store.addEdge(hub, ElementIds.vertexId(1, 1, n), label, 1, Long.MAX_VALUE);
                 }
             }
             store.compactAllEdges();
@@ -200,7 +200,7 @@ class StorageReviewTest {
             assertEquals(aBefore, StoreTestSupport.adjacency(store, a));
             assertEquals(List.of(), StoreTestSupport.adjacency(store, b));
             assertEquals(before, store.liveSlots(), "the failed edge gave back every slot it took");
-            long fits = store.addEdge(b, ElementIds.compose(1, 1, 0), label, 1, 2); // needs the one free row
+            long fits = store.addEdge(b, ElementIds.vertexId(1, 1, 0), label, 1, 2); // needs the one free row
             assertTrue(store.containsEdge(fits));
         }
     }

@@ -101,15 +101,15 @@ final class JmhGraphs {
 
     /**
      * Creates {@code vertices} vertices in a fresh store and returns their ids, index i being the
-     * generator's vertex i. In a fresh store vertex i lands in header slot i, so the low 32 bits of
-     * an id equal the generator's index; this is checked, since the scan checksums rely on it.
+     * generator's vertex i. In a fresh store vertex i lands in header slot i + 1 (slot 0 is never
+     * used); this is checked, since the scan checksums rely on it.
      */
     static long[] addVertices(GraphStore store, int vertices, int label) {
         long[] ids = new long[vertices];
         for (int i = 0; i < vertices; i++) {
             ids[i] = store.addVertex(label, 1L, Long.MAX_VALUE);
-            if (ElementIds.slot(ids[i]) != i) {
-                throw new IllegalStateException("vertex " + i + " did not land in slot " + i + ": " + ElementIds.toString(ids[i]));
+            if (ElementIds.slot(ids[i]) != i + 1) {
+                throw new IllegalStateException("vertex " + i + " did not land in slot " + (i + 1) + ": " + ElementIds.toString(ids[i]));
             }
         }
         return ids;
