@@ -65,10 +65,18 @@ final class Client {
         check(g.V("java-named", uuid).values("name").order().toList().equals(List.of("named", "uuid")), "user-supplied ids");
         check(g.V(uuid.toString()).id().toList().equals(List.of(uuid)), "a UUID id by its string form");
 
-        // ids that name nothing find nothing, not another element
+        // ids that name nothing find nothing, not another element: a dropped vertex's, a rolled-back
+        // vertex's (whose slot the next vertex may take), an edge's as a vertex's, another property's
         Object gone = g.addV(LABEL).property("name", "gone").id().next();
         g.V(gone).drop().iterate();
         check(g.V(gone).toList().isEmpty(), "a dropped vertex's id");
+        Transaction tx = g.tx();
+        GraphTraversalSource gtx = tx.begin();
+        Object rolledBack = gtx.addV(LABEL).property("name", "rolled back").id().next();
+        tx.rollback();
+        Object again = g.addV(LABEL).property("name", "again").id().next();
+        check(g.V(rolledBack).toList().isEmpty(), "a rolled-back vertex's id");
+        check(g.V(again).values("name").toList().equals(List.of("again")), "the next vertex by its id");
         check(g.V(e).toList().isEmpty() && g.E(a).toList().isEmpty(), "an edge's id names no vertex, a vertex's no edge");
         check(g.V(a).properties("name").hasId(tags.get(0)).toList().isEmpty(), "another property's id");
     }

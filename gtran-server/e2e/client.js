@@ -88,10 +88,17 @@ async function readBackById(g) {
   const created = await id(g.mergeE(new Map([[t.label, 'likes'], [direction.out, b], [direction.in, a]])));
   check(await list(g.E(created).outV().values('name')) === '["id-b"]', 'mergeE with ids creates the edge');
 
-  // ids that name nothing find nothing, not another element
+  // ids that name nothing find nothing, not another element: a dropped vertex's, a rolled-back
+  // vertex's (whose slot the next vertex may take), an edge's as a vertex's, another property's
   const gone = await id(g.addV(label).property('name', 'gone'));
   await g.V(gone).drop().iterate();
   check(await list(g.V(gone)) === '[]', "a dropped vertex's id");
+  const tx = g.tx();
+  const rolledBack = await id(tx.begin().addV(label).property('name', 'rolled back'));
+  await tx.rollback();
+  const again = await id(g.addV(label).property('name', 'again'));
+  check(await list(g.V(rolledBack)) === '[]', "a rolled-back vertex's id");
+  check(await list(g.V(again).values('name')) === '["again"]', 'the next vertex by its id');
   check(await list(g.V(e)) === '[]' && await list(g.E(a)) === '[]', "an edge's id names no vertex, a vertex's no edge");
   check(await list(g.V(a).properties('name').hasId(tags[0])) === '[]', "another property's id");
 }

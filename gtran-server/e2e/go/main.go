@@ -129,10 +129,19 @@ func readBackByID(g *gremlingo.GraphTraversalSource) {
 	created := id(g.MergeE(edge("likes", b, a)))
 	check(list(g.E(created).OutV().Values("name")) == "[id-b]", "MergeE with ids creates the edge")
 
-	// ids that name nothing find nothing, not another element
+	// ids that name nothing find nothing, not another element: a dropped vertex's, a rolled-back
+	// vertex's (whose slot the next vertex may take), an edge's as a vertex's, another property's
 	gone := id(g.AddV(label).Property("name", "gone"))
 	check(<-g.V(gone).Drop().Iterate() == nil, "drop")
 	check(list(g.V(gone)) == "[]", "a dropped vertex's id")
+	tx := g.Tx()
+	gtx, err := tx.Begin()
+	check(err == nil, fmt.Sprint("begin: ", err))
+	rolledBack := id(gtx.AddV(label).Property("name", "rolled back"))
+	check(tx.Rollback() == nil, "rollback")
+	again := id(g.AddV(label).Property("name", "again"))
+	check(list(g.V(rolledBack)) == "[]", "a rolled-back vertex's id")
+	check(list(g.V(again).Values("name")) == "[again]", "the next vertex by its id")
 	check(list(g.V(e)) == "[]" && list(g.E(a)) == "[]", "an edge's id names no vertex, a vertex's no edge")
 	check(list(g.V(a).Properties("name").HasId(t0)) == "[]", "another property's id")
 }
