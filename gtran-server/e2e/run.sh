@@ -5,8 +5,8 @@
 # mode, and gremlin-driver 3.8.1 (Client.java, run by the JDK's source launcher). The node has
 # gtran.storage.node-id=3, so its ids carry a node other than 0; every client reads elements back by
 # the ids it was given. Installs what it needs under gtran-server/target/e2e (a Python venv,
-# node_modules, Go modules, the gremlin-driver jar). Prints one 'E2E client=<name> ok' line per client and 'E2E passed' at the end; exits
-# non-zero on the first failure, with the server log.
+# node_modules, Go modules, the gremlin-driver jar). Prints one 'E2E client=<name> ok' line per
+# client and 'E2E passed' at the end; exits non-zero on the first failure, with the server log.
 #
 #   gtran-server/e2e/run.sh [--port P]       (default port 18182, on 127.0.0.1)
 set -euo pipefail
