@@ -57,7 +57,7 @@ class ListAppendHistoryTest {
      */
     private static Run run(Isolation isolation, int txns, long seed, Map<String, ?> settings) throws Exception {
         TxnFixture node = new TxnFixture(settings);
-        ListAppendWorkload.Result result = new ListAppendWorkload(node, new ListAppendWorkload.Settings(isolation, THREADS, txns, KEYS, seed))
+        ListAppendWorkload.Result result = new ListAppendWorkload(node.engine, new ListAppendWorkload.Settings(isolation, THREADS, txns, KEYS, seed))
                 .run(null, 0, WORKLOAD_TIMEOUT_MS);
         try (node) {
             History history = result.history();

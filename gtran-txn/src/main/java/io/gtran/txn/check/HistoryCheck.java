@@ -1,9 +1,12 @@
 package io.gtran.txn.check;
 
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.InJvmCluster;
+import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.Isolation;
+import io.gtran.txn.TransactionEngine;
 import io.gtran.txn.TxnConfig;
-import io.gtran.txn.TxnFixture;
 import java.io.PrintStream;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -31,6 +34,7 @@ public final class HistoryCheck {
             + "  defaults: --isolation SR --threads 8 --txns 20000 --keys 10 --seed 1 --timeout 600;"
             + " --txns is how many transactions must commit (aborted ones are recorded, not retried)";
     private static final int EXAMPLES = 5;
+    private static final String LOGBACK_CONFIGURATION = "logback.configurationFile";
 
     /** Parsed command line. */
     record Options(Isolation isolation, int threads, int txns, int keys, long seed, int timeoutSeconds, Map<String, String> settings,
@@ -126,10 +130,35 @@ public final class HistoryCheck {
         }
     }
 
+    /** The node the workload runs on: an in-JVM fabric, a store and an engine, closed together. */
+    private static final class Node implements AutoCloseable {
+        final InJvmCluster cluster = new InJvmCluster();
+        final Fabric fabric = cluster.join(0);
+        final GraphStore store;
+        final TransactionEngine engine;
+
+        Node(Map<String, String> settings) {
+            store = GraphStore.open(StoreConfig.from(settings));
+            engine = TransactionEngine.open(store, fabric, TxnConfig.from(settings));
+        }
+
+        @Override
+        public void close() {
+            engine.close();
+            store.close();
+            fabric.close();
+            cluster.close();
+        }
+    }
+
     private HistoryCheck() {
     }
 
     public static void main(String[] args) throws Exception {
+        // Before anything logs: the engine's errors go to stderr, so stdout ends with the HISTORY line.
+        if (System.getProperty(LOGBACK_CONFIGURATION) == null) {
+            System.setProperty(LOGBACK_CONFIGURATION, "io/gtran/txn/check/logback-check.xml");
+        }
         System.exit(run(args, System.out, System.err));
     }
 
@@ -155,12 +184,12 @@ public final class HistoryCheck {
             err.println(USAGE);
             return 2;
         }
-        TxnFixture node = new TxnFixture(options.settings());
+        Node node = new Node(options.settings());
         out.printf("history check: isolation=%s threads=%d txns=%d keys=%d seed=%d settings=%s%n", options.isolationName(),
                 options.threads(), options.txns(), options.keys(), options.seed(), options.settings());
         ListAppendWorkload.Result result;
         try {
-            ListAppendWorkload workload = new ListAppendWorkload(node, new ListAppendWorkload.Settings(
+            ListAppendWorkload workload = new ListAppendWorkload(node.engine, new ListAppendWorkload.Settings(
                     options.isolation(), options.threads(), options.txns(), options.keys(), options.seed()));
             long start = System.nanoTime();
             result = workload.run((attempted, committed, aborted) -> out.printf(

@@ -1,9 +1,10 @@
 package io.gtran.txn.check;
 
+import io.gtran.storage.GraphStore;
 import io.gtran.txn.Isolation;
 import io.gtran.txn.Transaction;
 import io.gtran.txn.TransactionConflictException;
-import io.gtran.txn.TxnFixture;
+import io.gtran.txn.TransactionEngine;
 import io.gtran.txn.TxnWords;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,10 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The list-append workload on one gtran node. Each key is a vertex (label {@code key}) whose
- * property {@code list} holds its list as {@code "3,7,12"} (absent or {@code ""}: empty). An
- * append reads the property and writes it back with the value added, in the same transaction;
- * a read reads it. Appended values are unique per key.
+ * The list-append workload on one gtran node's transaction engine. Each key is a vertex (label
+ * {@code key}) whose property {@code list} holds its list as {@code "3,7,12"} (absent or
+ * {@code ""}: empty). An append reads the property and writes it back with the value added, in
+ * the same transaction; a read reads it. Appended values are unique per key.
  *
  * <p>{@code threads} workers run transactions until {@code txns} have committed (a few more may
  * commit as the workers stop; at most {@link #MAX_ATTEMPTS_PER_COMMIT} times {@code txns} are
@@ -55,7 +56,7 @@ public final class ListAppendWorkload {
     public record Result(History history, int errors, Throwable firstError, long wallMillis) {
     }
 
-    private final TxnFixture node;
+    private final TransactionEngine engine;
     private final Settings settings;
     private final int listKey;
     private final long[] keyVertices;
@@ -63,14 +64,15 @@ public final class ListAppendWorkload {
     private final double[] cumulative;
 
     /** Creates the key vertices in one committed transaction: even keys with {@code ""}, odd ones with no property. */
-    public ListAppendWorkload(TxnFixture node, Settings settings) {
-        this.node = node;
+    public ListAppendWorkload(TransactionEngine engine, Settings settings) {
+        this.engine = engine;
         this.settings = settings;
-        this.listKey = node.key(LIST_PROPERTY);
-        int label = node.label(KEY_LABEL);
+        GraphStore store = engine.store();
+        this.listKey = store.propertyKeys().intern(LIST_PROPERTY);
+        int label = store.labels().intern(KEY_LABEL);
         keyVertices = new long[settings.keys()];
         nextValue = new AtomicInteger[settings.keys()];
-        Transaction setup = node.begin(Isolation.SERIALIZABLE);
+        Transaction setup = engine.begin(Isolation.SERIALIZABLE);
         for (int k = 0; k < settings.keys(); k++) {
             keyVertices[k] = setup.addVertex(label);
             if (k % 2 == 0) {
@@ -162,7 +164,7 @@ public final class ListAppendWorkload {
     private TxnRecord runOne(int thread, Random random, History history, AtomicInteger errors, AtomicReference<Throwable> firstError) {
         int count = 1 + random.nextInt(4);
         List<Op> done = new ArrayList<>(count);
-        Transaction t = node.begin(settings.isolation());
+        Transaction t = engine.begin(settings.isolation());
         String reason;
         try {
             for (int i = 0; i < count; i++) {
