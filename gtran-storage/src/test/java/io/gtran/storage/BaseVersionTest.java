@@ -1,5 +1,6 @@
 package io.gtran.storage;
 
+import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -148,5 +149,26 @@ class BaseVersionTest {
         assertEquals(0, full, "first tuple slot");
         assertTrue(base != full);
         assertTrue(base > 0, "handles stay positive, so NO_TUPLE (-1) is never a handle");
+    }
+
+    /**
+     * A freed base version's slot holds a free-list link where its value word was, over the old
+     * link's size class. Materializing it copied whatever value now sits in the slot that link
+     * names: here another property's string.
+     */
+    @Test
+    void materializingAFreedBaseVersionIsRefusedRatherThanCopyingAnotherValue() {
+        try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
+            MvStore mv = store.mvStore();
+            int base = mv.createBaseVersion("mine");
+            mv.freeVersion(base);
+            mv.createVersion("someone else's", 1, 2, NO_TUPLE); // reuses the freed value slot
+            Map<String, Long> before = store.liveSlots();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> mv.materialize(base, 1, 2));
+            assertTrue(e.getMessage().contains("not live") && e.getMessage().contains("version=" + base), e.getMessage());
+            assertEquals(before, store.liveSlots(), "nothing is created");
+            assertThrows(IllegalArgumentException.class, () -> mv.materialize(MvTupleDescriptor.baseHandle(1000), 1, 2),
+                    "a base slot never handed out");
+        }
     }
 }

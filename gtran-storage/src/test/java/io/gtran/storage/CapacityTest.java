@@ -6,10 +6,18 @@ import static io.gtran.storage.StoreTestSupport.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.function.Executable;
 
 /** Small limits: every pool runs dry with a StoreCapacityException naming its key, and a failed call leaves nothing. */
@@ -199,6 +207,98 @@ class CapacityTest {
             full(StoreConfig.VALUES_MAX_BYTES, () -> mv.createVersion(new byte[70_000], 1, 2, NO_TUPLE));
             assertEquals(5, mv.liveValues());
             assertEquals(5, mv.liveVersions());
+        }
+    }
+
+    /**
+     * A failed call must leave the store as it was. When an edge's OUT cell lands in a full row
+     * between full rows, the two rows are spread over three, taking a row; if the IN cell then finds
+     * the pool empty, removing the OUT cell again leaves three rows none of which fits in a
+     * neighbour, so the failed call kept the pool's last row and a later edge that fitted before
+     * was refused.
+     */
+    @Test
+    void anEdgeWhoseInCellFailsGivesBackTheRowItsOutCellTook() {
+        try (GraphStore store = GraphStore.open(config(StoreConfig.EDGE_ROW_CELLS, 2, StoreConfig.EDGE_ROWS_MAX, 10))) {
+            int label = store.labels().intern("e");
+            long a = store.addVertex(label, 1, 2);
+            long x1 = store.addVertex(label, 1, 2);
+            long x2 = store.addVertex(label, 1, 2);
+            long x3 = store.addVertex(label, 1, 2);
+            long b = store.addVertex(label, 1, 2); // sorts between x3 and x4 in a's list
+            long x4 = store.addVertex(label, 1, 2);
+            long x5 = store.addVertex(label, 1, 2);
+            long x6 = store.addVertex(label, 1, 2);
+            for (long x : new long[] {x1, x2, x3, x4, x5, x6}) {
+                store.addEdge(a, x, label, 1, 2); // a: 3 full rows; each x: 1 row; 1 row left
+            }
+            List<StoreTestSupport.Cell> aBefore = StoreTestSupport.adjacency(store, a);
+            var before = store.liveSlots();
+
+            // a's OUT cell spreads a's full middle row and full last row over three (the last free
+            // row); b then has no row for its IN cell.
+            try {
+                store.addEdge(a, b, label, 1, 2);
+                fail("the IN cell should not fit");
+            } catch (StoreCapacityException expected) {
+                // as intended
+            }
+
+            assertEquals(aBefore, StoreTestSupport.adjacency(store, a));
+            assertEquals(List.of(), StoreTestSupport.adjacency(store, b));
+            assertEquals(before, store.liveSlots(), "the failed edge gave back every slot it took");
+            long fits = store.addEdge(b, ElementIds.vertexId(1, 1, 0), label, 1, 2); // needs the one free row
+            assertTrue(store.containsEdge(fits));
+        }
+    }
+
+    /**
+     * The large-value budget was checked, then the buffer allocated and filled, and only then the
+     * bytes counted: concurrent stores all passed the check and together went far past
+     * {@code gtran.storage.values.max-bytes}.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void concurrentLargeValuesStayWithinTheCap() throws Exception {
+        int size = 4 << 20;
+        int threads = 8;
+        try (GraphStore store = GraphStore.open(config(StoreConfig.VALUES_MAX_BYTES, 2L * size))) {
+            MvStore mv = store.mvStore();
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            try {
+                for (int round = 0; round < 20; round++) {
+                    CountDownLatch start = new CountDownLatch(1);
+                    List<Future<Integer>> futures = new ArrayList<>();
+                    for (int t = 0; t < threads; t++) {
+                        byte[] value = new byte[size];
+                        futures.add(pool.submit(() -> {
+                            start.await();
+                            try {
+                                return mv.createVersion(value, 1, 2, NO_TUPLE);
+                            } catch (StoreCapacityException e) {
+                                assertTrue(e.getMessage().contains(StoreConfig.VALUES_MAX_BYTES), e.getMessage());
+                                return NO_TUPLE;
+                            }
+                        }));
+                    }
+                    start.countDown();
+                    List<Integer> stored = new ArrayList<>();
+                    for (Future<Integer> f : futures) {
+                        int version = f.get(30, TimeUnit.SECONDS);
+                        if (version != NO_TUPLE) {
+                            stored.add(version);
+                        }
+                    }
+                    assertTrue(stored.size() <= 2, "round " + round + ": " + stored.size() + " values of " + size
+                            + " bytes under a cap of " + 2L * size);
+                    assertTrue(store.reservedBytes().get("mv-kvs") <= 2L * size + (1 << 20), store.reservedBytes().toString());
+                    for (int version : stored) {
+                        mv.freeVersion(version);
+                    }
+                }
+            } finally {
+                pool.shutdownNow();
+            }
         }
     }
 }

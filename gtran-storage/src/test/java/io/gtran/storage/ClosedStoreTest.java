@@ -63,6 +63,31 @@ class ClosedStoreTest {
         }
     }
 
+    /**
+     * A store closed before its external-id maps were created created them on the next put and
+     * kept working, with two Chronicle Maps that nothing would close again; a closed map with maps
+     * failed with Chronicle's own exception.
+     */
+    @Test
+    void externalIdMapsRefuseUseAfterClose() {
+        GraphStore store = GraphStore.open(StoreConfig.defaults());
+        long v = store.addVertex(store.labels().intern("v"), 1, 2);
+        ExternalIdMap never = store.externalVertexIds();
+        ExternalIdMap used = store.externalEdgeIds();
+        assertTrue(used.put(1L, v));
+        store.close();
+
+        for (ExternalIdMap map : new ExternalIdMap[] {never, used}) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> map.put("late", v));
+            assertTrue(e.getMessage().contains("closed") && e.getMessage().contains("map="), e.getMessage());
+            assertThrows(IllegalStateException.class, () -> map.internalId(1L));
+            assertThrows(IllegalStateException.class, () -> map.externalId(v));
+            assertThrows(IllegalStateException.class, () -> map.remove(v));
+        }
+        assertFalse(never.created(), "no maps are created after close");
+        store.close(); // closing twice stays harmless
+    }
+
     private static void assertClosed(Executable call) {
         IllegalStateException e = assertThrows(IllegalStateException.class, call);
         assertTrue(e.getMessage().contains("closed"), e.getMessage());

@@ -6,9 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
-/** The compare-and-link and compare-and-unlink of property versions the MV-OCC layer builds on. */
+/**
+ * The compare-and-link, -replace and -unlink of property versions the MV-OCC layer builds on, and
+ * linking while GC removes the property.
+ */
 class CompareAndLinkTest {
     @Test
     void linkSucceedsOnlyOnTheExpectedNewestVersion() {
@@ -68,6 +79,92 @@ class CompareAndLinkTest {
             assertThrows(IllegalArgumentException.class, () -> store.linkEdgePropertyVersion(e, key, NO_TUPLE, 123456),
                     "a version that is not live is refused");
             store.mvStore().freeVersion(version);
+        }
+    }
+
+    /**
+     * A property cell swung to {@link MvTupleDescriptor#NO_TUPLE} looks absent to
+     * {@code vertexPropertyVersion}, yet its cell is still there: the next
+     * {@code addVertexPropertyVersion} sees "no older version", tries to insert a new cell, is
+     * refused (the key is present) and retries forever. The replacement must be refused instead.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void replacingTheNewestVersionWithOneThatIsNotLiveIsRefused() {
+        try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
+            int label = store.labels().intern("v");
+            int key = store.propertyKeys().intern("k");
+            long v = store.addVertex(label, 1, Long.MAX_VALUE);
+            int first = store.addVertexPropertyVersion(v, key, 1, 1, Long.MAX_VALUE);
+
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> store.replaceVertexPropertyVersion(v, key, first, NO_TUPLE));
+            assertTrue(e.getMessage().contains("replacement=" + NO_TUPLE) && e.getMessage().contains("key=k"), e.getMessage());
+            int freed = store.mvStore().createVersion(7, 1, 2, NO_TUPLE);
+            store.mvStore().freeVersion(freed);
+            assertThrows(IllegalArgumentException.class, () -> store.replaceVertexPropertyVersion(v, key, first, freed));
+            assertEquals(first, store.vertexPropertyVersion(v, key), "a refused replacement changes nothing");
+
+            int second = store.addVertexPropertyVersion(v, key, 2, 2, Long.MAX_VALUE); // looped forever before
+            assertEquals(first, store.mvStore().older(second));
+
+            long w = store.addVertex(label, 1, Long.MAX_VALUE);
+            long edge = store.addEdge(v, w, label, 1, Long.MAX_VALUE);
+            int edgeFirst = store.addEdgePropertyVersion(edge, key, "x", 1, Long.MAX_VALUE);
+            assertThrows(IllegalArgumentException.class, () -> store.replaceEdgePropertyVersion(edge, key, edgeFirst, NO_TUPLE));
+            assertEquals(edgeFirst, store.edgePropertyVersion(edge, key));
+        }
+    }
+
+    /**
+     * {@code removeVertexProperty} is documented to run alongside writers: a version linked
+     * concurrently lands in the removed chain or in a new cell. But a writer that read the cell
+     * just before the removal freed its newest version failed with "older version is not live"
+     * instead of starting the new cell.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void addingVersionsWhileTheGcRemovesThePropertyNeverFailsSpuriously() throws Exception {
+        try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
+            int key = store.propertyKeys().intern("k");
+            long v = store.addVertex(store.labels().intern("v"), 1, Long.MAX_VALUE);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                AtomicBoolean stop = new AtomicBoolean();
+                Future<List<String>> writer = pool.submit(() -> {
+                    List<String> failures = new ArrayList<>();
+                    try {
+                        for (int i = 0; i < 1_000_000 && failures.size() < 5; i++) {
+                            try {
+                                store.addVertexPropertyVersion(v, key, i, i, Long.MAX_VALUE);
+                            } catch (IllegalArgumentException e) {
+                                failures.add(e.getMessage());
+                            }
+                        }
+                    } finally {
+                        stop.set(true);
+                    }
+                    return failures;
+                });
+                Future<Integer> gc = pool.submit(() -> {
+                    int removed = 0;
+                    while (!stop.get()) {
+                        if (store.removeVertexProperty(v, key)) {
+                            removed++;
+                        }
+                    }
+                    return removed;
+                });
+                List<String> failures = writer.get(100, TimeUnit.SECONDS);
+                int removed = gc.get(100, TimeUnit.SECONDS);
+                assertEquals(List.of(), failures, "removals=" + removed);
+                // Whatever is left is one consistent chain, and removing it returns every version.
+                store.removeVertexProperty(v, key);
+                assertEquals(0, store.mvStore().liveVersions());
+                assertEquals(0L, store.mvStore().liveValues());
+            } finally {
+                pool.shutdownNow();
+            }
         }
     }
 }

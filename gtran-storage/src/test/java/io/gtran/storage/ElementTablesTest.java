@@ -309,4 +309,38 @@ class ElementTablesTest {
             assertEquals(e2, store.edgeIdAtSlot(ElementIds.slot(e2)));
         }
     }
+
+    /**
+     * {@link GraphStore#vertexIdAtSlot} is for full scans and promises a live vertex's id or
+     * {@link ElementIds#NONE}. While a reused slot is being created (allocated, id not yet
+     * published) or removed, its id word holds the previous element's dead marker, and the scan
+     * was handed that negative value as if it were an id.
+     */
+    @Test
+    void fullScansNeverSeeADeadMarkerWhileASlotIsReused() {
+        try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
+            int label = store.labels().intern("v");
+            long v = store.addVertex(label, 1, Long.MAX_VALUE);
+            long w = store.addVertex(label, 1, Long.MAX_VALUE);
+            long e = store.addEdge(v, w, label, 1, Long.MAX_VALUE);
+            int vSlot = ElementIds.slot(v);
+            int eSlot = ElementIds.slot(e);
+            store.removeEdge(e);
+            store.removeVertex(v);
+
+            // A concurrent addVertex / addEdge that has taken the slots and not yet published the ids.
+            long pendingVertex = store.vertices.allocateId();
+            long pendingEdge = store.edges.allocateId();
+            assertEquals(vSlot, ElementIds.slot(pendingVertex));
+            assertEquals(eSlot, ElementIds.slot(pendingEdge));
+            assertEquals(ElementIds.NONE, store.vertexIdAtSlot(vSlot), "a vertex being created is not live yet");
+            assertEquals(ElementIds.NONE, store.edgeIdAtSlot(eSlot), "an edge being created is not live yet");
+            assertFalse(store.containsVertex(pendingVertex));
+
+            store.vertices.publishId(vSlot, pendingVertex);
+            store.edges.publishId(eSlot, pendingEdge);
+            assertEquals(pendingVertex, store.vertexIdAtSlot(vSlot));
+            assertEquals(pendingEdge, store.edgeIdAtSlot(eSlot));
+        }
+    }
 }

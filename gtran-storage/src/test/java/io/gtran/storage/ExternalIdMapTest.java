@@ -237,6 +237,24 @@ class ExternalIdMapTest {
         }
     }
 
+    /**
+     * {@link ExternalIdMap#ABSENT} is 0, and 0 was accepted as an internal id: the mapping was kept
+     * (a later put of the same external id returned false) but every look-up reported it absent.
+     */
+    @Test
+    void externalIdsMapOnlyToElementIds() {
+        try (ExternalIdMap map = new ExternalIdMap("malformed", 100)) {
+            for (long bad : new long[] {ExternalIdMap.ABSENT, -5L, Long.MIN_VALUE, 0xFFFF_FFFFL}) {
+                UnknownElementException e = assertThrows(UnknownElementException.class, () -> map.put("alice", bad));
+                assertTrue(e.getMessage().contains("id=" + bad), e.getMessage());
+            }
+            assertFalse(map.created(), "a refused id does not create the maps");
+            assertEquals(ExternalIdMap.ABSENT, map.internalId("alice"));
+            assertTrue(map.put("alice", ElementIds.vertexId(0, 1, 7)));
+            assertEquals(ElementIds.vertexId(0, 1, 7), map.internalId("alice"));
+        }
+    }
+
     /** A well-formed internal (vertex) id with slot {@code n}. */
     private static long v(long n) {
         return ElementIds.vertexId(0, 0, (int) n);

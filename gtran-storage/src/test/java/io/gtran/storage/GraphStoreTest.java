@@ -288,4 +288,23 @@ class GraphStoreTest {
         long v = store.addVertex(42, 1, 2);
         assertEquals(42, store.vertexLabel(v));
     }
+
+    /** Null serialized bytes and null dictionary names failed with bare NullPointerExceptions. */
+    @Test
+    void nullBytesAndNamesAreRefusedNamingWhatWasNull() {
+        try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
+            int key = store.propertyKeys().intern("k");
+            long v = store.addVertex(store.labels().intern("v"), 1, 2);
+            Map<String, Long> before = store.liveSlots();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> store.addSerializedVertexPropertyVersion(v, key, null, 1, 2));
+            assertTrue(e.getMessage().contains("serialized"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> store.addSerializedVertexPropertyBase(v, key, null));
+            assertThrows(IllegalArgumentException.class, () -> store.mvStore().createSerializedVersion(null, 1, 2, NO_TUPLE));
+            assertEquals(before, store.liveSlots());
+            e = assertThrows(IllegalArgumentException.class, () -> store.labels().find(null));
+            assertTrue(e.getMessage().contains("label"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> store.propertyKeys().find(null));
+        }
+    }
 }

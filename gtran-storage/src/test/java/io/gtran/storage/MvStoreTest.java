@@ -24,7 +24,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The MV-KVS: value round trips for every type, version chains, freeing, CAS on times, value limits. */
+/**
+ * The MV-KVS: value round trips for every type (and strings that cannot round-trip refused),
+ * version chains, freeing, CAS on times, value limits.
+ */
 class MvStoreTest {
     private final GraphStore store = GraphStore.open(config(StoreConfig.VALUE_MAX_BYTES, 1 << 20));
     private final MvStore mv = store.mvStore();
@@ -346,5 +349,60 @@ class MvStoreTest {
             assertEquals(perThread, length);
         }
         assertEquals(2 * threads * perThread, mv.liveVersions(), "versions that lost a race were freed");
+    }
+
+    /**
+     * {@link String#getBytes} replaces an unpaired surrogate with '?', so such a string came back
+     * as a different string, and two different string ids became one key. Both are refused now;
+     * well-formed pairs still round-trip.
+     */
+    @Test
+    void stringsWithAnUnpairedSurrogateAreRefusedInsteadOfAltered() {
+        try (GraphStore store = GraphStore.open(config(StoreConfig.EXTERNAL_IDS_MAX, 1000))) {
+            MvStore mv = store.mvStore();
+            Map<String, Long> before = store.liveSlots();
+            for (String bad : new String[] {"a\ud800b", "\udc00", "end\ud83d", "\ude00\ud83d"}) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> mv.createVersion(bad, 1, 2, NO_TUPLE));
+                assertTrue(e.getMessage().contains("unpaired surrogate") && e.getMessage().contains("index="), e.getMessage());
+                assertThrows(IllegalArgumentException.class, () -> mv.createBaseVersion(bad));
+            }
+            assertEquals(before, store.liveSlots(), "a refused string leaves nothing behind");
+            String pair = "smile \ud83d\ude00 \u00e9";
+            assertEquals(pair, mv.value(mv.createVersion(pair, 1, 2, NO_TUPLE)));
+
+            ExternalIdMap ids = store.externalVertexIds();
+            long a = store.addVertex(store.labels().intern("v"), 1, 2);
+            long b = store.addVertex(store.labels().intern("v"), 1, 2);
+            assertThrows(IllegalArgumentException.class, () -> ids.put("id\ud800", a));
+            assertThrows(IllegalArgumentException.class, () -> ids.put("id\udbff", b));
+            assertEquals(ExternalIdMap.ABSENT, ids.internalId("id?"), "no id was mapped under the replacement text");
+            assertTrue(ids.put(pair, a));
+            assertEquals(pair, ids.externalId(a));
+        }
+    }
+
+    /**
+     * A freed tuple keeps its old older link (the free list uses only its first word). Cutting the
+     * chain after a freed version therefore freed the versions that link names, which by then may
+     * belong to another property: that property's newest version was freed under it.
+     */
+    @Test
+    void freeingVersionsOlderThanAFreedVersionIsRefusedAndLeavesOtherPropertiesAlone() {
+        try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
+            int label = store.labels().intern("v");
+            int k1 = store.propertyKeys().intern("k1");
+            int k2 = store.propertyKeys().intern("k2");
+            long v = store.addVertex(label, 1, Long.MAX_VALUE);
+            store.addVertexPropertyVersion(v, k1, 1, 1, Long.MAX_VALUE);
+            int stale = store.addVertexPropertyVersion(v, k1, 2, 2, Long.MAX_VALUE);
+            assertTrue(store.removeVertexProperty(v, k1));
+            int other = store.addVertexPropertyVersion(v, k2, 3, 1, Long.MAX_VALUE); // reuses k1's oldest slot
+
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> store.freeVersionsOlderThan(stale));
+            assertTrue(e.getMessage().contains("version=" + stale), e.getMessage());
+            assertTrue(store.mvStore().isLive(other), "k2's version must survive");
+            assertEquals(other, store.vertexPropertyVersion(v, k2));
+            assertEquals(3, store.mvStore().value(other));
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.gtran.storage;
 
+import static io.gtran.storage.StoreTestSupport.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -323,6 +324,39 @@ class RelocationTest {
     }
 
     /**
+     * {@link GraphStore#compactAllEdges} promises that a second pass over a compacted store moves
+     * nothing. But a run never straddles a chunk: a list that does not fit in what is left of the
+     * current chunk starts on the next one, and the next pass, expecting it right after the previous
+     * list, moved it again (and every list after it), growing the row pool on every pass.
+     */
+    @Test
+    void aSecondCompactionPassMovesNothingWhenAListStartedOnANewChunk() {
+        // 4 KiB chunks of 72-byte rows: 32 rows a chunk.
+        try (GraphStore store = GraphStore.open(config(StoreConfig.EDGE_ROW_CELLS, 4, StoreConfig.CHUNK_BYTES, 4096,
+                StoreConfig.EDGE_ROW_CHUNK_BYTES, 4096))) {
+            int label = store.labels().intern("l");
+            long[] hubs = new long[4];
+            for (int i = 0; i < hubs.length; i++) {
+                hubs[i] = store.addVertex(label, 1, Long.MAX_VALUE);
+            }
+            // Round robin, so the hubs' rows interleave; 48 cells = 12 rows each; neighbours on node 1.
+            for (int n = 0; n < 48; n++) {
+                for (long hub : hubs) {
+                    store.addEdge(hub, ElementIds.vertexId(1, 1, n), label, 1, Long.MAX_VALUE);
+                }
+            }
+            store.compactAllEdges();
+            List<List<Integer>> laidOut = chains(store, hubs);
+            int highWater = store.edgeLists.rows.highWater();
+
+            store.compactAllEdges();
+
+            assertEquals(laidOut, chains(store, hubs), "a compacted store is left where it is");
+            assertEquals(highWater, store.edgeLists.rows.highWater(), "no fresh rows taken by a pass that has nothing to do");
+        }
+    }
+
+    /**
      * A hub with {@code edges} out-edges to vertices of another node (so only the hub's list holds
      * cells), {@code removed} of them then removed at random.
      */
@@ -352,5 +386,14 @@ class RelocationTest {
             chain.add(row);
         }
         return chain;
+    }
+
+    /** The row chain of each vertex's edge list. */
+    private static List<List<Integer>> chains(GraphStore store, long[] vertices) {
+        List<List<Integer>> out = new ArrayList<>();
+        for (long v : vertices) {
+            out.add(rowChain(store, store.vertices.slotOf(v)));
+        }
+        return out;
     }
 }

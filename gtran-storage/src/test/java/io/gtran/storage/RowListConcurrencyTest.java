@@ -1,5 +1,6 @@
 package io.gtran.storage;
 
+import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
 import static io.gtran.storage.StoreTestSupport.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -19,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -27,7 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Optimistic readers against a writer that inserts, removes and compacts the same list: every scan
- * must be strictly increasing, free of duplicates, and contain every cell present throughout it.
+ * must be strictly increasing, free of duplicates, and contain every cell present throughout it,
+ * and a look-up must not spin on a row recycled under it.
  */
 class RowListConcurrencyTest {
     private static final int READERS = 3;
@@ -278,6 +281,82 @@ class RowListConcurrencyTest {
             } finally {
                 executor.shutdownNow();
             }
+        }
+    }
+
+    /**
+     * A freed row's link word holds the free-list link, (previous free head + 1). So when row s - 1
+     * is freed just before row s, row s links to itself, and it keeps its count and cells. An
+     * optimistic {@link PropertyRowLists#find} that followed a link into s before the writer's change
+     * (it read the previous row's link earlier) then walks s -> s -> s ... and, since it checks
+     * the stripe only after the walk, never notices the writer: it spins until s happens to be
+     * reallocated, forever in a quiet store.
+     *
+     * <p>The test makes the real operations leave that self-linked row behind, then shows the
+     * reader the one stale link it would have read before the merge (the previous row still
+     * pointing at s), and finally completes the "writer" under the stripe lock. A reader that
+     * bounds its walk retries and returns; one that does not never returns.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void propertyLookupDoesNotSpinOnARecycledRowThatLinksToItself() throws Exception {
+        try (GraphStore store = GraphStore.open(config(StoreConfig.VERTEX_PROPERTY_ROW_CELLS, 4))) {
+            int label = store.labels().intern("v");
+            int[] keys = new int[10];
+            for (int i = 0; i < keys.length; i++) {
+                keys[i] = store.propertyKeys().intern("k" + i);
+            }
+            long a = store.addVertex(label, 1, Long.MAX_VALUE);
+            long b = store.addVertex(label, 1, Long.MAX_VALUE);
+            int bSlot = store.vertices.slotOf(b);
+            int aSlot = store.vertices.slotOf(a);
+            PropertyRowLists lists = store.vertexPropertyLists;
+            SlotPool rows = lists.rows;
+            SlotPool owners = store.vertices.headers;
+            int field = VertexHeaderDescriptor.PROPERTY_ROW_OFFSET;
+
+            for (int k = 1; k <= 4; k++) {
+                store.addVertexPropertyVersion(b, keys[k], k, 1, Long.MAX_VALUE); // b's first row, full
+            }
+            store.addVertexPropertyVersion(a, keys[1], 1, 1, Long.MAX_VALUE); // a's row: the next slot
+            store.addVertexPropertyVersion(b, keys[5], 5, 1, Long.MAX_VALUE); // b's second row: the slot after
+            int bHead = owners.getInt(bSlot, field);
+            int aRow = owners.getInt(aSlot, field);
+            int s = lists.next(bHead);
+            assertEquals(aRow + 1, s, "precondition: a's row is just below b's second row");
+
+            // GC removes a's property (its row is freed), then one of b's: b's rows now fit in one,
+            // so the second row is merged into the first and freed right after a's row.
+            assertTrue(store.removeVertexProperty(a, keys[1]));
+            assertTrue(store.removeVertexProperty(b, keys[1]));
+            assertEquals(RowDescriptor.NO_ROW, lists.next(bHead));
+            assertEquals(s, lists.next(s), "the free list left the recycled row linked to itself");
+            assertEquals(1, lists.count(s), "and with its old count");
+
+            // What a reader that read b's first row just before the merge sees: its link to s.
+            int stripe = lists.locks.stripe(field, bSlot);
+            rows.putInt(bHead, RowDescriptor.NEXT_OFFSET, s);
+            ExecutorService executor = Executors.newSingleThreadExecutor();
+            try {
+                Future<Integer> reader = executor.submit(() -> store.vertexPropertyVersion(b, keys[9]));
+                Thread.sleep(200);
+                // The writer's change becomes visible: the link is gone and the stripe has moved on.
+                long locked = lists.locks.lock(stripe);
+                rows.putInt(bHead, RowDescriptor.NEXT_OFFSET, RowDescriptor.NO_ROW);
+                lists.locks.unlock(stripe, locked);
+                try {
+                    assertEquals(NO_TUPLE, reader.get(10, TimeUnit.SECONDS));
+                } catch (TimeoutException e) {
+                    // Unstick the spinning reader (reusing the row zeroes its count) before failing.
+                    store.addVertexPropertyVersion(a, keys[2], 2, 1, Long.MAX_VALUE);
+                    reader.get(10, TimeUnit.SECONDS);
+                    fail("find() looped on a recycled row that links to itself and never revalidated");
+                }
+            } finally {
+                executor.shutdownNow();
+            }
+            assertEquals(List.of(2L, 3L, 4L, 5L), List.of(keys[2], keys[3], keys[4], keys[5]).stream()
+                    .map(k -> ((Number) store.mvStore().value(store.vertexPropertyVersion(b, k))).longValue()).toList());
         }
     }
 
