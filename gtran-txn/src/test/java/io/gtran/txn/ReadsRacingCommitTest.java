@@ -1,7 +1,6 @@
-package io.gtran.txn.check;
+package io.gtran.txn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.rdma.Fabric;
@@ -11,13 +10,6 @@ import io.gtran.rdma.InJvmCluster;
 import io.gtran.rdma.Region;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
-import io.gtran.txn.Clock;
-import io.gtran.txn.Isolation;
-import io.gtran.txn.LocalClock;
-import io.gtran.txn.Transaction;
-import io.gtran.txn.TransactionConflictException;
-import io.gtran.txn.TransactionEngine;
-import io.gtran.txn.TxnConfig;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -32,12 +24,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Deterministic reproductions of the engine bugs the list-append checker found in real runs
- * ({@link ListAppendHistoryTest}): each interleaving is forced with a gated clock or a pausing
- * fabric decorator, GC is off, and the test states what MV-OCC must do.
+ * Reads that race a writer's commit, in interleavings the list-append history check
+ * ({@link io.gtran.txn.check.ListAppendHistoryTest}) met in real runs: a reader that begins after
+ * the writer took its commit time but before it left EXECUTING, and a reader that holds a version
+ * the writer replaces before committing. Each interleaving is forced with a gated clock or a
+ * pausing fabric decorator, GC is off, and the test states what MV-OCC must do.
  */
 @Timeout(30)
-class EngineFindingsTest {
+class ReadsRacingCommitTest {
     /** A clock that, once armed, holds the next caller after it took its timestamp until released. */
     static final class GatedClock implements Clock {
         private final LocalClock inner = new LocalClock();
@@ -100,7 +94,7 @@ class EngineFindingsTest {
     private final GatedClock clock = new GatedClock();
     private final TransactionEngine engine = TransactionEngine.open(store, fabric, TxnConfig.from(Map.of(TxnConfig.GC, false)), clock);
     private final ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
-        Thread t = new Thread(r, "findings-worker");
+        Thread t = new Thread(r, "racing-worker");
         t.setDaemon(true); // a worker spinning in the engine must not keep the JVM alive
         return t;
     });
@@ -213,29 +207,4 @@ class EngineFindingsTest {
         reader.commit();
     }
 
-    /**
-     * Found as incompatible-order (lost appends) at SI. First-committer-wins is checked on the
-     * head version only: when the head is an aborted version, Transaction.writeProperty steps to
-     * the version below and supersedes it without checking that it was committed after this
-     * transaction began, so a concurrent committed update is overwritten.
-     */
-    @Test
-    void snapshotIsolationFirstCommitterWinsSeesPastAnAbortedHead() {
-        long v = vertexWithList("1");
-        Transaction late = engine.begin(Isolation.SNAPSHOT);
-        assertEquals("1", late.vertexProperty(v, list));
-        Transaction first = engine.begin(Isolation.SNAPSHOT);
-        first.setVertexProperty(v, list, "1,2");
-        first.commit(); // committed after `late` began
-        Transaction aborted = engine.begin(Isolation.SNAPSHOT);
-        aborted.setVertexProperty(v, list, "1,2,3");
-        aborted.rollback(); // leaves an aborted version at the head (GC is off)
-        assertThrows(TransactionConflictException.class, () -> {
-            late.setVertexProperty(v, list, "1,4");
-            late.commit();
-        }, "SI must not let `late` overwrite the update committed after it began (first committer wins)");
-        Transaction check = engine.begin(Isolation.SNAPSHOT);
-        assertEquals("1,2", check.vertexProperty(v, list));
-        check.commit();
-    }
 }
