@@ -8,15 +8,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gtran.txn.Isolation;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.structure.Graph;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.structure.VertexProperty;
 import org.apache.tinkerpop.gremlin.structure.util.GraphFactory;
+import org.apache.tinkerpop.gremlin.structure.util.TransactionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Opening a graph the ways users do, and the graph-level API beyond the TinkerPop suites. */
+/**
+ * Opening a graph the ways users do (and one that fails to open), closing it, and the graph-level
+ * API beyond the TinkerPop suites.
+ */
 class GtranGraphTest {
 
     @Test
@@ -74,6 +81,60 @@ class GtranGraphTest {
             assertEquals(2, g.V(v).properties("name").id().dedup().count().next(), "each value keeps its own id");
         } finally {
             graph.close();
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aStaleVertexPropertyDoesNotActOnTheValueThatReplacedIt() {
+        GtranGraph graph = GtranGraph.open();
+        try {
+            Vertex v = graph.addVertex();
+            VertexProperty<String> old = v.property("name", "a");
+            v.property("name", "b");
+            assertThrows(IllegalStateException.class, () -> old.property("since", 2020));
+            old.remove();
+            assertEquals("b", v.value("name"), "removing the stale handle left the new value");
+            VertexProperty<String> p1 = v.property(VertexProperty.Cardinality.list, "k", "a");
+            p1.remove();
+            v.property(VertexProperty.Cardinality.list, "k", "b");
+            p1.remove();
+            assertEquals(List.of("b"), graph.traversal().V(v).values("k").toList());
+        } finally {
+            graph.close();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aFailedOpenLeavesNoThreadsBehind() {
+        long before = gcThreads();
+        for (int i = 0; i < 20; i++) {
+            assertThrows(IllegalArgumentException.class,
+                    () -> GtranGraph.open(TestGraphs.config(GtranGraph.VERTEX_HASH_INDEX, "name",
+                            GtranGraph.VERTEX_ORDERED_INDEX, "name")));
+        }
+        assertEquals(before, gcThreads());
+    }
+
+    private static long gcThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("gtran-gc")).count();
+    }
+
+    @Test
+    @Timeout(30)
+    void aCommitAfterTheGraphClosedIsATransactionException() throws Exception {
+        GtranGraph graph = GtranGraph.open();
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> opened = other.submit(() -> graph.addVertex());
+            opened.get();
+            graph.close();
+            Future<?> commit = other.submit(() -> graph.tx().commit());
+            Exception e = assertThrows(Exception.class, commit::get);
+            assertTrue(e.getCause() instanceof TransactionException, "a commit that cannot happen is a TransactionException: " + e);
+        } finally {
+            other.shutdownNow();
         }
     }
 }

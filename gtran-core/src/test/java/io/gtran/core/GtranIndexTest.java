@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -13,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.tinkerpop.gremlin.process.traversal.P;
@@ -492,6 +495,70 @@ class GtranIndexTest {
             assertEquals(change.equals("add") ? 3L : 1L, g.E().hasLabel("knows").count().next(), "a new snapshot sees the change");
             graph.tx().rollback();
             graph.close();
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void indexLookUpsOfNullsAndCollectionsMatchAScan() {
+        GtranGraph indexed = GtranGraph.open(TestGraphs.config(GtranGraph.ALLOW_NULL_PROPERTY_VALUES, "true",
+                GtranGraph.VERTEX_HASH_INDEX, "k", GtranGraph.VERTEX_ORDERED_INDEX, "o"));
+        try {
+            GraphTraversalSource g = indexed.traversal();
+            g.addV().property("k", null).property("o", null).iterate();
+            g.addV().property("k", List.of(1)).property("o", List.of(1)).iterate();
+            List<List<Integer>> colliding = new ArrayList<>();
+            for (int i = 0; i < 32; i++) {
+                List<Integer> l = List.of(i, 31 * (31 - i)); // equal hashCodes, different lists
+                colliding.add(l);
+                g.addV().property("o", l).iterate();
+            }
+            indexed.tx().commit();
+            assertEquals(1L, g.V().has("k", (Object) null).count().next());
+            assertEquals(1L, g.V().has("o", (Object) null).count().next());
+            assertEquals(1L, g.V().has("k", List.of(1L)).count().next(), "Gremlin finds [1] equal to [1L]");
+            assertEquals(1L, g.V().has("o", List.of(1L)).count().next());
+            for (List<Integer> l : colliding) {
+                assertEquals(1L, g.V().has("o", new ArrayList<>(l)).count().next(), "ordered index finds " + l);
+            }
+        } finally {
+            indexed.close();
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aLabelLookUpIsValidatedAgainstAConcurrentCreationAtSerializable() throws Exception {
+        for (String isolation : List.of("SERIALIZABLE", "SNAPSHOT")) {
+            GtranGraph graph = GtranGraph.open(TestGraphs.config(GtranGraph.ISOLATION, isolation));
+            ExecutorService other = Executors.newSingleThreadExecutor();
+            try {
+                Vertex a = graph.addVertex(T.label, "x");
+                a.addEdge("e", a);
+                graph.addVertex(T.label, "y");
+                graph.tx().commit();
+                GraphTraversalSource g = graph.traversal();
+                assertEquals(1L, g.V().hasLabel("x").count().next());
+                assertEquals(1L, g.E().hasLabel("e").count().next());
+                assertTrue(g.V().hasLabel("x").explain().toString().contains("index=label"));
+                graph.addVertex(T.label, "y"); // this transaction writes, so at SR its reads are validated
+                other.submit(() -> {
+                    Vertex b = graph.addVertex(T.label, "x");
+                    b.addEdge("e", b);
+                    graph.tx().commit();
+                }).get();
+                if (isolation.equals("SERIALIZABLE")) {
+                    assertThrows(TransactionException.class, () -> graph.tx().commit(), "a phantom in the label scan");
+                } else {
+                    graph.tx().commit(); // snapshot isolation does not validate reads
+                }
+                assertEquals(2L, g.V().hasLabel("x").count().next());
+                assertEquals(2L, g.E().hasLabel("e").count().next());
+                graph.tx().rollback();
+            } finally {
+                other.shutdownNow();
+                graph.close();
+            }
         }
     }
 }
