@@ -1,0 +1,152 @@
+package io.gtran.txn.clock;
+
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.Mailbox;
+import io.gtran.rdma.Message;
+import java.nio.ByteBuffer;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Keeps one node's {@link SyncedClock} synchronised over the fabric. The clock master is the live
+ * member with the smallest id; every other member sends it a {@code REQUEST} every sync interval
+ * through mailbox {@value #MAILBOX} and adds each {@code REPLY} (the master's time) as a sample.
+ * When the fabric reports the master lost, the next smallest live member takes over, from above
+ * everything it knew (see {@link SyncedClock#becomeMaster}). One daemon thread per node does it all.
+ *
+ * <p>Messages are 17 bytes: kind (1 = request, 2 = reply), a sequence number, the master's time
+ * in microseconds (replies). A reply to anything but the last request is ignored: its round trip
+ * is unknown. Requests are answered only by a node that is master; a requester whose master does
+ * not answer keeps asking, and {@link SyncedClock#next()} fails after its wait limit if no sample
+ * comes.
+ */
+public final class ClockSync implements AutoCloseable {
+    public static final String MAILBOX = "gtran.clock";
+    private static final byte REQUEST = 1;
+    private static final byte REPLY = 2;
+    private static final int LENGTH = 17;
+
+    private final SyncedClock clock;
+    private final TimeSource time;
+    private final Mailbox mailbox;
+    private final long intervalNanos;
+    private final Set<Integer> live; // guarded by itself
+    private final Thread thread;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private long sequence;
+    private long sentNanos;
+
+    /**
+     * Starts synchronising {@code clock} with the other {@code members} of {@code fabric}'s cluster.
+     *
+     * @param members every node id of the cluster, this node's included
+     * @throws IllegalArgumentException if {@code members} does not contain this node
+     */
+    public ClockSync(Fabric fabric, SyncedClock clock, TimeSource time, Set<Integer> members, long intervalMillis) {
+        if (!members.contains(fabric.localNode()) || clock.node() != fabric.localNode()) {
+            throw new IllegalArgumentException("members must include this node and the clock must be its: node="
+                    + fabric.localNode() + " clock=" + clock.node() + " members=" + members);
+        }
+        this.clock = clock;
+        this.time = time;
+        this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
+        this.live = new TreeSet<>(members);
+        this.mailbox = fabric.openMailbox(MAILBOX);
+        clock.follow(master());
+        fabric.onPeerLost((node, reason) -> lost(node));
+        this.thread = new Thread(this::run, "gtran-clock-sync-" + fabric.localNode());
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** The clock master as this node sees it: the smallest live member. */
+    public int master() {
+        synchronized (live) {
+            return ((TreeSet<Integer>) live).first();
+        }
+    }
+
+    private void lost(int node) {
+        int before;
+        int after;
+        synchronized (live) {
+            before = master();
+            if (live.size() == 1 || !live.remove(node)) {
+                return;
+            }
+            after = master();
+        }
+        if (after != before) {
+            clock.follow(after); // this node's own id makes it master
+        }
+    }
+
+    private void run() {
+        long nextSend = time.nanos();
+        while (!closed.get()) {
+            try {
+                long now = time.nanos();
+                if (now - nextSend >= 0) {
+                    requestFromMaster(now);
+                    nextSend = now + intervalNanos;
+                }
+                Message message = mailbox.receive(Math.max(1, (nextSend - time.nanos()) / 1000), TimeUnit.MICROSECONDS);
+                if (message != null) {
+                    handle(message, time.nanos());
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (IllegalStateException closedUnderUs) {
+                if (closed.get()) {
+                    return;
+                }
+                // a send to a peer that just went: the next round asks the next master
+            }
+        }
+    }
+
+    private void requestFromMaster(long now) {
+        int master = master();
+        if (master == clock.node()) {
+            return;
+        }
+        sequence++;
+        sentNanos = now;
+        mailbox.send(master, MAILBOX, encode(REQUEST, sequence, 0)); // failures show as a missing reply
+    }
+
+    private void handle(Message message, long now) {
+        ByteBuffer in = ByteBuffer.wrap(message.payload());
+        if (message.payload().length != LENGTH) {
+            return; // not ours: nothing else is sent to this mailbox
+        }
+        byte kind = in.get();
+        long seq = in.getLong();
+        long micros = in.getLong();
+        if (kind == REQUEST && clock.isMaster()) {
+            mailbox.send(message.fromNode(), message.fromMailbox(), encode(REPLY, seq, clock.masterMicros()));
+        } else if (kind == REPLY && seq == sequence && message.fromNode() == master()) {
+            clock.addSample(sentNanos, now, micros);
+        }
+    }
+
+    private static byte[] encode(byte kind, long seq, long micros) {
+        return ByteBuffer.allocate(LENGTH).put(kind).putLong(seq).putLong(micros).array();
+    }
+
+    /** Stops the thread and closes the mailbox; idempotent. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            thread.interrupt();
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            mailbox.close();
+        }
+    }
+}

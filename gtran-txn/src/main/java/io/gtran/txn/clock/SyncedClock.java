@@ -1,0 +1,265 @@
+package io.gtran.txn.clock;
+
+import io.gtran.txn.Clock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One node's clock in a cluster, synchronised with a clock master the FaRMv2 way (see
+ * docs/cluster-transactions.md, "Time"). The cluster's timescale is the master's clock, in
+ * microseconds. Each other node keeps samples of round trips to the master ({@link #addSample}):
+ * a master reading {@code M} taken between local times {@code send} and {@code recv} bounds the
+ * master's time at a later local time {@code t} to
+ * {@code [M + (t - recv)(1 - e), M + (t - send)(1 + e)]}, for the drift bound {@code e};
+ * {@link Marzullo} combines the samples into {@link #interval()} {@code [L, U]}.
+ *
+ * <p>{@link #next()} is FaRMv2's {@code get_ts}: {@code ts = max(U, last + 1)}, then wait until
+ * {@code L > ts}. So a timestamp returned before another {@code next()} starts (on any node) is the
+ * smaller one: commit order agrees with real-time order. A timestamp is {@code ts << 10 | node},
+ * unique across the cluster.
+ */
+public final class SyncedClock implements Clock {
+    public static final int NODE_BITS = 10;
+    public static final int MAX_NODE = (1 << NODE_BITS) - 1;
+    /** Default bound on a local oscillator's drift: 1000 parts per million. */
+    public static final double DEFAULT_DRIFT = 1e-3;
+    /** Samples kept; older ones only widen the interval. */
+    static final int MAX_SAMPLES = 8;
+
+    private final int node;
+    private final TimeSource time;
+    private final double drift;
+    private final long waitLimitNanos;
+
+    private record Sample(long sendNanos, long recvNanos, long masterMicros) {
+    }
+
+    // All guarded by this.
+    private final ArrayDeque<Sample> samples = new ArrayDeque<>();
+    private boolean master;
+    private int masterNode = -1;
+    private long baseMicros;
+    private long baseNanos;
+    private long lastMicros;
+    private long resets;
+    /** An upper bound on the old master's time, kept when its samples are dropped; MIN_VALUE if none. */
+    private long floorMicros = Long.MIN_VALUE;
+    private long floorNanos;
+
+    /**
+     * A clock that is not yet synchronised: {@link #next()} waits until it is master or has a sample.
+     *
+     * @param waitLimitNanos how long {@link #next()} waits for synchronisation or uncertainty before it fails
+     */
+    public SyncedClock(int node, TimeSource time, double drift, long waitLimitNanos) {
+        if (node < 0 || node > MAX_NODE) {
+            throw new IllegalArgumentException("node out of range: node=" + node + " max=" + MAX_NODE);
+        }
+        if (!(drift >= 0 && drift < 0.1)) {
+            throw new IllegalArgumentException("drift bound must be in [0, 0.1): drift=" + drift);
+        }
+        this.node = node;
+        this.time = time;
+        this.drift = drift;
+        this.waitLimitNanos = waitLimitNanos;
+    }
+
+    public int node() {
+        return node;
+    }
+
+    /**
+     * Makes this node the clock master. Its timescale continues from above anything it knew or
+     * handed out (its {@code U}, its last timestamp), so time never goes backwards across a change
+     * of master; a first master with no samples starts from its wall clock.
+     */
+    public synchronized void becomeMaster() {
+        long now = time.nanos();
+        long start;
+        if (master) {
+            start = masterMicros(now);
+        } else {
+            keepFloor(now);
+            start = floorMicros != Long.MIN_VALUE ? floorMicros + microsUp((now - floorNanos) * (1 + drift)) : time.wallMicros();
+        }
+        baseMicros = Math.max(start, lastMicros + 1);
+        baseNanos = now;
+        master = true;
+        masterNode = node;
+        samples.clear();
+    }
+
+    /** Follows {@code masterNode}'s timescale: samples of any earlier master are dropped. */
+    public synchronized void follow(int masterNode) {
+        if (masterNode == node) {
+            becomeMaster();
+            return;
+        }
+        long now = time.nanos();
+        if (master) {
+            floorMicros = masterMicros(now);
+            floorNanos = now;
+            samples.clear();
+        } else if (this.masterNode != masterNode) {
+            keepFloor(now);
+            samples.clear();
+        }
+        master = false;
+        this.masterNode = masterNode;
+    }
+
+    /** Remembers the samples' upper bound before they are dropped. */
+    private void keepFloor(long now) {
+        Marzullo.Interval known = followerInterval(now);
+        if (known != null) {
+            floorMicros = known.hi();
+            floorNanos = now;
+        }
+    }
+
+    public synchronized boolean isMaster() {
+        return master;
+    }
+
+    /** The node whose timescale this clock follows, or -1 before the first {@link #follow}. */
+    public synchronized int masterNode() {
+        return masterNode;
+    }
+
+    /** The master's time now, in microseconds: only on the master. */
+    public synchronized long masterMicros() {
+        if (!master) {
+            throw new IllegalStateException("not the clock master: node=" + node + " master=" + masterNode);
+        }
+        return masterMicros(time.nanos());
+    }
+
+    private long masterMicros(long nanos) {
+        return baseMicros + (nanos - baseNanos) / 1000;
+    }
+
+    /**
+     * Adds a round trip to the master: a reading {@code masterMicros} taken between local times
+     * {@code sendNanos} and {@code recvNanos}. A sample that contradicts what the clock holds means
+     * the local clock or the master's stepped: the older samples are dropped (counted in {@link #resets}).
+     */
+    public synchronized void addSample(long sendNanos, long recvNanos, long masterMicros) {
+        if (master) {
+            return; // a late reply from before this node became master
+        }
+        if (recvNanos < sendNanos) {
+            throw new IllegalArgumentException("sample received before it was sent: send=" + sendNanos + " recv=" + recvNanos);
+        }
+        if (!samples.isEmpty()) {
+            Marzullo.Interval held = followerInterval(recvNanos);
+            long hi = masterMicros + microsUp((recvNanos - sendNanos) * (1 + drift));
+            if (held == null || held.hi() < masterMicros || held.lo() > hi) {
+                samples.clear();
+                resets++;
+            }
+        }
+        samples.addLast(new Sample(sendNanos, recvNanos, masterMicros));
+        if (samples.size() > MAX_SAMPLES) {
+            samples.removeFirst();
+        }
+    }
+
+    /** How many times samples were dropped because a new one contradicted them. */
+    public synchronized long resets() {
+        return resets;
+    }
+
+    /** {@code [L, U]}: where the master's time is now; null while unsynchronised. */
+    public synchronized Marzullo.Interval interval() {
+        long now = time.nanos();
+        if (master) {
+            long t = masterMicros(now);
+            return new Marzullo.Interval(t, t, 1);
+        }
+        return followerInterval(now);
+    }
+
+    private Marzullo.Interval followerInterval(long now) {
+        if (samples.isEmpty()) {
+            return null;
+        }
+        List<Marzullo.Interval> bounds = new ArrayList<>(samples.size());
+        for (Sample s : samples) {
+            long lo = s.masterMicros + microsDown((now - s.recvNanos) * (1 - drift));
+            long hi = s.masterMicros + microsUp((now - s.sendNanos) * (1 + drift));
+            bounds.add(new Marzullo.Interval(lo, Math.max(lo, hi), 1));
+        }
+        return Marzullo.best(bounds);
+    }
+
+    private static long microsDown(double nanos) {
+        return (long) Math.floor(nanos / 1000);
+    }
+
+    private static long microsUp(double nanos) {
+        return (long) Math.ceil(nanos / 1000);
+    }
+
+    /**
+     * A fresh timestamp, after waiting out the clock's uncertainty.
+     *
+     * @throws ClockUnavailableException if the clock is not synchronised, or its uncertainty does
+     *                                   not pass, within the wait limit
+     */
+    @Override
+    public long next() {
+        long deadline = time.nanos() + waitLimitNanos;
+        long ts;
+        while (true) {
+            synchronized (this) {
+                Marzullo.Interval now = interval();
+                if (now != null) {
+                    ts = Math.max(now.hi(), lastMicros + 1);
+                    lastMicros = ts;
+                    break;
+                }
+            }
+            pause(deadline, 1000, "no reading of clock master " + masterNode() + " yet");
+        }
+        while (true) {
+            Marzullo.Interval now = interval();
+            if (now != null && now.lo() > ts) {
+                return ts << NODE_BITS | node;
+            }
+            pause(deadline, now == null ? 1000 : ts + 1 - now.lo(), now == null ? "lost the clock master's timescale while waiting"
+                    : "uncertainty did not pass: ts=" + ts + " interval=[" + now.lo() + ", " + now.hi() + "]");
+        }
+    }
+
+    /** Waits about {@code micros} of local time, or less. */
+    private void pause(long deadline, long micros, String why) {
+        if (time.nanos() - deadline > 0) {
+            throw new ClockUnavailableException("clock of node " + node + " unavailable after "
+                    + waitLimitNanos / 1_000_000 + " ms: " + why);
+        }
+        time.pause(micros * 1000);
+    }
+
+    @Override
+    public synchronized long current() {
+        return lastMicros << NODE_BITS | node;
+    }
+
+    /** The microseconds of a timestamp from {@link #next()}. */
+    public static long micros(long timestamp) {
+        return timestamp >>> NODE_BITS;
+    }
+
+    /** The node that issued a timestamp from {@link #next()}. */
+    public static int node(long timestamp) {
+        return (int) (timestamp & MAX_NODE);
+    }
+
+    @Override
+    public synchronized String toString() {
+        Marzullo.Interval i = interval();
+        return "SyncedClock[node=" + node + (master ? ", master" : ", master=" + masterNode) + ", samples=" + samples.size()
+                + (i == null ? ", unsynchronised" : ", interval=[" + i.lo() + ", " + i.hi() + "]") + "]";
+    }
+}

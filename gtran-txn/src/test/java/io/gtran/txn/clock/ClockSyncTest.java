@@ -1,0 +1,91 @@
+package io.gtran.txn.clock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.InJvmCluster;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Three nodes in one JVM, their clocks offset by up to 100 ms and drifting by 500 ppm, kept in
+ * step by {@link ClockSync} over the in-JVM fabric: timestamps taken one after another on any
+ * nodes increase, also after the clock master is lost and the next node takes over.
+ */
+class ClockSyncTest {
+    private static final long MS = 1_000_000;
+
+    /** The JVM's clock seen through an offset and a drift. */
+    private static TimeSource skewed(long offsetNanos, double drift) {
+        long start = System.nanoTime();
+        return new TimeSource() {
+            @Override
+            public long nanos() {
+                return start + offsetNanos + (long) ((System.nanoTime() - start) * (1 + drift));
+            }
+
+            @Override
+            public long wallMicros() {
+                return System.currentTimeMillis() * 1000 + offsetNanos / 1000;
+            }
+
+            @Override
+            public void pause(long nanos) {
+                TimeSource.SYSTEM.pause(nanos);
+            }
+        };
+    }
+
+    @Test
+    @Timeout(60)
+    void timestampsFollowRealTimeAcrossNodesAndAChangeOfMaster() throws Exception {
+        long seed = 20261125L;
+        Random random = new Random(seed);
+        long[] offsets = {0, 100 * MS, -100 * MS};
+        double[] drifts = {500e-6, -500e-6, 300e-6};
+        try (InJvmCluster cluster = new InJvmCluster()) {
+            List<Fabric> fabrics = new ArrayList<>();
+            List<SyncedClock> clocks = new ArrayList<>();
+            List<ClockSync> syncs = new ArrayList<>();
+            try {
+                for (int n = 0; n < 3; n++) {
+                    TimeSource time = skewed(offsets[n], drifts[n]);
+                    Fabric fabric = cluster.join(n);
+                    SyncedClock clock = new SyncedClock(n, time, SyncedClock.DEFAULT_DRIFT, 5_000 * MS);
+                    fabrics.add(fabric);
+                    clocks.add(clock);
+                    syncs.add(new ClockSync(fabric, clock, time, Set.of(0, 1, 2), 5));
+                }
+                assertTrue(clocks.get(0).isMaster(), "the smallest id is the first master");
+                RealTimeOrder order = new RealTimeOrder();
+                for (int k = 0; k < 300; k++) {
+                    int n = random.nextInt(3);
+                    order.took(n, clocks.get(n).next()); // waits for the first sample where needed
+                }
+                assertEquals(List.of(), order.violations(), "seed=" + seed);
+
+                long before = clocks.get(1).next();
+                syncs.get(0).close();
+                fabrics.get(0).close(); // node 0 is lost: node 1 takes over
+                long deadline = System.nanoTime() + 10_000 * MS;
+                while (!clocks.get(1).isMaster() || clocks.get(2).masterNode() != 1) {
+                    assertTrue(System.nanoTime() < deadline, "node 1 did not take over: " + clocks);
+                    Thread.sleep(1);
+                }
+                order.took(1, before);
+                for (int k = 0; k < 300; k++) {
+                    int n = 1 + random.nextInt(2);
+                    order.took(n, clocks.get(n).next());
+                }
+                assertEquals(List.of(), order.violations(), "seed=" + seed + " after the change of master");
+            } finally {
+                syncs.forEach(ClockSync::close);
+            }
+        }
+    }
+}

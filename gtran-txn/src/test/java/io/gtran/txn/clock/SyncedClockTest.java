@@ -1,0 +1,193 @@
+package io.gtran.txn.clock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A clock master and two followers offset by +-100 ms and drifting by +-500 ppm, in simulated
+ * time with random message delays (seeded; the seed is in every failure message): true time
+ * (the master's) stays within each follower's [L, U]; timestamps taken one after another on any
+ * nodes increase, across wall-clock jumps and a change of master; and without synchronisation the
+ * same check fails (the negative control).
+ */
+class SyncedClockTest {
+    private static final long MS = 1_000_000;
+    private static final long LIMIT = 5_000 * MS;
+
+    private static final class World {
+        final long seed;
+        final Random random;
+        final SimulatedTime sim = new SimulatedTime(20_000);
+        final SimulatedTime.Node[] times = {sim.node(0, 0), sim.node(100 * MS, 500e-6), sim.node(-100 * MS, -500e-6)};
+        final SyncedClock[] clocks = new SyncedClock[3];
+        int master = 0;
+
+        World(long seed) {
+            this.seed = seed;
+            this.random = new Random(seed);
+            for (int n = 0; n < 3; n++) {
+                clocks[n] = new SyncedClock(n, times[n], SyncedClock.DEFAULT_DRIFT, LIMIT);
+            }
+            clocks[0].becomeMaster();
+            clocks[1].follow(0);
+            clocks[2].follow(0);
+        }
+
+        /** One round trip from {@code n} to the master, delays 0-5 ms each way. */
+        void sample(int n) {
+            long send = times[n].at(sim.trueNanos());
+            sim.advance(random.nextInt((int) (5 * MS)));
+            long masterMicros = clocks[master].masterMicros();
+            sim.advance(random.nextInt((int) (5 * MS)));
+            clocks[n].addSample(send, times[n].at(sim.trueNanos()), masterMicros);
+        }
+
+        /** True time (the master's) is inside every follower's interval, read at one instant. */
+        void checkIntervals(int round) {
+            sim.freeze(true);
+            try {
+                long truth = clocks[master].masterMicros();
+                for (int n = 0; n < 3; n++) {
+                    Marzullo.Interval i = clocks[n].interval();
+                    if (i != null) {
+                        assertTrue(i.contains(truth), "seed=" + seed + " round=" + round + " node " + n + " interval [" + i.lo() + ", "
+                                + i.hi() + "] misses true time " + truth);
+                    }
+                }
+            } finally {
+                sim.freeze(false);
+            }
+        }
+
+        void run(int rounds, RealTimeOrder order, Runnable atHalf) {
+            for (int round = 0; round < rounds; round++) {
+                if (round == rounds / 2) {
+                    atHalf.run();
+                }
+                sim.advance(random.nextInt((int) (2 * MS)));
+                for (int n = 0; n < 3; n++) {
+                    if (n != master && random.nextInt(10) == 0) {
+                        sample(n);
+                    }
+                }
+                checkIntervals(round);
+                if (random.nextInt(50) == 0) {
+                    for (int k = 0; k < 3; k++) {
+                        int n = random.nextInt(3);
+                        if (clocks[n].interval() != null) {
+                            order.took(n, clocks[n].next());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3})
+    @Timeout(120)
+    void trueTimeStaysInsideEveryIntervalAndTimestampsFollowRealTime(long seed) {
+        World world = new World(seed);
+        RealTimeOrder order = new RealTimeOrder();
+        world.run(10_000, order, () -> {
+            for (SimulatedTime.Node time : world.times) {
+                time.jumpWall(world.random.nextBoolean() ? 1_000_000 : -1_000_000); // an NTP step: not used after start
+            }
+        });
+        assertEquals(List.of(), order.violations(), "seed=" + seed);
+        assertEquals(0, world.clocks[1].resets() + world.clocks[2].resets(), "no sample contradicted the others: seed=" + seed);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {4, 5})
+    @Timeout(120)
+    void aNewMasterContinuesTimeWithoutGoingBack(long seed) {
+        World world = new World(seed);
+        RealTimeOrder order = new RealTimeOrder();
+        world.run(8_000, order, () -> {
+            world.sim.freeze(true);
+            long old = world.clocks[0].masterMicros();
+            world.clocks[1].becomeMaster(); // node 0 is lost; the next smallest id takes over
+            long taken = world.clocks[1].masterMicros();
+            world.sim.freeze(false);
+            assertTrue(taken >= old, "seed=" + seed + ": the new master starts at " + taken + ", below the old master's " + old);
+            world.clocks[2].follow(1);
+            world.clocks[0].follow(1);
+            world.master = 1;
+            assertNull(world.clocks[2].interval(), "samples of the old master are dropped");
+        });
+        assertEquals(List.of(), order.violations(), "seed=" + seed);
+    }
+
+    @Test
+    @Timeout(60)
+    void withoutSynchronisationSkewedClocksBreakRealTimeOrder() {
+        SimulatedTime sim = new SimulatedTime(20_000);
+        SyncedClock ahead = new SyncedClock(1, sim.node(100 * MS, 0), SyncedClock.DEFAULT_DRIFT, LIMIT);
+        SyncedClock behind = new SyncedClock(2, sim.node(-100 * MS, 0), SyncedClock.DEFAULT_DRIFT, LIMIT);
+        ahead.becomeMaster(); // each its own master: no synchronisation
+        behind.becomeMaster();
+        RealTimeOrder order = new RealTimeOrder();
+        for (int k = 0; k < 10; k++) {
+            order.took(1, ahead.next());
+            order.took(2, behind.next());
+        }
+        assertFalse(order.violations().isEmpty(), "the check must catch a 200 ms skew");
+    }
+
+    @Test
+    void timestampsNameTheirNodeAndAreUnique() {
+        SimulatedTime sim = new SimulatedTime(1);
+        SyncedClock clock = new SyncedClock(7, sim.node(0, 0), SyncedClock.DEFAULT_DRIFT, LIMIT);
+        clock.becomeMaster();
+        long previous = 0;
+        for (int k = 0; k < 1000; k++) {
+            long ts = clock.next(); // several in one microsecond: each one above the last
+            assertEquals(7, SyncedClock.node(ts));
+            assertTrue(ts > previous);
+            previous = ts;
+        }
+        assertEquals(previous, clock.current());
+    }
+
+    @Test
+    @Timeout(30)
+    void anUnsynchronisedClockFailsAfterItsWaitLimitNamingWhy() {
+        SimulatedTime sim = new SimulatedTime(1_000_000);
+        SyncedClock clock = new SyncedClock(3, sim.node(0, 0), SyncedClock.DEFAULT_DRIFT, 50 * MS);
+        clock.follow(0);
+        ClockUnavailableException e = assertThrows(ClockUnavailableException.class, clock::next);
+        assertTrue(e.getMessage().contains("node 3") && e.getMessage().contains("clock master 0"), e.getMessage());
+        assertThrows(IllegalStateException.class, clock::masterMicros);
+        assertThrows(IllegalArgumentException.class, () -> new SyncedClock(SyncedClock.MAX_NODE + 1, sim.node(0, 0), 1e-3, 1));
+        assertThrows(IllegalArgumentException.class, () -> new SyncedClock(0, sim.node(0, 0), -1, 1));
+    }
+
+    @Test
+    void aSampleContradictingTheOthersReplacesThem() {
+        SimulatedTime sim = new SimulatedTime(0);
+        SimulatedTime.Node time = sim.node(0, 0);
+        SyncedClock clock = new SyncedClock(1, time, SyncedClock.DEFAULT_DRIFT, LIMIT);
+        clock.follow(0);
+        clock.addSample(0, 1 * MS, 5_000);
+        sim.advance(10 * MS);
+        clock.addSample(10 * MS, 11 * MS, 15_000);
+        assertEquals(0, clock.resets());
+        sim.advance(10 * MS);
+        clock.addSample(20 * MS, 21 * MS, 900_000); // the master stepped 875 ms ahead
+        assertEquals(1, clock.resets());
+        sim.advance(1 * MS); // to the reply's arrival
+        Marzullo.Interval i = clock.interval();
+        assertTrue(i.lo() >= 900_000 && i.contains(900_500), "follows the new reading: " + i);
+    }
+}
