@@ -22,7 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A transaction that a conflict aborted while it ran stays aborted, awaiting rollback (issue 18):
+ * A transaction that a conflict aborted while it ran stays aborted, awaiting rollback:
  * its thread's later reads, writes and commits are refused, so nothing of the unit of work lands,
  * until rollback (or close) clears it; then the thread works again.
  */

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Index management from a driver: the gtran.index.* services and indexed() reach the client with each serializer (issue 18). */
+/** Index management from a driver: the gtran.index.* services and indexed() reach the client with each serializer. */
 @Timeout(120)
 class GtranRemoteIndexTest {
     private static TestNode node;

@@ -140,7 +140,7 @@ class RelocationTest {
     }
 
     /**
-     * Two ways the first list used to anchor a region wherever it lay (found in review): a first
+     * Two ways the first list used to anchor a region wherever it lay: a first
      * list of one row was "laid out" where it was loaded, and a back part of one row was "laid out"
      * in the old row the first pass packed it into. Every later list then had to move, on every
      * pass, growing the row pool each time. A compacted store must stay where it is.

@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * An adversarial review of gtran-txn: serializability corner cases of property removal, writes
+ * Serializability corner cases of property removal, writes
  * the store rejects halfway, API misuse, and concurrent workloads whose invariants are checked by
  * read-only audits, serial replay in commit order and re-reads of long-held snapshots, with GC
  * running hard (1 ms) or off. Seeds are fixed; every concurrent part runs in an executor and is

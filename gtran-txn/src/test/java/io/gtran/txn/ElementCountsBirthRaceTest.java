@@ -55,7 +55,7 @@ class ElementCountsBirthRaceTest {
      * While one transaction is being born (its status entry ANNOUNCING), foldCuts returns null and
      * fold(null) returns without resetting sinceFold: from then on every append by every committer
      * calls foldCuts again (a clock tick, a scan of all status-table entries, up to 1,000 spins on
-     * the announcing one) instead of once per FOLD_AFTER appends. A reviewer found this.
+     * the announcing one) instead of once per FOLD_AFTER appends.
      */
     @Test
     void aTransactionBeingBornDoesNotMakeEveryAppendRescanTheStatusTable() throws Exception {

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Timeout;
 import org.slf4j.LoggerFactory;
 
 /**
- * An adversarial review of garbage collection, and of reads racing with commit and abort phases
+ * Garbage collection, and reads racing with commit and abort phases,
  * while GC frees versions, headers, cells and RCT entries. GC runs every millisecond with two
  * workers; long-held snapshots pile up superseded chains past {@link GarbageCollector#HELP_THRESHOLD},
  * so committing transactions help trim. Every committed reader's observations are checked, after
