@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
  * removeVertex's cascade over the vertex's edges when an edge's deleter finishes between the
  * remover's read of the edge's end word and its read of the deleter's status (RETRY). The edge was
  * deleted before the remover's snapshot, so the remover must skip it; it used to
- * take the edge for alive, re-read the word and aborted with a spurious DELETED_ELEMENT, or, if GC
+ * take the edge for alive, re-read the word and abort with a spurious DELETED_ELEMENT, or, if GC
  * had freed the edge meanwhile, let UnknownElementException escape. Forced with a fabric that
  * pauses the remover at its status-table read of the deleter.
  */
