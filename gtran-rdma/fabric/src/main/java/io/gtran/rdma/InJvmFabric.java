@@ -1,18 +1,14 @@
 package io.gtran.rdma;
 
+import io.gtran.rdma.spi.AbstractFabric;
 import io.gtran.rdma.spi.FabricChecks;
-import io.gtran.rdma.spi.MailboxQueue;
 import io.gtran.rdma.spi.MemoryRegion;
 import io.gtran.rdma.spi.OpBatch;
 import io.gtran.rdma.spi.RegionMemory;
-import java.util.List;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,29 +18,20 @@ import org.slf4j.LoggerFactory;
  * thread hop. A message is copied at send and put straight into the receiving mailbox's queue on
  * the sender's thread, so messages from one sending thread arrive in send order.
  *
- * <p>Closing sets the closed flag (every later operation, and every handle to this node's
- * regions, fails at once), closes this node's mailboxes (waking their receivers) and tells the
- * peer listeners of every other open node. The closed node stays in the cluster, so others see
- * "closed", not "unknown", until a new fabric joins under the same id.
+ * <p>Closing ({@link AbstractFabric}) sets the closed flag (every later operation, and every handle
+ * to this node's regions, fails at once), closes this node's mailboxes (waking their receivers) and
+ * tells the peer listeners of every other open node. The closed node stays in the cluster, so others
+ * see "closed", not "unknown", until a new fabric joins under the same id.
  */
-final class InJvmFabric implements Fabric {
+final class InJvmFabric extends AbstractFabric {
     private static final Logger LOG = LoggerFactory.getLogger(InJvmFabric.class);
 
     private final InJvmCluster cluster;
-    private final int node;
     private final ConcurrentHashMap<String, RegionMemory> regions = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, InJvmMailbox> mailboxes = new ConcurrentHashMap<>();
-    private final List<PeerListener> peerListeners = new CopyOnWriteArrayList<>();
-    private final AtomicBoolean closed = new AtomicBoolean();
 
     InJvmFabric(InJvmCluster cluster, int node) {
+        super(node);
         this.cluster = cluster;
-        this.node = node;
-    }
-
-    @Override
-    public int localNode() {
-        return node;
     }
 
     @Override
@@ -62,7 +49,7 @@ final class InJvmFabric implements Fabric {
         if (regions.putIfAbsent(name, memory) != null) {
             throw duplicate(name);
         }
-        return new MemoryRegion(this, this::checkOpen, node, () -> false, memory);
+        return new MemoryRegion(this, this::checkOpen, localNode(), () -> false, memory);
     }
 
     @Override
@@ -89,143 +76,31 @@ final class InJvmFabric implements Fabric {
         return new OpBatch(region -> region instanceof MemoryRegion handle && handle.holder() == this, this::checkOpen);
     }
 
+    /** Copies the payload and puts it into the receiving mailbox's queue on this thread. */
     @Override
-    public Mailbox openMailbox(String name, int capacity) {
-        checkOpen();
-        FabricChecks.checkMailboxName(name);
-        FabricChecks.checkCapacity(name, capacity);
-        InJvmMailbox mailbox = new InJvmMailbox(name, capacity);
-        if (mailboxes.putIfAbsent(name, mailbox) != null) {
-            throw new IllegalStateException("mailbox already open: node=" + node + ", mailbox=" + name);
-        }
-        if (closed.get()) { // closed while we opened: close() may have missed it
-            mailbox.queue.close(closedMessage());
-            checkOpen();
-        }
-        return mailbox;
+    protected CompletableFuture<Void> send(String from, byte[] fromUtf8, int to, String mailbox, byte[] toUtf8,
+                                           byte[] payload) {
+        byte[] copy = payload.clone();
+        InJvmFabric receiver = cluster.member(to);
+        String failure = receiver == null ? "unknown node" : receiver.deliver(localNode(), from, mailbox, copy);
+        return failure == null ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(
+                new DeliveryException(failure + ": node=" + to + ", mailbox=" + mailbox));
     }
 
+    /** Tells the peer listeners of every other open node of the cluster. */
     @Override
-    public void onPeerLost(PeerListener listener) {
-        checkOpen();
-        peerListeners.add(Objects.requireNonNull(listener, "listener"));
-    }
-
-    @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        for (InJvmMailbox mailbox : mailboxes.values()) {
-            mailbox.queue.close(closedMessage());
-        }
+    protected void closeTransport() {
         cluster.peerLost(this, "node closed");
-        LOG.debug("node={} closed", node);
-    }
-
-    /** Whether {@link #close()} has been called. */
-    boolean isClosed() {
-        return closed.get();
-    }
-
-    /** Throws {@code IllegalStateException("fabric is closed: node=N")} once closed. */
-    void checkOpen() {
-        if (closed.get()) {
-            throw new IllegalStateException(closedMessage());
-        }
-    }
-
-    /** Tells this node's listeners that {@code peer} is lost; a listener that throws is logged. */
-    void tellPeerLost(int peer, String reason) {
-        for (PeerListener listener : peerListeners) {
-            try {
-                listener.peerLost(peer, reason);
-            } catch (RuntimeException e) {
-                LOG.warn("node={}: peer listener failed on the loss of node={}", node, peer, e);
-            }
-        }
+        LOG.debug("node={} closed", localNode());
     }
 
     @Override
     public String toString() {
-        return "InJvmFabric[node=" + node + ", closed=" + closed.get() + ", regions=" + new TreeSet<>(regions.keySet())
-                + ", mailboxes=" + new TreeSet<>(mailboxes.keySet()) + "]";
-    }
-
-    private String closedMessage() {
-        return "fabric is closed: node=" + node;
+        return "InJvmFabric[node=" + localNode() + ", closed=" + isClosed() + ", regions=" + new TreeSet<>(regions.keySet())
+                + ", mailboxes=" + mailboxNames() + "]";
     }
 
     private IllegalStateException duplicate(String name) {
-        return new IllegalStateException("region already registered: node=" + node + ", name=" + name);
-    }
-
-    /** A mailbox of this node; sending puts the message into the receiver's queue directly. */
-    private final class InJvmMailbox implements Mailbox {
-        final MailboxQueue queue;
-
-        InJvmMailbox(String name, int capacity) {
-            this.queue = new MailboxQueue(name, capacity);
-        }
-
-        @Override
-        public int node() {
-            return node;
-        }
-
-        @Override
-        public String name() {
-            return queue.name();
-        }
-
-        @Override
-        public CompletableFuture<Void> send(int to, String mailbox, byte[] payload) {
-            checkOpen();
-            checkMailboxOpen();
-            FabricChecks.checkMailboxName(mailbox);
-            FabricChecks.checkPayload(payload);
-            Message message = new Message(node, queue.name(), payload.clone());
-            InJvmFabric receiver = cluster.member(to);
-            String failure;
-            if (receiver == null) {
-                failure = "unknown node";
-            } else if (receiver.isClosed()) {
-                failure = "node is closed";
-            } else {
-                InJvmMailbox target = receiver.mailboxes.get(mailbox);
-                failure = target == null ? "no such mailbox" : target.queue.deliver(message);
-            }
-            return failure == null ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(
-                    new DeliveryException(failure + ": node=" + to + ", mailbox=" + mailbox));
-        }
-
-        @Override
-        public Message receive(long timeout, TimeUnit unit) throws InterruptedException {
-            return queue.receive(timeout, unit);
-        }
-
-        @Override
-        public Message poll() {
-            return queue.poll();
-        }
-
-        @Override
-        public void close() {
-            if (!queue.isClosed()) {
-                queue.close("mailbox is closed: node=" + node + ", mailbox=" + queue.name());
-                mailboxes.remove(queue.name(), this);
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "InJvmMailbox[node=" + node + ", mailbox=" + queue.name() + ", waiting=" + queue.size() + "]";
-        }
-
-        private void checkMailboxOpen() {
-            if (queue.isClosed()) {
-                throw new IllegalStateException("mailbox is closed: node=" + node + ", mailbox=" + queue.name());
-            }
-        }
+        return new IllegalStateException("region already registered: node=" + localNode() + ", name=" + name);
     }
 }

@@ -389,7 +389,7 @@ final class Connection {
                 return;
             }
             if (message != null) {
-                String failure = fabric.deliver(peer, message);
+                String failure = fabric.deliver(peer, message.from(), message.to(), message.payload());
                 send(new Frame.MessageResult(local, message.requestId(), failure == null, failure == null ? "" : failure));
             }
         } else if (frame instanceof Frame.Signal signal && signal.type() == FrameDescriptor.PING) {

@@ -5,13 +5,11 @@ import com.ibm.disni.RdmaServerEndpoint;
 import com.ibm.disni.verbs.IbvMr;
 import io.gtran.rdma.Batch;
 import io.gtran.rdma.ClusterConfig;
-import io.gtran.rdma.Fabric;
-import io.gtran.rdma.Mailbox;
-import io.gtran.rdma.Message;
-import io.gtran.rdma.PeerListener;
+import io.gtran.rdma.DeliveryException;
 import io.gtran.rdma.Region;
 import io.gtran.rdma.RegionAccessException;
 import io.gtran.rdma.UnknownRegionException;
+import io.gtran.rdma.spi.AbstractFabric;
 import io.gtran.rdma.spi.FabricChecks;
 import io.gtran.rdma.spi.RegionMemory;
 import java.io.IOException;
@@ -32,7 +30,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,7 +78,7 @@ import org.slf4j.LoggerFactory;
  * <p><b>Own threads.</b> DiSNI's CQ and CM threads and this fabric's frame thread (dependent stages,
  * peer listeners) refuse synchronous remote operations ({@link FabricThreads}).
  */
-final class DisniFabric implements Fabric {
+final class DisniFabric extends AbstractFabric {
     private static final Logger LOG = LoggerFactory.getLogger(DisniFabric.class);
 
     /** How long DiSNI's CM and CQ threads block per poll, so how fast they notice a close. */
@@ -92,12 +89,9 @@ final class DisniFabric implements Fabric {
     private static final int MAX_CQ_SIZE = 1 << 16;
 
     private final ClusterConfig config;
-    private final int node;
     private final long incarnation = new SecureRandom().nextLong();
     private final ConcurrentHashMap<String, LocalRegion> regions = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, DisniMailbox> mailboxes = new ConcurrentHashMap<>();
     private final Peers peers;
-    private final AtomicBoolean closed = new AtomicBoolean();
     private final ExecutorService frames;
     private final ExecutorService closer;
     private final ScheduledThreadPoolExecutor timer;
@@ -114,8 +108,9 @@ final class DisniFabric implements Fabric {
     }
 
     private DisniFabric(ClusterConfig config) throws Exception {
+        super(config.localNode());
         this.config = config;
-        this.node = config.localNode();
+        int node = config.localNode();
         int nodes = config.nodes().size();
         this.peers = new Peers(node, nodes);
         this.frames = Executors.newSingleThreadExecutor(FabricThreads.daemon("gtran-disni-frames-" + node,
@@ -175,11 +170,6 @@ final class DisniFabric implements Fabric {
     }
 
     @Override
-    public int localNode() {
-        return node;
-    }
-
-    @Override
     public Region register(String name, long bytes) {
         checkOpen();
         FabricChecks.checkRegistration(name, bytes);
@@ -210,7 +200,7 @@ final class DisniFabric implements Fabric {
         if (node < 0 || node >= config.nodes().size()) {
             throw new UnknownRegionException("unknown node: node=" + node + ", name=" + name);
         }
-        if (node == this.node) {
+        if (node == localNode()) {
             LocalRegion region = regions.get(name);
             if (region == null) {
                 throw new UnknownRegionException("unknown region: node=" + node + ", name=" + name);
@@ -225,7 +215,7 @@ final class DisniFabric implements Fabric {
         Connection connection = reach(node, "region=" + name);
         Frame reply;
         try {
-            reply = await(connection.request(new Frame.RegionLookup(this.node, connection.nextRequestId(), name)));
+            reply = await(connection.request(new Frame.RegionLookup(localNode(), connection.nextRequestId(), name)));
         } catch (RegionAccessException e) {
             throw new RegionAccessException("region lookup failed (" + e.getMessage() + "): node=" + node + ", region="
                     + name);
@@ -246,42 +236,59 @@ final class DisniFabric implements Fabric {
         return new DisniBatch(this);
     }
 
+    /**
+     * Delivers a copy of {@code payload} to mailbox {@code mailbox} of node {@code to}: straight into
+     * the queue on this node, else as SEND/RECV chunks over this node's connection to {@code to}. A
+     * message to another node counts as delivered only when the receiver's MESSAGE_RESULT says it is
+     * in the mailbox; a lost connection, no answer within the operation time-out, a missing or full
+     * mailbox fail the future with a {@link DeliveryException} naming {@code node=} and
+     * {@code mailbox=}.
+     */
     @Override
-    public Mailbox openMailbox(String name, int capacity) {
-        checkOpen();
-        FabricChecks.checkMailboxName(name);
-        FabricChecks.checkCapacity(name, capacity);
-        DisniMailbox mailbox = new DisniMailbox(this, name, capacity);
-        if (mailboxes.putIfAbsent(name, mailbox) != null) {
-            throw new IllegalStateException("mailbox already open: node=" + node + ", mailbox=" + name);
+    protected CompletableFuture<Void> send(String from, byte[] fromUtf8, int to, String mailbox, byte[] toUtf8,
+                                           byte[] payload) {
+        byte[] copy = payload.clone();
+        String where = ": node=" + to + ", mailbox=" + mailbox;
+        if (to < 0 || to >= config.nodes().size()) {
+            return CompletableFuture.failedFuture(new DeliveryException("unknown node" + where));
         }
-        if (closed.get()) { // closed while we opened: close() may have missed it
-            mailbox.queue.close(closedMessage());
-            checkOpen();
+        if (to == localNode()) {
+            String failure = deliver(to, from, mailbox, copy);
+            return failure == null ? CompletableFuture.completedFuture(null)
+                    : CompletableFuture.failedFuture(new DeliveryException(failure + where));
         }
-        return mailbox;
-    }
-
-    @Override
-    public void onPeerLost(PeerListener listener) {
-        checkOpen();
-        peers.addListener(listener);
+        Connection connection;
+        try {
+            connection = reach(to, "mailbox=" + mailbox);
+        } catch (RegionAccessException e) {
+            return CompletableFuture.failedFuture(new DeliveryException("node is unreachable" + where + " ("
+                    + e.getMessage() + ")"));
+        }
+        CompletableFuture<Void> delivered = new CompletableFuture<>();
+        connection.sendMessage(from, mailbox, copy).whenComplete((reply, failure) -> {
+            if (failure != null) {
+                String what = Connection.NODE_CLOSED.equals(connection.lostBecause()) ? "node is closed" : "node is unreachable";
+                delivered.completeExceptionally(new DeliveryException(what + where + " (" + failure.getMessage() + ")",
+                        failure));
+            } else if (reply instanceof Frame.MessageResult result && result.delivered()) {
+                delivered.complete(null);
+            } else {
+                String reason = reply instanceof Frame.MessageResult result ? result.reason() : "unexpected answer " + reply;
+                delivered.completeExceptionally(new DeliveryException(reason + where));
+            }
+        });
+        return delivered;
     }
 
     /**
-     * Leaves the cluster; idempotent. Says GOODBYE on every connection, fails what is in flight,
-     * disconnects (peers see DISCONNECTED), then frees queue pairs, registrations and threads. From
-     * one of DiSNI's own threads (a dependent stage or listener that closes the node) the freeing
-     * part runs on a new thread, since DiSNI joins those threads.
+     * Says GOODBYE on every connection, fails what is in flight, disconnects (peers see
+     * DISCONNECTED), then frees queue pairs, registrations and threads. From one of DiSNI's own
+     * threads (a dependent stage or listener that closes the node) the freeing part runs on a new
+     * thread, since DiSNI joins those threads.
      */
     @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        for (DisniMailbox mailbox : mailboxes.values()) {
-            mailbox.queue.close(closedMessage());
-        }
+    protected void closeTransport() {
+        int node = localNode();
         List<CompletableFuture<Void>> goodbyes = new ArrayList<>();
         for (Connection connection : peers.all()) {
             goodbyes.add(connection.sendNow(new Frame.Signal(node, connection.nextRequestId(), FrameDescriptor.GOODBYE)));
@@ -296,24 +303,17 @@ final class DisniFabric implements Fabric {
             }
             tearDown();
         }
-        LOG.debug("node={} closed", node);
+        LOG.debug("node={} closed", localNode());
     }
 
     @Override
     public String toString() {
-        return "DisniFabric[node=" + node + ", address=" + config.localAddress() + ", closed=" + closed.get()
-                + ", regions=" + new TreeSet<>(regions.keySet()) + ", mailboxes=" + new TreeSet<>(mailboxes.keySet())
+        return "DisniFabric[node=" + localNode() + ", address=" + config.localAddress() + ", closed=" + isClosed()
+                + ", regions=" + new TreeSet<>(regions.keySet()) + ", mailboxes=" + mailboxNames()
                 + ", connections=" + peers + ", bounces={" + bounces.describe() + "}]";
     }
 
     // ---- for the package ----------------------------------------------------------------------
-
-    /** Throws {@code IllegalStateException("fabric is closed: node=N")} once closed. */
-    void checkOpen() {
-        if (closed.get()) {
-            throw new IllegalStateException(closedMessage());
-        }
-    }
 
     long operationTimeoutMillis() {
         return config.operationTimeout().toMillis();
@@ -330,7 +330,7 @@ final class DisniFabric implements Fabric {
 
     /** The loopback connection, through which this node reaches its own regions. */
     Connection loopback() {
-        return reach(node, "loopback");
+        return reach(localNode(), "loopback");
     }
 
     /** Whether a long write is a plain 8-byte RDMA WRITE (global atomics) rather than a compare-and-swap loop. */
@@ -357,7 +357,7 @@ final class DisniFabric implements Fabric {
         try {
             frames.execute(task);
         } catch (RejectedExecutionException e) {
-            LOG.debug("node={} closing: dropped a frame task", node);
+            LOG.debug("node={} closing: dropped a frame task", localNode());
         }
     }
 
@@ -375,47 +375,27 @@ final class DisniFabric implements Fabric {
     /** Answers a HELLO on an accepted connection; on the frame thread. */
     Frame helloReceived(Connection connection, Frame.Hello hello) {
         if (hello.node() < 0 || hello.node() >= config.nodes().size() || hello.nodes() != config.nodes().size()) {
-            LOG.warn("node={}: HELLO from node={} of a {}-node cluster does not match this {}-node cluster", node,
+            LOG.warn("node={}: HELLO from node={} of a {}-node cluster does not match this {}-node cluster", localNode(),
                     hello.node(), hello.nodes(), config.nodes().size());
         } else {
             peers.contact(hello.node());
         }
-        return new Frame.Hello(node, hello.requestId(), true, incarnation, config.nodes().size(), ByteOrder.nativeOrder());
+        return new Frame.Hello(localNode(), hello.requestId(), true, incarnation, config.nodes().size(), ByteOrder.nativeOrder());
     }
 
     /** Answers a REGION_LOOKUP; on the frame thread. */
     Frame lookUp(Frame.RegionLookup lookup) {
         LocalRegion region = regions.get(lookup.name());
         return region == null
-                ? new Frame.RegionInfo(node, lookup.requestId(), false, ByteOrder.nativeOrder(), 0, 0, 0)
-                : new Frame.RegionInfo(node, lookup.requestId(), true, ByteOrder.nativeOrder(), region.mr().getRkey(),
+                ? new Frame.RegionInfo(localNode(), lookup.requestId(), false, ByteOrder.nativeOrder(), 0, 0, 0)
+                : new Frame.RegionInfo(localNode(), lookup.requestId(), true, ByteOrder.nativeOrder(), region.mr().getRkey(),
                         region.mr().getAddr(), region.memory().size());
-    }
-
-    /** Puts an arrived message into its mailbox; null if it is there, else why not. */
-    String deliver(int from, MessageAssembly.Assembled message) {
-        DisniMailbox mailbox = mailboxes.get(message.to());
-        return mailbox == null ? "no such mailbox"
-                : mailbox.queue.deliver(new Message(from, message.from(), message.payload()));
-    }
-
-    /** The open mailbox {@code name} of this node, or null. */
-    DisniMailbox mailbox(String name) {
-        return mailboxes.get(name);
-    }
-
-    int clusterSize() {
-        return config.nodes().size();
-    }
-
-    void mailboxClosed(DisniMailbox mailbox) {
-        mailboxes.remove(mailbox.name(), mailbox);
     }
 
     /** A connection ended: forget it, close its endpoint off DiSNI's threads, tell listeners of a lost peer once. */
     void connectionLost(Connection connection, String reason) {
         boolean peerLost = peers.remove(connection);
-        if (closed.get()) {
+        if (isClosed()) {
             return; // tearDown closes the endpoint; a closing node tells no one
         }
         try {
@@ -424,7 +404,7 @@ final class DisniFabric implements Fabric {
             // closing: tearDown closes it
         }
         if (peerLost) {
-            onFrameThread(() -> peers.tellLost(connection.peer(), reason));
+            onFrameThread(() -> tellPeerLost(connection.peer(), reason));
         }
     }
 
@@ -478,7 +458,7 @@ final class DisniFabric implements Fabric {
             throw new RegionAccessException("node is unreachable (" + address + ": " + e.getMessage() + "): node=" + peer
                     + ", " + what);
         }
-        Frame.Hello hello = new Frame.Hello(node, connection.nextRequestId(), false, incarnation, config.nodes().size(),
+        Frame.Hello hello = new Frame.Hello(localNode(), connection.nextRequestId(), false, incarnation, config.nodes().size(),
                 ByteOrder.nativeOrder());
         Frame answer;
         try {
@@ -498,11 +478,11 @@ final class DisniFabric implements Fabric {
     }
 
     private void acceptLoop() {
-        while (!closed.get()) {
+        while (!isClosed()) {
             try {
                 DisniEndpoint endpoint = server.accept();
                 endpoint.stopWaiting();
-                if (closed.get()) {
+                if (isClosed()) {
                     endpoint.connection.lost(closedMessage());
                     endpoint.shutdown();
                     break;
@@ -510,8 +490,8 @@ final class DisniFabric implements Fabric {
                 endpoint.connection.heard();
                 peers.add(endpoint.connection);
             } catch (IOException | RuntimeException e) {
-                if (!closed.get()) {
-                    LOG.warn("node={}: accepting a connection failed", node, e);
+                if (!isClosed()) {
+                    LOG.warn("node={}: accepting a connection failed", localNode(), e);
                 }
             }
         }
@@ -527,12 +507,12 @@ final class DisniFabric implements Fabric {
 
     /** Checks RDMA atomics on the loopback connection; see {@link AtomicsProbe}. */
     private void probeAtomics() {
-        LOG.info("node={}: atomic_cap={}, long writes are {}", node, atomics, plainLongWrites() ? "RDMA WRITEs"
+        LOG.info("node={}: atomic_cap={}, long writes are {}", localNode(), atomics, plainLongWrites() ? "RDMA WRITEs"
                 : "compare-and-swap loops");
         probe = registerMemory("gtran.disni.probe", Long.BYTES);
         AtomicsProbe.run(localHandle(probe), probe.memory(), () -> {
             atomicRepliesSwapped = true;
-            LOG.warn("node={}: the NIC returns atomic results byte-swapped; swapping them back", node);
+            LOG.warn("node={}: the NIC returns atomic results byte-swapped; swapping them back", localNode());
         });
     }
 
@@ -542,12 +522,12 @@ final class DisniFabric implements Fabric {
             return new LocalRegion(memory, server.getPd().regMr(memory.buffer(), REGION_ACCESS).execute().free().getMr());
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("cannot register region memory with the NIC (locked-memory limit? see"
-                    + " `ulimit -l`): node=" + node + ", name=" + name + ", bytes=" + bytes + ": " + e.getMessage(), e);
+                    + " `ulimit -l`): node=" + localNode() + ", name=" + name + ", bytes=" + bytes + ": " + e.getMessage(), e);
         }
     }
 
     private DisniRegion localHandle(LocalRegion region) {
-        return new DisniRegion(this, null, node, region.memory().name(), region.memory().size(), region.mr().getAddr(),
+        return new DisniRegion(this, null, localNode(), region.memory().name(), region.memory().size(), region.mr().getAddr(),
                 region.mr().getRkey(), ByteOrder.nativeOrder());
     }
 
@@ -555,7 +535,7 @@ final class DisniFabric implements Fabric {
         try {
             region.mr().deregMr().execute().free();
         } catch (IOException | RuntimeException e) {
-            LOG.warn("node={}: deregistering region {} failed", node, region.memory().name(), e);
+            LOG.warn("node={}: deregistering region {} failed", localNode(), region.memory().name(), e);
         }
     }
 
@@ -575,12 +555,12 @@ final class DisniFabric implements Fabric {
         closer.shutdown(); // connections lost earlier may still be closing there
         try {
             if (!closer.awaitTermination(5, TimeUnit.SECONDS)) {
-                LOG.warn("node={}: endpoints still closing after 5 s", node);
+                LOG.warn("node={}: endpoints still closing after 5 s", localNode());
             }
             server.close();
             group.close();
         } catch (IOException | RuntimeException e) {
-            LOG.warn("node={}: closing the RDMA endpoint group failed", node, e);
+            LOG.warn("node={}: closing the RDMA endpoint group failed", localNode(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -592,11 +572,7 @@ final class DisniFabric implements Fabric {
         frames.shutdown();
     }
 
-    private String closedMessage() {
-        return "fabric is closed: node=" + node;
-    }
-
     private IllegalStateException duplicate(String name) {
-        return new IllegalStateException("region already registered: node=" + node + ", name=" + name);
+        return new IllegalStateException("region already registered: node=" + localNode() + ", name=" + name);
     }
 }

@@ -1,33 +1,25 @@
 package io.gtran.rdma.disni;
 
-import io.gtran.rdma.PeerListener;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.IntFunction;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A node's connections and what it knows of its peers: the live connection it dialled to each peer
- * (at most one, redialled when lost), every live connection (dialled or accepted), which peers it is
- * in contact with, and the listeners told when one is lost. A peer is in contact from a HELLO
- * exchange until the first of its connections ends; each such loss is told once.
+ * (at most one, redialled when lost), every live connection (dialled or accepted), and which peers it is
+ * in contact with. A peer is in contact from a HELLO exchange until the first of its connections
+ * ends; each such loss is told once (by {@link DisniFabric#connectionLost}).
  */
 final class Peers {
-    private static final Logger LOG = LoggerFactory.getLogger(Peers.class);
-
     private final int node;
     private final AtomicReferenceArray<Connection> dialled;
     private final Object[] dialLocks;
     private final Set<Connection> live = ConcurrentHashMap.newKeySet();
     private final AtomicIntegerArray inContact;
-    private final List<PeerListener> listeners = new CopyOnWriteArrayList<>();
 
     /** Bookkeeping for node {@code node} of a cluster of {@code nodes}. */
     Peers(int node, int nodes) {
@@ -73,10 +65,6 @@ final class Peers {
         }
     }
 
-    void addListener(PeerListener listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
-    }
-
     /**
      * Forgets a lost connection.
      *
@@ -90,17 +78,6 @@ final class Peers {
         }
         dialled.compareAndSet(peer, connection, null);
         return peer != node && inContact.compareAndSet(peer, 1, 0);
-    }
-
-    /** Tells every listener that {@code peer} is lost; a listener that throws is logged. */
-    void tellLost(int peer, String reason) {
-        for (PeerListener listener : listeners) {
-            try {
-                listener.peerLost(peer, reason);
-            } catch (RuntimeException e) {
-                LOG.warn("node={}: peer listener failed on the loss of node={}", node, peer, e);
-            }
-        }
     }
 
     @Override

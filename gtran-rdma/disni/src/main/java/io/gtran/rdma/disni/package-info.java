@@ -8,8 +8,8 @@
  *
  * <p>Inside: {@code DisniEndpoint} (one queue pair, its receive buffers, DiSNI's events),
  * {@code Connection} (work requests in flight, frames, loss), {@code Peers} (connections per peer,
- * loss notices), {@code DisniRegion}/{@code RegionOp} (one-sided operations), {@code DisniBatch},
- * {@code DisniMailbox}, {@code FrameDescriptor}/{@code FrameCodec}/{@code MessageAssembly} (control
+ * which peers are in contact), {@code DisniRegion}/{@code RegionOp} (one-sided operations),
+ * {@code DisniBatch}, {@code FrameDescriptor}/{@code FrameCodec}/{@code MessageAssembly} (control
  * frames), {@code BouncePool} (registered local buffers), {@code AtomicWorkRequests} (posting atomic
  * operands DiSNI 2.0 drops) and {@code AtomicsProbe} (the start-up check of atomics).
  */

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * that transports {@link #deliver} into (from any thread, without blocking) and the owner takes
  * from. Closing wakes every waiting receiver, which then throws the close reason.
  */
-public final class MailboxQueue {
+final class MailboxQueue {
     /** Put in the queue at close to wake receivers; never handed out. */
     private static final Message CLOSED = new Message(-1, "closed", new byte[0]);
 
@@ -22,22 +22,22 @@ public final class MailboxQueue {
     private volatile String closedBecause;
 
     /** An open, empty queue for mailbox {@code name} holding up to {@code capacity} messages. */
-    public MailboxQueue(String name, int capacity) {
+    MailboxQueue(String name, int capacity) {
         FabricChecks.checkCapacity(name, capacity);
         this.name = name;
         this.capacity = capacity;
     }
 
-    public String name() {
+    String name() {
         return name;
     }
 
-    public int capacity() {
+    int capacity() {
         return capacity;
     }
 
     /** The number of messages waiting to be received. */
-    public int size() {
+    int size() {
         return Math.max(0, held.get());
     }
 
@@ -47,7 +47,7 @@ public final class MailboxQueue {
      * @return null if it was added, otherwise why not ({@code "mailbox is full"} or
      *     {@code "mailbox is closed"}), for the sender's {@link DeliveryException}
      */
-    public String deliver(Message message) {
+    String deliver(Message message) {
         if (closedBecause != null) {
             return "mailbox is closed";
         }
@@ -64,20 +64,20 @@ public final class MailboxQueue {
     }
 
     /** The next message, waiting up to {@code timeout}; null if none came. */
-    public Message receive(long timeout, TimeUnit unit) throws InterruptedException {
+    Message receive(long timeout, TimeUnit unit) throws InterruptedException {
         checkOpen();
         Message message = queue.poll(timeout, unit);
         return taken(message);
     }
 
     /** The next message, or null. */
-    public Message poll() {
+    Message poll() {
         checkOpen();
         return taken(queue.poll());
     }
 
     /** Whether {@link #close} was called. */
-    public boolean isClosed() {
+    boolean isClosed() {
         return closedBecause != null;
     }
 
@@ -85,7 +85,7 @@ public final class MailboxQueue {
      * Closes the queue, dropping what it holds; idempotent (the first reason stays). Receivers,
      * including those waiting now, throw {@code IllegalStateException(reason)}.
      */
-    public void close(String reason) {
+    void close(String reason) {
         synchronized (this) {
             if (closedBecause != null) {
                 return;

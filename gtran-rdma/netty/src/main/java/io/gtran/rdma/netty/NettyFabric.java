@@ -3,13 +3,11 @@ package io.gtran.rdma.netty;
 import io.gtran.rdma.Batch;
 import io.gtran.rdma.ClusterConfig;
 import io.gtran.rdma.DeliveryException;
-import io.gtran.rdma.Fabric;
-import io.gtran.rdma.Mailbox;
-import io.gtran.rdma.Message;
 import io.gtran.rdma.PeerListener;
 import io.gtran.rdma.Region;
 import io.gtran.rdma.RegionAccessException;
 import io.gtran.rdma.UnknownRegionException;
+import io.gtran.rdma.spi.AbstractFabric;
 import io.gtran.rdma.spi.FabricChecks;
 import io.gtran.rdma.spi.MemoryRegion;
 import io.gtran.rdma.spi.RegionMemory;
@@ -27,13 +25,11 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,22 +56,18 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The wire format is in {@link FrameDescriptor}, {@link BodyDescriptor} and {@link OpDescriptor}.
  */
-final class NettyFabric implements Fabric {
+final class NettyFabric extends AbstractFabric {
     private static final Logger LOG = LoggerFactory.getLogger(NettyFabric.class);
     /** How long {@link #close} waits for connections and I/O threads to stop. */
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
 
     private final ClusterConfig config;
-    private final int node;
     private final long incarnation;
     private final NettyTransport transport;
     private final PeerLink[] peers;
     private final ConcurrentHashMap<String, RegionEntry> regions = new ConcurrentHashMap<>();
     private volatile RegionMemory[] regionsById = new RegionMemory[0];
-    private final ConcurrentHashMap<String, NettyMailbox> mailboxes = new ConcurrentHashMap<>();
-    private final List<PeerListener> peerListeners = new CopyOnWriteArrayList<>();
     private final Set<Channel> inbound = ConcurrentHashMap.newKeySet();
-    private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch closeDone = new CountDownLatch(1);
     private final LongAdder opsFramesServed = new LongAdder();
     private volatile Channel server;
@@ -85,8 +77,9 @@ final class NettyFabric implements Fabric {
     }
 
     private NettyFabric(ClusterConfig config, NettyTransport transport) {
+        super(config.localNode());
         this.config = config;
-        this.node = config.localNode();
+        int node = config.localNode();
         this.transport = transport;
         long drawn;
         do {
@@ -134,18 +127,13 @@ final class NettyFabric implements Fabric {
         String address = config.localAddress().getHostString() + ":" + config.localAddress().getPort();
         if (!bound.isSuccess()) {
             Throwable cause = bound.cause();
-            throw new IllegalStateException("cannot listen: node=" + node + ", address=" + address + " ("
+            throw new IllegalStateException("cannot listen: node=" + localNode() + ", address=" + address + " ("
                     + cause.getMessage() + ")", cause);
         }
         server = bound.channel();
         String noEpoll = NettyTransport.epollUnavailability();
-        LOG.info("node={} listening on {} (transport={}{}, incarnation={})", node, address, transport.name(),
+        LOG.info("node={} listening on {} (transport={}{}, incarnation={})", localNode(), address, transport.name(),
                 noEpoll == null ? "" : ", epoll unavailable: " + noEpoll, Long.toHexString(incarnation));
-    }
-
-    @Override
-    public int localNode() {
-        return node;
     }
 
     /** The configuration this node started from. */
@@ -173,7 +161,7 @@ final class NettyFabric implements Fabric {
         }
         synchronized (regions) {
             if (regions.containsKey(name)) {
-                throw new IllegalStateException("region already registered: node=" + node + ", name=" + name);
+                throw new IllegalStateException("region already registered: node=" + localNode() + ", name=" + name);
             }
             RegionMemory memory = new RegionMemory(name, bytes);
             RegionMemory[] byId = Arrays.copyOf(regionsById, regionsById.length + 1);
@@ -188,7 +176,7 @@ final class NettyFabric implements Fabric {
     public Region connect(int node, String name) {
         checkOpen();
         Objects.requireNonNull(name, "name");
-        if (node == this.node) {
+        if (node == localNode()) {
             RegionEntry entry = regions.get(name);
             if (entry == null) {
                 throw new UnknownRegionException("unknown region: node=" + node + ", name=" + name);
@@ -210,7 +198,7 @@ final class NettyFabric implements Fabric {
 
     /** A handle to one of this node's regions: straight to memory, no socket. */
     private Region localHandle(RegionMemory memory) {
-        return new MemoryRegion(this, this::checkOpen, node, () -> false, memory);
+        return new MemoryRegion(this, this::checkOpen, localNode(), () -> false, memory);
     }
 
     @Override
@@ -219,47 +207,13 @@ final class NettyFabric implements Fabric {
         return new NettyBatch(this);
     }
 
-    @Override
-    public Mailbox openMailbox(String name, int capacity) {
-        checkOpen();
-        FabricChecks.checkMailboxName(name);
-        FabricChecks.checkCapacity(name, capacity);
-        NettyMailbox mailbox = new NettyMailbox(this, name, capacity);
-        if (mailboxes.putIfAbsent(name, mailbox) != null) {
-            throw new IllegalStateException("mailbox already open: node=" + node + ", mailbox=" + name);
-        }
-        if (closed.get()) { // closed while we opened: close() may have missed it
-            mailbox.queue.close(closedMessage());
-            checkOpen();
-        }
-        return mailbox;
-    }
-
-    @Override
-    public void onPeerLost(PeerListener listener) {
-        checkOpen();
-        peerListeners.add(Objects.requireNonNull(listener, "listener"));
-    }
-
     /**
-     * Leaves the cluster; idempotent. Wakes mailbox receivers, stops listening, says GOODBYE on
-     * every connection and closes it (failing what waits on this node's own connections), then
-     * stops the I/O threads. Peers see this node as dead as soon as their connections close. A
-     * second, concurrent call returns when the first is done (a JVM shutdown hook and another
-     * thread may both close), except on an I/O thread, which cannot wait for its own group.
+     * Stops listening, says GOODBYE on every connection and closes it (failing what waits on this
+     * node's own connections), then stops the I/O threads. Peers see this node as dead as soon as
+     * their connections close.
      */
     @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            if (!transport.inEventLoop()) {
-                try {
-                    closeDone.await(2 * CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            return;
-        }
+    protected void closeTransport() {
         try {
             closeOnce();
         } finally {
@@ -267,9 +221,22 @@ final class NettyFabric implements Fabric {
         }
     }
 
+    /**
+     * A second, concurrent {@link #close()} returns when the first is done (a JVM shutdown hook and
+     * another thread may both close), except on an I/O thread, which cannot wait for its own group.
+     */
+    @Override
+    protected void awaitClose() {
+        if (!transport.inEventLoop()) {
+            try {
+                closeDone.await(2 * CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     private void closeOnce() {
-        String message = closedMessage();
-        mailboxes.values().forEach(mailbox -> mailbox.queue.close(message));
         boolean mayWait = !transport.inEventLoop(); // an I/O thread must not wait for its own group
         List<ChannelFuture> closing = new ArrayList<>();
         Channel listening = server;
@@ -292,7 +259,7 @@ final class NettyFabric implements Fabric {
             }
         }
         transport.shutdown(CLOSE_WAIT);
-        LOG.info("node={} closed", node);
+        LOG.info("node={} closed", localNode());
     }
 
     @Override
@@ -303,10 +270,10 @@ final class NettyFabric implements Fabric {
                 peerState.append(peerState.length() == 0 ? "" : "; ").append(peer);
             }
         }
-        return "NettyFabric[node=" + node + ", address=" + config.localAddress().getHostString() + ":"
+        return "NettyFabric[node=" + localNode() + ", address=" + config.localAddress().getHostString() + ":"
                 + config.localAddress().getPort() + ", transport=" + transport.name() + ", incarnation="
-                + Long.toHexString(incarnation) + ", closed=" + closed.get() + ", regions=" + new TreeSet<>(regions.keySet())
-                + ", mailboxes=" + new TreeSet<>(mailboxes.keySet()) + ", inbound=" + inbound.size() + ", peers=["
+                + Long.toHexString(incarnation) + ", closed=" + isClosed() + ", regions=" + new TreeSet<>(regions.keySet())
+                + ", mailboxes=" + mailboxNames() + ", inbound=" + inbound.size() + ", peers=["
                 + peerState + "]]";
     }
 
@@ -320,24 +287,9 @@ final class NettyFabric implements Fabric {
         return transport;
     }
 
-    boolean isClosed() {
-        return closed.get();
-    }
-
-    /** Throws {@code IllegalStateException("fabric is closed: node=N")} once closed. */
-    void checkOpen() {
-        if (closed.get()) {
-            throw new IllegalStateException(closedMessage());
-        }
-    }
-
-    String closedMessage() {
-        return "fabric is closed: node=" + node;
-    }
-
     /** Why a request of this node failed when this node's fabric closed under it. */
     String localCloseReason() {
-        return "fabric closed on node=" + node;
+        return "fabric closed on node=" + localNode();
     }
 
     /** Refuses to wait for a reply on one of this node's I/O threads, which would wait for itself. */
@@ -411,10 +363,15 @@ final class NettyFabric implements Fabric {
         }
     }
 
-    /** Sends a message from mailbox {@code from} (checked arguments); see {@link Mailbox#send}. */
-    CompletableFuture<Void> send(String from, byte[] fromUtf8, int to, String mailbox, byte[] toUtf8, byte[] payload) {
-        if (to == node) {
-            String refusal = deliver(node, from, mailbox, payload.clone());
+    /**
+     * To this node: into the mailbox at once. To a peer: a SEND frame over this node's connection to
+     * it, whose reply completes the future once the message is in the receiving mailbox.
+     */
+    @Override
+    protected CompletableFuture<Void> send(String from, byte[] fromUtf8, int to, String mailbox, byte[] toUtf8,
+                                           byte[] payload) {
+        if (to == localNode()) {
+            String refusal = deliver(to, from, mailbox, payload.clone());
             return refusal == null ? CompletableFuture.completedFuture(null)
                     : CompletableFuture.failedFuture(new DeliveryException(refusal + ": node=" + to + ", mailbox=" + mailbox));
         }
@@ -426,27 +383,10 @@ final class NettyFabric implements Fabric {
         return request.future;
     }
 
-    /**
-     * Puts a message into mailbox {@code to} of this node; never blocks.
-     *
-     * @return null if it is in the mailbox, otherwise why not (the texts of every transport)
-     */
-    String deliver(int fromNode, String fromMailbox, String to, byte[] payload) {
-        if (closed.get()) {
-            return "node is closed";
-        }
-        NettyMailbox mailbox = mailboxes.get(to);
-        return mailbox == null ? "no such mailbox" : mailbox.queue.deliver(new Message(fromNode, fromMailbox, payload));
-    }
-
-    void mailboxClosed(NettyMailbox mailbox) {
-        mailboxes.remove(mailbox.name(), mailbox);
-    }
-
     /** An accepted connection became active; false if this node is closed and it must go. */
     boolean inboundOpened(Channel channel) {
         inbound.add(channel);
-        if (closed.get()) {
+        if (isClosed()) {
             inbound.remove(channel);
             return false;
         }
@@ -466,20 +406,6 @@ final class NettyFabric implements Fabric {
         inbound.remove(channel);
         if (peer >= 0) {
             peers[peer].lost(channel, reason, peerIncarnation);
-        }
-    }
-
-    /** Tells this node's listeners that {@code peer} is lost; a listener that throws is logged. */
-    void tellPeerLost(int peer, String reason) {
-        if (closed.get()) {
-            return;
-        }
-        for (PeerListener listener : peerListeners) {
-            try {
-                listener.peerLost(peer, reason);
-            } catch (RuntimeException e) {
-                LOG.warn("node={}: peer listener failed on the loss of node={}", node, peer, e);
-            }
         }
     }
 }

@@ -18,8 +18,8 @@
  *       part. Handles to a node's own regions skip the network.
  *   <li>A {@link io.gtran.rdma.Batch} becomes one {@code OPS} frame per destination node (more only
  *       past the frame limit), answered by one reply.
- *   <li>Messages ({@code SEND} frames) are put into the receiving
- *       {@link io.gtran.rdma.spi.MailboxQueue} by the I/O thread; the sender's future completes when
+ *   <li>Messages ({@code SEND} frames) are put into the receiving mailbox by the I/O thread
+ *       ({@link io.gtran.rdma.spi.AbstractFabric#deliver}); the sender's future completes when
  *       the reply says the message is in the mailbox, or fails with the refusal.
  * </ul>
  *

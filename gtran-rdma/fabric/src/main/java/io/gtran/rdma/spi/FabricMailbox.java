@@ -1,27 +1,23 @@
-package io.gtran.rdma.netty;
+package io.gtran.rdma.spi;
 
 import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Message;
-import io.gtran.rdma.spi.FabricChecks;
-import io.gtran.rdma.spi.MailboxQueue;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A mailbox of the Netty fabric. Arriving messages are put into its {@link MailboxQueue} by the
- * I/O thread of the connection they came on (or, from this node, by the sending thread); sends
- * go out as SEND frames over the connection to the receiving node, whose reply completes the
- * future once the message is in the receiving queue.
+ * The mailbox of every {@link AbstractFabric}: arrived messages wait in a {@link MailboxQueue};
+ * a send is checked here and handed to the fabric's {@link AbstractFabric#send}, which carries it
+ * to the receiving node (or straight into the queue of a mailbox of this node).
  */
-final class NettyMailbox implements Mailbox {
-    private final NettyFabric fabric;
+final class FabricMailbox implements Mailbox {
+    private final AbstractFabric fabric;
     private final byte[] nameUtf8;
     final MailboxQueue queue;
 
-    NettyMailbox(NettyFabric fabric, String name, int capacity) {
+    FabricMailbox(AbstractFabric fabric, String name, byte[] nameUtf8, int capacity) {
         this.fabric = fabric;
-        this.nameUtf8 = name.getBytes(StandardCharsets.UTF_8);
+        this.nameUtf8 = nameUtf8;
         this.queue = new MailboxQueue(name, capacity);
     }
 
@@ -41,9 +37,9 @@ final class NettyMailbox implements Mailbox {
         if (queue.isClosed()) {
             throw new IllegalStateException(closedMessage());
         }
-        byte[] to = FabricChecks.checkMailboxName(mailbox);
+        byte[] toUtf8 = FabricChecks.checkMailboxName(mailbox);
         FabricChecks.checkPayload(payload);
-        return fabric.send(queue.name(), nameUtf8, node, mailbox, to, payload);
+        return fabric.send(queue.name(), nameUtf8, node, mailbox, toUtf8, payload);
     }
 
     @Override
@@ -66,10 +62,10 @@ final class NettyMailbox implements Mailbox {
 
     @Override
     public String toString() {
-        return "NettyMailbox[node=" + fabric.localNode() + ", mailbox=" + queue.name() + ", waiting=" + queue.size() + "]";
+        return "Mailbox[node=" + node() + ", mailbox=" + queue.name() + ", waiting=" + queue.size() + "]";
     }
 
     private String closedMessage() {
-        return "mailbox is closed: node=" + fabric.localNode() + ", mailbox=" + queue.name();
+        return "mailbox is closed: node=" + node() + ", mailbox=" + queue.name();
     }
 }
