@@ -1,0 +1,217 @@
+package io.gtran.rdma;
+
+import io.gtran.rdma.spi.OpBatch;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A fabric decorator that counts what crosses the network: messages sent to other nodes (and their
+ * bytes), one-sided operations on other nodes' regions, and one-sided round trips (a single
+ * operation, or one node's share of a batch's flush). Work on this node's own regions and
+ * mailboxes is not counted. For asserting the cost of a protocol step (messages per commit) and
+ * for benchmarks that report it.
+ */
+public final class CountingFabric extends ForwardingFabric {
+    private final LongAdder messages = new LongAdder();
+    private final LongAdder messageBytes = new LongAdder();
+    private final LongAdder remoteOps = new LongAdder();
+    private final LongAdder roundTrips = new LongAdder();
+
+    public CountingFabric(Fabric delegate) {
+        super(delegate);
+    }
+
+    /** What was counted since the fabric was made or last {@link #reset}. */
+    public record Counts(long messages, long messageBytes, long remoteOps, long roundTrips) {
+        /** The counts of {@code this} less {@code earlier}'s. */
+        public Counts minus(Counts earlier) {
+            return new Counts(messages - earlier.messages, messageBytes - earlier.messageBytes, remoteOps - earlier.remoteOps,
+                    roundTrips - earlier.roundTrips);
+        }
+    }
+
+    public Counts counts() {
+        return new Counts(messages.sum(), messageBytes.sum(), remoteOps.sum(), roundTrips.sum());
+    }
+
+    public void reset() {
+        messages.reset();
+        messageBytes.reset();
+        remoteOps.reset();
+        roundTrips.reset();
+    }
+
+    @Override
+    public Region register(String name, long bytes) {
+        return new CountingRegion(super.register(name, bytes));
+    }
+
+    @Override
+    public Region connect(int node, String name) {
+        return new CountingRegion(super.connect(node, name));
+    }
+
+    @Override
+    public Batch batch() {
+        return new CountingBatch(new OpBatch(region -> true, () -> {
+        })); // given the wrapped handles: CountingBatch checks and counts
+    }
+
+    @Override
+    public Mailbox openMailbox(String name, int capacity) {
+        return new CountingMailbox(super.openMailbox(name, capacity));
+    }
+
+    private boolean remote(int node) {
+        return node != localNode();
+    }
+
+    /** Counts each operation on another node's region, each a round trip of its own. */
+    private final class CountingRegion extends ForwardingRegion {
+        private final Region region;
+        private final boolean remote;
+
+        CountingRegion(Region region) {
+            super(region);
+            this.region = region;
+            this.remote = remote(region.node());
+        }
+
+        CountingFabric owner() {
+            return CountingFabric.this;
+        }
+
+        @Override
+        protected Region target() {
+            if (remote) {
+                remoteOps.increment();
+                roundTrips.increment();
+            }
+            return region;
+        }
+    }
+
+    /**
+     * A batch: its operations run on the wrapped handles, so they are counted here, with one round
+     * trip per other node it touches at each flush.
+     */
+    private final class CountingBatch implements Batch {
+        private final Batch batch;
+        private final Set<Integer> nodes = new HashSet<>();
+
+        CountingBatch(Batch batch) {
+            this.batch = batch;
+        }
+
+        private Region add(Region region) {
+            if (!(region instanceof CountingRegion counting) || counting.owner() != CountingFabric.this) {
+                throw new IllegalArgumentException("region handle is not from this fabric: " + region);
+            }
+            if (counting.remote) {
+                nodes.add(counting.node());
+                remoteOps.increment();
+            }
+            return counting.region;
+        }
+
+        @Override
+        public CompletableFuture<Long> readLong(Region region, long offset) {
+            return batch.readLong(add(region), offset);
+        }
+
+        @Override
+        public CompletableFuture<Void> writeLong(Region region, long offset, long value) {
+            return batch.writeLong(add(region), offset, value);
+        }
+
+        @Override
+        public CompletableFuture<Boolean> compareAndSwap(Region region, long offset, long expected, long value) {
+            return batch.compareAndSwap(add(region), offset, expected, value);
+        }
+
+        @Override
+        public CompletableFuture<Long> fetchAdd(Region region, long offset, long delta) {
+            return batch.fetchAdd(add(region), offset, delta);
+        }
+
+        @Override
+        public CompletableFuture<byte[]> read(Region region, long offset, int length) {
+            return batch.read(add(region), offset, length);
+        }
+
+        @Override
+        public CompletableFuture<Void> write(Region region, long offset, byte[] src, int srcOffset, int length) {
+            return batch.write(add(region), offset, src, srcOffset, length);
+        }
+
+        @Override
+        public Batch fence() {
+            batch.fence();
+            return this;
+        }
+
+        @Override
+        public int size() {
+            return batch.size();
+        }
+
+        @Override
+        public CompletableFuture<Void> flush() {
+            roundTrips.add(nodes.size());
+            nodes.clear();
+            return batch.flush();
+        }
+    }
+
+    /** Counts sends to other nodes' mailboxes. */
+    private final class CountingMailbox implements Mailbox {
+        private final Mailbox mailbox;
+
+        CountingMailbox(Mailbox mailbox) {
+            this.mailbox = mailbox;
+        }
+
+        @Override
+        public int node() {
+            return mailbox.node();
+        }
+
+        @Override
+        public String name() {
+            return mailbox.name();
+        }
+
+        @Override
+        public CompletableFuture<Void> send(int node, String name, byte[] payload) {
+            CompletableFuture<Void> sent = mailbox.send(node, name, payload);
+            if (remote(node)) {
+                messages.increment();
+                messageBytes.add(payload.length);
+            }
+            return sent;
+        }
+
+        @Override
+        public Message receive(long timeout, TimeUnit unit) throws InterruptedException {
+            return mailbox.receive(timeout, unit);
+        }
+
+        @Override
+        public Message poll() {
+            return mailbox.poll();
+        }
+
+        @Override
+        public void close() {
+            mailbox.close();
+        }
+
+        @Override
+        public String toString() {
+            return "CountingMailbox[" + mailbox + "]";
+        }
+    }
+}
