@@ -1,0 +1,80 @@
+package io.gtran.lbv.driver;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The systems {@code bin/gtran bench lbv --system NAME} knows: which module's class path runs
+ * them, which {@code LbvSystem} class, with which options, and what isolation they really give.
+ * Each runs in a child JVM of its own ({@code io.gtran.lbv.LbvChildMain}).
+ */
+final class SystemCatalog {
+    /**
+     * One system.
+     *
+     * @param name what {@code --system} takes
+     * @param module the directory, under gtran's home, of the Maven module whose {@code target/classes}
+     *     and {@code target/lbv-classpath.txt} run it
+     * @param systemClass the {@code LbvSystem} implementation
+     * @param isolations the isolation levels it can be asked for ({@code SR}, {@code SI}); empty if it
+     *     has one fixed level, then {@code fixedIsolation} names it
+     * @param fixedIsolation the short name of the only isolation it offers ({@code RC}: read
+     *     committed), or null
+     * @param options constructor options besides {@code isolation}
+     */
+    record Entry(String name, String module, String systemClass, List<String> isolations, String fixedIsolation,
+                 Map<String, String> options) {
+        /** Whether {@code isolation} can be asked of it. */
+        boolean offers(String isolation) {
+            return isolations.contains(isolation);
+        }
+
+        /** The isolation a run asked for {@code requested} really gets, as the LBV line prints it. */
+        String isolationFor(String requested) {
+            return isolations.isEmpty() ? fixedIsolation : requested;
+        }
+
+        /** The constructor options for a run at {@code requested}. */
+        Map<String, String> optionsFor(String requested) {
+            Map<String, String> all = new LinkedHashMap<>(options);
+            if (!isolations.isEmpty()) {
+                all.put("isolation", requested);
+            }
+            return all;
+        }
+    }
+
+    private static final List<String> SR_SI = List.of("SR", "SI");
+
+    /** The module of the TinkerPop 3.8.1 systems: gtran embedded and remote, TinkerTransactionGraph. */
+    private static final String GTRAN = "benchmarks/lbv/gtran";
+
+    /** In the order {@code --compare} runs them. */
+    static final List<Entry> ALL = List.of(
+            new Entry("gtran", GTRAN, "io.gtran.lbv.gtran.GtranLbvSystem", SR_SI, null, Map.of()),
+            new Entry("gtran-noopt", GTRAN, "io.gtran.lbv.gtran.GtranLbvSystem", SR_SI, null, Map.of("opt", "off")),
+            new Entry("gtran-remote", GTRAN, "io.gtran.lbv.gtran.GtranRemoteLbvSystem", SR_SI, null, Map.of()),
+            new Entry("tinkertx", GTRAN, "io.gtran.lbv.gtran.TinkerTxLbvSystem", List.of(), "RC", Map.of()),
+            new Entry("janusgraph", "benchmarks/lbv/janusgraph", "io.gtran.lbv.janusgraph.JanusGraphLbvSystem",
+                    List.of(), "none", Map.of()),
+            new Entry("neo4j", "benchmarks/lbv/neo4j", "io.gtran.lbv.neo4j.Neo4jLbvSystem", List.of(), "RC", Map.of()));
+
+    private SystemCatalog() {
+    }
+
+    /**
+     * The entry named {@code name}.
+     *
+     * @throws IllegalArgumentException naming the unknown system and listing the known ones
+     */
+    static Entry named(String name) {
+        for (Entry entry : ALL) {
+            if (entry.name().equals(name)) {
+                return entry;
+            }
+        }
+        throw new IllegalArgumentException("unknown system: system=" + name + " (known: "
+                + ALL.stream().map(Entry::name).toList() + ")");
+    }
+}

@@ -1,0 +1,25 @@
+/**
+ * LBV systems on TinkerPop 3.8.1, each run by {@code io.gtran.lbv.LbvChildMain --system <class>}
+ * in a child JVM whose class path is {@code benchmarks/lbv/gtran/target/classes} followed by
+ * {@code benchmarks/lbv/gtran/target/lbv-classpath.txt} (written at {@code package}; it lists the
+ * dependencies only) and gtran's JDK 17 flags ({@code gtran.jdk17.args} of the root pom, for
+ * Chronicle Map):
+ *
+ * <table>
+ * <caption>Systems</caption>
+ * <tr><th>class</th><th>name</th><th>options</th><th>ids</th><th>indexes</th><th>retryable</th></tr>
+ * <tr><td>{@link io.gtran.lbv.gtran.GtranLbvSystem}</td><td>gtran, gtran-noopt</td>
+ *     <td>isolation=SR|SI, opt=on|off, gtran.*=...</td><td>user-supplied Long = dataset id</td>
+ *     <td>gtran hash indexes, {@code graph.indexes().create}</td><td>TransactionAbortedException</td></tr>
+ * <tr><td>{@link io.gtran.lbv.gtran.GtranRemoteLbvSystem}</td><td>gtran-remote(-noopt)</td>
+ *     <td>as above, gremlinPool=N</td><td>as above</td><td>as above, on the node's graph</td>
+ *     <td>ResponseException 596 naming a conflict</td></tr>
+ * <tr><td>{@link io.gtran.lbv.gtran.TinkerTxLbvSystem}</td><td>tinkertx</td><td>none</td>
+ *     <td>user-supplied Long, LONG id managers</td><td>{@code createIndex(key, Vertex/Edge)}</td>
+ *     <td>TransactionException (commit conflict)</td></tr>
+ * </table>
+ *
+ * <p>Every option {@code batch=N} sets the elements per committed load transaction (default
+ * 10,000). Logging goes to stderr ({@link io.gtran.lbv.gtran.StderrLogging}).
+ */
+package io.gtran.lbv.gtran;
