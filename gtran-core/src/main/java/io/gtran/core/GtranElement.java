@@ -45,7 +45,7 @@ abstract class GtranElement implements Element {
         String known = label;
         if (known == null) {
             try {
-                int labelId = isEdge() ? graph.store.edgeLabel(internalId) : graph.store.vertexLabel(internalId);
+                int labelId = isEdge() ? graph.store.edges().label(internalId) : graph.store.vertices().label(internalId);
                 known = graph.store.labels().name(labelId);
             } catch (UnknownElementException gone) {
                 throw removed();

@@ -300,8 +300,8 @@ public final class GtranGraph implements Graph {
             }
         }
         stats.put("gc.backlog", backlog);
-        stats.put("store.vertices", (long) store.vertexCount());
-        stats.put("store.edges", (long) store.edgeCount());
+        stats.put("store.vertices", (long) store.vertices().count());
+        stats.put("store.edges", (long) store.edges().count());
         store.liveSlots().forEach((pool, live) -> stats.put("store.liveSlots." + pool, live));
         store.reservedBytes().forEach((pool, bytes) -> stats.put("store.reservedBytes." + pool, bytes));
         return stats;
@@ -309,7 +309,7 @@ public final class GtranGraph implements Graph {
 
     @Override
     public String toString() {
-        return StringFactory.graphString(this, "vertices:" + store.vertexCount() + " edges:" + store.edgeCount()
+        return StringFactory.graphString(this, "vertices:" + store.vertices().count() + " edges:" + store.edges().count()
                 + " isolation:" + isolation);
     }
 

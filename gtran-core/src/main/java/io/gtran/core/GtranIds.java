@@ -113,7 +113,7 @@ final class GtranIds {
             // another transaction is creating right now: checked under the map's lock, as shadowed()
             // is after a creation, so one of the two always sees the other.
             if (id instanceof Long number && ElementIds.isWellFormed(number) && ElementIds.isEdge(number) == edge
-                    && (edge ? store.containsEdge(number) : store.containsVertex(number))
+                    && (edge ? store.edges().contains(number) : store.vertices().contains(number))
                     && map.externalId(number) == null && !replaceable(txn, number, edge, id)) {
                 throw alreadyExists(given, edge);
             }
@@ -154,14 +154,14 @@ final class GtranIds {
      *                                                   transaction creates or deletes it
      */
     private boolean replaceable(Transaction txn, long previous, boolean edge, Object id) {
-        if (!(edge ? store.containsEdge(previous) : store.containsVertex(previous))) {
+        if (!(edge ? store.edges().contains(previous) : store.vertices().contains(previous))) {
             return true; // freed by GC
         }
         if (exists(txn, previous, edge)) {
             return false; // this transaction sees it: the id is taken
         }
-        long begin = edge ? store.edgeBeginTime(previous) : store.vertexBeginTime(previous);
-        long end = edge ? store.edgeEndTime(previous) : store.vertexEndTime(previous);
+        long begin = edge ? store.edges().beginTime(previous) : store.vertices().beginTime(previous);
+        long end = edge ? store.edges().endTime(previous) : store.vertices().endTime(previous);
         if (TxnWords.isTxnId(begin) && begin != txn.id() || TxnWords.isTxnId(end) && end != txn.id()) {
             // another running transaction creates or deletes the element of this id: one of us must go
             long other = TxnWords.isTxnId(begin) ? begin : end;
@@ -200,7 +200,7 @@ final class GtranIds {
     }
 
     private ExternalIdMap map(boolean edge) {
-        return edge ? store.externalEdgeIds() : store.externalVertexIds();
+        return edge ? store.edges().externalIds() : store.vertices().externalIds();
     }
 
     private static RuntimeException alreadyExists(Object id, boolean edge) {
@@ -254,7 +254,7 @@ final class GtranIds {
         }
         long found = current;
         for (long id : older) {
-            if (!(edge ? store.containsEdge(id) : store.containsVertex(id))) {
+            if (!(edge ? store.edges().contains(id) : store.vertices().contains(id))) {
                 unretire(edge, canonical, id); // freed: no transaction can see it any more
             } else if (found == current && exists(txn, id, edge)) {
                 found = id;

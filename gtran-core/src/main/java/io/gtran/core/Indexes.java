@@ -313,7 +313,7 @@ public final class Indexes {
      * recording the index read in {@code txn}.
      */
     long[] lookUp(Transaction txn, PropertyIndex index, P<?> predicate, boolean edge) {
-        return index.lookUp(txn, predicate, edge ? graph.store::containsEdge : graph.store::containsVertex);
+        return index.lookUp(txn, predicate, edge ? graph.store.edges()::contains : graph.store.vertices()::contains);
     }
 
     /**
@@ -334,7 +334,7 @@ public final class Indexes {
             LabelIndex members = (edge ? edgeLabels : vertexLabels).get(labelId);
             if (members != null) {
                 int[] count = {0};
-                long[] all = members.members(edge ? graph.store::containsEdge : graph.store::containsVertex, new long[16],
+                long[] all = members.members(edge ? graph.store.edges()::contains : graph.store.vertices()::contains, new long[16],
                         count);
                 long[] candidates = Arrays.copyOf(all, count[0]);
                 result = append(result, length, edge ? txn.visibleEdges(candidates) : txn.visibleVertices(candidates));

@@ -57,10 +57,10 @@ class GtranIndexLifecycleTest {
             g.V(ids.toArray()).drop().iterate();
             graph.tx().commit();
             long deadline = System.nanoTime() + 30_000_000_000L;
-            while (graph.store.vertexCount() > 0 && System.nanoTime() < deadline) {
+            while (graph.store.vertices().count() > 0 && System.nanoTime() < deadline) {
                 Thread.sleep(20); // GC frees the removed vertices once no transaction can see them
             }
-            assertEquals(0, graph.store.vertexCount(), "GC freed the removed vertices");
+            assertEquals(0, graph.store.vertices().count(), "GC freed the removed vertices");
             assertEquals(0L, g.V().has("name", "x").count().next());
             graph.tx().commit();
             assertEquals(0, index.entryCount(), "the look-up dropped the entries of freed vertices");

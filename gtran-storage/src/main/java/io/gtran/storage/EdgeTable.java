@@ -10,7 +10,8 @@ import static io.gtran.storage.EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET;
 /** The edge table: fixed-size {@link EdgeHeaderDescriptor edge headers}. */
 final class EdgeTable extends HeaderTable {
     EdgeTable(StoreConfig config) {
-        super("edge", true, EdgeHeaderDescriptor.LENGTH, config, config.edgesMax, StoreConfig.EDGES_MAX);
+        super("edge", true, EdgeHeaderDescriptor.LENGTH, LABEL_OFFSET, BEGIN_TIME_OFFSET, END_TIME_OFFSET, 
+                config, config.edgesMax, StoreConfig.EDGES_MAX);
         headers.putInt(RESERVED_SLOT, PROPERTY_ROW_OFFSET, RowDescriptor.NO_ROW); // so a walk over every slot finds no rows
     }
 
@@ -33,25 +34,5 @@ final class EdgeTable extends HeaderTable {
 
     long inVertex(int slot) {
         return headers.getLong(slot, IN_VERTEX_OFFSET);
-    }
-
-    int label(int slot) {
-        return headers.getInt(slot, LABEL_OFFSET);
-    }
-
-    long beginTime(int slot) {
-        return headers.getLongAcquire(slot, BEGIN_TIME_OFFSET);
-    }
-
-    long endTime(int slot) {
-        return headers.getLongAcquire(slot, END_TIME_OFFSET);
-    }
-
-    boolean compareAndSetBeginTime(int slot, long expected, long value) {
-        return headers.compareAndSetLong(slot, BEGIN_TIME_OFFSET, expected, value);
-    }
-
-    boolean compareAndSetEndTime(int slot, long expected, long value) {
-        return headers.compareAndSetLong(slot, END_TIME_OFFSET, expected, value);
     }
 }

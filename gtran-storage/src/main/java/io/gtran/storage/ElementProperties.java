@@ -6,8 +6,9 @@ import java.util.function.IntSupplier;
 
 /**
  * The properties of one kind of element (vertices or edges): each element's VP/EP row-list, whose
- * cells link to version chains in the MV-KVS. {@link GraphStore} holds one instance per kind, so
- * the vertex and edge paths share this code rather than repeat it.
+ * cells link to version chains in the MV-KVS. {@link GraphStore} holds one instance per kind, each
+ * behind that kind's {@link ElementTable}, so the vertex and edge paths share this code rather than
+ * repeat it.
  */
 final class ElementProperties {
     private final PropertyRowLists lists;
@@ -30,7 +31,7 @@ final class ElementProperties {
         int create(int older);
     }
 
-    /** Links a new full version as the newest of the property; see {@link GraphStore#addVertexPropertyVersion}. */
+    /** Links a new full version as the newest of the property; see {@link ElementTable#addPropertyVersion}. */
     int addVersion(long ownerId, int keyId, VersionFactory factory) {
         checkKey(keyId);
         int ownerSlot = owners.slotOf(ownerId);
@@ -65,7 +66,7 @@ final class ElementProperties {
         }
     }
 
-    /** Gives the property its first version as a base version; see {@link GraphStore#addVertexPropertyBase}. */
+    /** Gives the property its first version as a base version; see {@link ElementTable#addPropertyBase}. */
     int addBase(long ownerId, int keyId, IntSupplier factory) {
         checkKey(keyId);
         int ownerSlot = owners.slotOf(ownerId);
@@ -86,7 +87,7 @@ final class ElementProperties {
     }
 
     /**
-     * Swings the property's newest-version link; see {@link GraphStore#replaceVertexPropertyVersion}.
+     * Swings the property's newest-version link; see {@link ElementTable#replacePropertyVersion}.
      * The replacement must be a live version: a cell linking to {@link MvTupleDescriptor#NO_TUPLE}
      * would look absent to {@link #newestVersion} yet refuse a new cell, so {@link #addVersion}
      * would retry forever.

@@ -36,6 +36,9 @@ public final class GraphStore implements AutoCloseable {
     private final ExternalIdMap externalEdgeIds;
     private final ElementProperties vertexProperties;
     private final ElementProperties edgeProperties;
+    /** What vertices and edges share, as {@link #vertices()} and {@link #edges()} hand it out. */
+    private final StoreElementTable vertexTable;
+    private final StoreElementTable edgeTable;
     /** Where {@link #compactAllEdges} last began its region of front parts, and of back parts (NO_ROW: not yet). */
     private int edgeFrontRegion = RowDescriptor.NO_ROW;
     private int edgeBackRegion = RowDescriptor.NO_ROW;
@@ -66,6 +69,8 @@ public final class GraphStore implements AutoCloseable {
                 mvStore, propertyKeys);
         this.edgeProperties = new ElementProperties(edgePropertyLists, edges, EdgeHeaderDescriptor.PROPERTY_ROW_OFFSET,
                 mvStore, propertyKeys);
+        this.vertexTable = new StoreElementTable(vertices, vertexProperties, mvStore, externalVertexIds);
+        this.edgeTable = new StoreElementTable(edges, edgeProperties, mvStore, externalEdgeIds);
     }
 
     public static GraphStore open(StoreConfig config) {
@@ -92,12 +97,14 @@ public final class GraphStore implements AutoCloseable {
         return mvStore;
     }
 
-    public ExternalIdMap externalVertexIds() {
-        return externalVertexIds;
+    /** The vertex table: what vertices share with edges (header words, properties, external ids). */
+    public ElementTable vertices() {
+        return vertexTable;
     }
 
-    public ExternalIdMap externalEdgeIds() {
-        return externalEdgeIds;
+    /** The edge table: what edges share with vertices; endpoints and adjacency are the store's own methods. */
+    public ElementTable edges() {
+        return edgeTable;
     }
 
     // ---------------------------------------------------------------- vertices
@@ -106,53 +113,6 @@ public final class GraphStore implements AutoCloseable {
     public long addVertex(int label, long beginTime, long endTime) {
         checkLabel(label);
         return vertices.create(label, beginTime, endTime);
-    }
-
-    public boolean containsVertex(long vertexId) {
-        return vertices.contains(vertexId);
-    }
-
-    public int vertexLabel(long vertexId) {
-        int slot = vertices.slotOf(vertexId);
-        int value = vertices.label(slot);
-        vertices.recheck(slot, vertexId);
-        return value;
-    }
-
-    public long vertexBeginTime(long vertexId) {
-        int slot = vertices.slotOf(vertexId);
-        long value = vertices.beginTime(slot);
-        vertices.recheck(slot, vertexId);
-        return value;
-    }
-
-    public long vertexEndTime(long vertexId) {
-        int slot = vertices.slotOf(vertexId);
-        long value = vertices.endTime(slot);
-        vertices.recheck(slot, vertexId);
-        return value;
-    }
-
-    public boolean compareAndSetVertexBeginTime(long vertexId, long expected, long value) {
-        return vertices.compareAndSetBeginTime(vertices.slotOf(vertexId), expected, value);
-    }
-
-    public boolean compareAndSetVertexEndTime(long vertexId, long expected, long value) {
-        return vertices.compareAndSetEndTime(vertices.slotOf(vertexId), expected, value);
-    }
-
-    public int vertexCount() {
-        return vertices.live();
-    }
-
-    /** The id in header slot {@code slot} if that slot holds a live vertex, else {@link ElementIds#NONE}; for full scans. */
-    public long vertexIdAtSlot(int slot) {
-        return liveIdAtSlot(vertices, slot);
-    }
-
-    /** One past the highest vertex slot ever used; full scans run slots [0, this). */
-    public int vertexSlotLimit() {
-        return vertices.headers.highWater();
     }
 
     // ---------------------------------------------------------------- edges
@@ -214,10 +174,6 @@ public final class GraphStore implements AutoCloseable {
         }
     }
 
-    public boolean containsEdge(long edgeId) {
-        return edges.contains(edgeId);
-    }
-
     public long edgeOutVertex(long edgeId) {
         int slot = edges.slotOf(edgeId);
         long value = edges.outVertex(slot);
@@ -230,61 +186,6 @@ public final class GraphStore implements AutoCloseable {
         long value = edges.inVertex(slot);
         edges.recheck(slot, edgeId);
         return value;
-    }
-
-    public int edgeLabel(long edgeId) {
-        int slot = edges.slotOf(edgeId);
-        int value = edges.label(slot);
-        edges.recheck(slot, edgeId);
-        return value;
-    }
-
-    public long edgeBeginTime(long edgeId) {
-        int slot = edges.slotOf(edgeId);
-        long value = edges.beginTime(slot);
-        edges.recheck(slot, edgeId);
-        return value;
-    }
-
-    public long edgeEndTime(long edgeId) {
-        int slot = edges.slotOf(edgeId);
-        long value = edges.endTime(slot);
-        edges.recheck(slot, edgeId);
-        return value;
-    }
-
-    public boolean compareAndSetEdgeBeginTime(long edgeId, long expected, long value) {
-        return edges.compareAndSetBeginTime(edges.slotOf(edgeId), expected, value);
-    }
-
-    public boolean compareAndSetEdgeEndTime(long edgeId, long expected, long value) {
-        return edges.compareAndSetEndTime(edges.slotOf(edgeId), expected, value);
-    }
-
-    public int edgeCount() {
-        return edges.live();
-    }
-
-    /** The id in edge slot {@code slot} if it holds a live edge, else {@link ElementIds#NONE}; for full scans. */
-    public long edgeIdAtSlot(int slot) {
-        return liveIdAtSlot(edges, slot);
-    }
-
-    /**
-     * The id in a header slot, or {@link ElementIds#NONE}. An allocated slot is not yet (or no
-     * longer) live while its id word holds the previous element's dead marker: between allocation
-     * and publication of the new id, and between the marker and the free on removal.
-     */
-    private static long liveIdAtSlot(HeaderTable table, int slot) {
-        if (!table.headers.isAllocated(slot)) {
-            return ElementIds.NONE;
-        }
-        long id = table.idOfSlot(slot);
-        return ElementIds.isWellFormed(id) ? id : ElementIds.NONE;
-    }
-
-    public int edgeSlotLimit() {
-        return edges.headers.highWater();
     }
 
     /** A reusable adjacency cursor; see {@link EdgeCursor}. */
@@ -313,114 +214,6 @@ public final class GraphStore implements AutoCloseable {
         return edgeLists.rowCount(vertices.headers, vertices.slotOf(vertexId), VertexHeaderDescriptor.EDGE_ROW_OFFSET);
     }
 
-    // ---------------------------------------------------------------- properties
-
-    /**
-     * Adds a full version (own begin/end time) of a vertex property as its newest, linked to the
-     * previous newest. Returns the new version's handle.
-     */
-    public int addVertexPropertyVersion(long vertexId, int keyId, Object value, long beginTime, long endTime) {
-        return vertexProperties.addVersion(vertexId, keyId, older -> mvStore.createVersion(value, beginTime, endTime, older));
-    }
-
-    /** As {@link #addVertexPropertyVersion} for bytes a layer above serialized. */
-    public int addSerializedVertexPropertyVersion(long vertexId, int keyId, byte[] serialized, long beginTime, long endTime) {
-        return vertexProperties.addVersion(vertexId, keyId, older -> mvStore.createSerializedVersion(serialized, beginTime, endTime, older));
-    }
-
-    public int addEdgePropertyVersion(long edgeId, int keyId, Object value, long beginTime, long endTime) {
-        return edgeProperties.addVersion(edgeId, keyId, older -> mvStore.createVersion(value, beginTime, endTime, older));
-    }
-
-    public int addSerializedEdgePropertyVersion(long edgeId, int keyId, byte[] serialized, long beginTime, long endTime) {
-        return edgeProperties.addVersion(edgeId, keyId, older -> mvStore.createSerializedVersion(serialized, beginTime, endTime, older));
-    }
-
-    /**
-     * Gives a vertex property its first version as a {@link BaseVersionDescriptor base version},
-     * whose begin/end time are the vertex's: for properties written by the same write that
-     * created the vertex. Returns the version handle.
-     *
-     * @throws IllegalStateException if the property already has a version
-     */
-    public int addVertexPropertyBase(long vertexId, int keyId, Object value) {
-        return vertexProperties.addBase(vertexId, keyId, () -> mvStore.createBaseVersion(value));
-    }
-
-    public int addSerializedVertexPropertyBase(long vertexId, int keyId, byte[] serialized) {
-        return vertexProperties.addBase(vertexId, keyId, () -> mvStore.createSerializedBaseVersion(serialized));
-    }
-
-    /** As {@link #addVertexPropertyBase} for an edge property; validity is the edge's. */
-    public int addEdgePropertyBase(long edgeId, int keyId, Object value) {
-        return edgeProperties.addBase(edgeId, keyId, () -> mvStore.createBaseVersion(value));
-    }
-
-    public int addSerializedEdgePropertyBase(long edgeId, int keyId, byte[] serialized) {
-        return edgeProperties.addBase(edgeId, keyId, () -> mvStore.createSerializedBaseVersion(serialized));
-    }
-
-    /**
-     * Swings a vertex property's newest-version link from {@code expected} to {@code replacement}
-     * (for instance a base version to its {@link MvStore#materialize materialized} tuple). Returns
-     * false, changing nothing, if the newest version is no longer {@code expected}.
-     *
-     * @throws IllegalArgumentException if {@code replacement} is not a live version, or the key id is unknown
-     */
-    public boolean replaceVertexPropertyVersion(long vertexId, int keyId, int expected, int replacement) {
-        return vertexProperties.replaceVersion(vertexId, keyId, expected, replacement);
-    }
-
-    public boolean replaceEdgePropertyVersion(long edgeId, int keyId, int expected, int replacement) {
-        return edgeProperties.replaceVersion(edgeId, keyId, expected, replacement);
-    }
-
-    /**
-     * Links a version made with {@link MvStore#createVersion} (or a base version) as the newest
-     * of a vertex property, if the newest is still {@code expectedNewest}
-     * ({@link MvTupleDescriptor#NO_TUPLE}: no version yet). Unlike {@link #addVertexPropertyVersion},
-     * which always links on top of whatever is newest, this is a compare-and-link: false, changing
-     * nothing, if another writer linked first. The caller chose the version's older link.
-     *
-     * @throws IllegalArgumentException if {@code version} is not live or the key id is unknown
-     */
-    public boolean linkVertexPropertyVersion(long vertexId, int keyId, int expectedNewest, int version) {
-        return vertexProperties.linkVersion(vertexId, keyId, expectedNewest, version);
-    }
-
-    public boolean linkEdgePropertyVersion(long edgeId, int keyId, int expectedNewest, int version) {
-        return edgeProperties.linkVersion(edgeId, keyId, expectedNewest, version);
-    }
-
-    /**
-     * Removes a vertex property's cell if it still links {@code expectedNewest}, freeing no
-     * version: the caller frees the unlinked chain when no reader can still be walking it.
-     */
-    public boolean unlinkVertexProperty(long vertexId, int keyId, int expectedNewest) {
-        return vertexProperties.unlink(vertexId, keyId, expectedNewest);
-    }
-
-    public boolean unlinkEdgeProperty(long edgeId, int keyId, int expectedNewest) {
-        return edgeProperties.unlink(edgeId, keyId, expectedNewest);
-    }
-
-    /** The newest version of a vertex property, or {@link MvTupleDescriptor#NO_TUPLE}. */
-    public int vertexPropertyVersion(long vertexId, int keyId) {
-        return vertexProperties.newestVersion(vertexId, keyId);
-    }
-
-    public int edgePropertyVersion(long edgeId, int keyId) {
-        return edgeProperties.newestVersion(edgeId, keyId);
-    }
-
-    public PropertyCursor newVertexPropertyCursor() {
-        return vertexProperties.newCursor();
-    }
-
-    public PropertyCursor newEdgePropertyCursor() {
-        return edgeProperties.newCursor();
-    }
-
     // ---------------------------------------------------------------- recycling (driven by GC)
 
     /**
@@ -430,15 +223,6 @@ public final class GraphStore implements AutoCloseable {
     public int freeVersionsOlderThan(int keep) {
         int cut = mvStore.truncateAfter(keep);
         return mvStore.freeChain(cut);
-    }
-
-    /** Removes a vertex property's cell and frees all its versions. Returns false if it had none. */
-    public boolean removeVertexProperty(long vertexId, int keyId) {
-        return vertexProperties.remove(vertexId, keyId);
-    }
-
-    public boolean removeEdgeProperty(long edgeId, int keyId) {
-        return edgeProperties.remove(edgeId, keyId);
     }
 
     /**

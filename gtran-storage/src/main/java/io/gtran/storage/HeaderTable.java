@@ -6,6 +6,8 @@ package io.gtran.storage;
  * a slot issues a new generation, and an id kept past its element's removal is refused rather than
  * silently naming the element that reused the slot. A freed header's id word holds a dead marker
  * (the id with the sign bit set), which no id equals, until the next element publishes its id.
+ * Every header also has a label and a begin and an end time word; each subclass says where its
+ * layout keeps them.
  */
 abstract class HeaderTable implements AutoCloseable {
     static final int ID_OFFSET = 0;
@@ -17,13 +19,21 @@ abstract class HeaderTable implements AutoCloseable {
     private final String kind;
     private final boolean edges;
     private final String capacityKey;
+    /** Where this table's header layout keeps the label, begin time and end time. */
+    private final int labelOffset;
+    private final int beginTimeOffset;
+    private final int endTimeOffset;
     /** Slots never handed out again: slot 0, and slots whose generation is spent (see {@link #free}). */
     private final java.util.concurrent.atomic.AtomicInteger retired = new java.util.concurrent.atomic.AtomicInteger();
 
-    HeaderTable(String kind, boolean edges, int headerLength, StoreConfig config, int maxSlots, String capacityKey) {
+    HeaderTable(String kind, boolean edges, int headerLength, int labelOffset, int beginTimeOffset, int endTimeOffset,
+                StoreConfig config, int maxSlots, String capacityKey) {
         this.kind = kind;
         this.edges = edges;
         this.capacityKey = capacityKey;
+        this.labelOffset = labelOffset;
+        this.beginTimeOffset = beginTimeOffset;
+        this.endTimeOffset = endTimeOffset;
         this.nodeId = config.nodeId;
         this.headers = new SlotPool(kind + "-header", headerLength, config.slotsPerChunk(headerLength),
                 maxSlots == Integer.MAX_VALUE ? maxSlots : maxSlots + 1, ID_OFFSET); // + the reserved slot
@@ -90,6 +100,26 @@ abstract class HeaderTable implements AutoCloseable {
         if (headers.getLongAcquire(slot, ID_OFFSET) != id) {
             throw unknown(id);
         }
+    }
+
+    final int label(int slot) {
+        return headers.getInt(slot, labelOffset);
+    }
+
+    final long beginTime(int slot) {
+        return headers.getLongAcquire(slot, beginTimeOffset);
+    }
+
+    final long endTime(int slot) {
+        return headers.getLongAcquire(slot, endTimeOffset);
+    }
+
+    final boolean compareAndSetBeginTime(int slot, long expected, long value) {
+        return headers.compareAndSetLong(slot, beginTimeOffset, expected, value);
+    }
+
+    final boolean compareAndSetEndTime(int slot, long expected, long value) {
+        return headers.compareAndSetLong(slot, endTimeOffset, expected, value);
     }
 
     final boolean contains(long id) {

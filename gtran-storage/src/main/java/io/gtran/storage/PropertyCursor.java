@@ -2,8 +2,7 @@ package io.gtran.storage;
 
 /**
  * Scans the property keys of one vertex or edge, in key-id order, with the newest version of each.
- * Obtain one from {@link GraphStore#newVertexPropertyCursor()} or {@link
- * GraphStore#newEdgePropertyCursor()}; reusable, not thread-safe.
+ * Obtain one from {@link ElementTable#newPropertyCursor()}; reusable, not thread-safe.
  */
 public final class PropertyCursor extends RowCursor {
     private final HeaderTable owners;

@@ -9,7 +9,8 @@ import static io.gtran.storage.VertexHeaderDescriptor.PROPERTY_ROW_OFFSET;
 /** The vertex table: fixed-size {@link VertexHeaderDescriptor vertex headers}. */
 final class VertexTable extends HeaderTable {
     VertexTable(StoreConfig config) {
-        super("vertex", false, VertexHeaderDescriptor.LENGTH, config, config.verticesMax, StoreConfig.VERTICES_MAX);
+        super("vertex", false, VertexHeaderDescriptor.LENGTH, LABEL_OFFSET, BEGIN_TIME_OFFSET, END_TIME_OFFSET, 
+                config, config.verticesMax, StoreConfig.VERTICES_MAX);
         headers.putInt(RESERVED_SLOT, EDGE_ROW_OFFSET, RowDescriptor.NO_ROW); // so a walk over every slot finds no rows
         headers.putInt(RESERVED_SLOT, PROPERTY_ROW_OFFSET, RowDescriptor.NO_ROW);
     }
@@ -24,25 +25,5 @@ final class VertexTable extends HeaderTable {
         headers.putLong(slot, BEGIN_TIME_OFFSET, beginTime);
         publishId(slot, id);
         return id;
-    }
-
-    int label(int slot) {
-        return headers.getInt(slot, LABEL_OFFSET);
-    }
-
-    long beginTime(int slot) {
-        return headers.getLongAcquire(slot, BEGIN_TIME_OFFSET);
-    }
-
-    long endTime(int slot) {
-        return headers.getLongAcquire(slot, END_TIME_OFFSET);
-    }
-
-    boolean compareAndSetBeginTime(int slot, long expected, long value) {
-        return headers.compareAndSetLong(slot, BEGIN_TIME_OFFSET, expected, value);
-    }
-
-    boolean compareAndSetEndTime(int slot, long expected, long value) {
-        return headers.compareAndSetLong(slot, END_TIME_OFFSET, expected, value);
     }
 }

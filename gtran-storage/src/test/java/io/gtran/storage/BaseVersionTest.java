@@ -40,12 +40,12 @@ class BaseVersionTest {
     @Test
     void aBaseVersionHoldsItsValueAndHasNoTimesOfItsOwn() {
         long v = store.addVertex(label, BEGIN, OPEN);
-        int nameVersion = store.addVertexPropertyBase(v, name, "Ada Lovelace");
-        int ageVersion = store.addVertexPropertyBase(v, age, 36);
+        int nameVersion = store.vertices().addPropertyBase(v, name, "Ada Lovelace");
+        int ageVersion = store.vertices().addPropertyBase(v, age, 36);
 
         assertTrue(MvStore.isBase(nameVersion));
         assertTrue(MvStore.isBase(ageVersion));
-        assertEquals(nameVersion, store.vertexPropertyVersion(v, name));
+        assertEquals(nameVersion, store.vertices().propertyVersion(v, name));
         assertEquals("Ada Lovelace", mv.value(nameVersion));
         assertEquals(36, mv.value(ageVersion));
         assertEquals(ValueType.STRING, mv.type(nameVersion));
@@ -58,41 +58,41 @@ class BaseVersionTest {
     @Test
     void aBaseVersionMustBeThePropertysFirst() {
         long v = store.addVertex(label, BEGIN, OPEN);
-        store.addVertexPropertyVersion(v, age, 1, BEGIN, OPEN);
+        store.vertices().addPropertyVersion(v, age, 1, BEGIN, OPEN);
         int liveBefore = mv.liveVersions();
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> store.addVertexPropertyBase(v, age, 2));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> store.vertices().addPropertyBase(v, age, 2));
         assertTrue(e.getMessage().contains("key=age"), e.getMessage());
         assertEquals(liveBefore, mv.liveVersions(), "the refused base version was freed");
-        assertEquals(1, mv.value(store.vertexPropertyVersion(v, age)));
+        assertEquals(1, mv.value(store.vertices().propertyVersion(v, age)));
     }
 
     @Test
     void materializingGivesAFullTupleThatNewVersionsChainOnto() {
         long e = store.addEdge(store.addVertex(label, BEGIN, OPEN), store.addVertex(label, BEGIN, OPEN), label, BEGIN, OPEN);
         int weight = store.propertyKeys().intern("weight");
-        int base = store.addEdgePropertyBase(e, weight, 0.5d);
+        int base = store.edges().addPropertyBase(e, weight, 0.5d);
 
         int full = mv.materialize(base, BEGIN, OPEN);
         assertFalse(MvStore.isBase(full));
         assertEquals(0.5d, mv.value(full));
         assertEquals(BEGIN, mv.beginTime(full));
-        assertTrue(store.replaceEdgePropertyVersion(e, weight, base, full));
-        assertFalse(store.replaceEdgePropertyVersion(e, weight, base, full), "the link has already moved");
+        assertTrue(store.edges().replacePropertyVersion(e, weight, base, full));
+        assertFalse(store.edges().replacePropertyVersion(e, weight, base, full), "the link has already moved");
         assertTrue(mv.isLive(base), "readers holding the base version still read it until GC frees it");
         assertEquals(0.5d, mv.value(base));
         mv.freeVersion(base);
 
         assertTrue(mv.compareAndSetEndTime(full, OPEN, 20L));
-        int newer = store.addEdgePropertyVersion(e, weight, 0.75d, 20L, OPEN);
+        int newer = store.edges().addPropertyVersion(e, weight, 0.75d, 20L, OPEN);
         assertEquals(full, mv.older(newer));
-        assertEquals(newer, store.edgePropertyVersion(e, weight));
+        assertEquals(newer, store.edges().propertyVersion(e, weight));
         assertEquals(0.75d, mv.value(newer));
     }
 
     @Test
     void aStringBaseVersionAndItsMaterializedCopyOwnSeparateValues() {
         long v = store.addVertex(label, BEGIN, OPEN);
-        int base = store.addVertexPropertyBase(v, name, "Grace Hopper");
+        int base = store.vertices().addPropertyBase(v, name, "Grace Hopper");
         long valuesBefore = mv.liveValues();
         int full = mv.materialize(base, BEGIN, OPEN);
         assertEquals(valuesBefore + 1, mv.liveValues());
@@ -105,8 +105,8 @@ class BaseVersionTest {
     @Test
     void aFullVersionMayChainOntoABaseVersionAndGcFreesBoth() {
         long v = store.addVertex(label, BEGIN, OPEN);
-        int base = store.addVertexPropertyBase(v, name, "first");
-        int second = store.addVertexPropertyVersion(v, name, "second", 20L, OPEN);
+        int base = store.vertices().addPropertyBase(v, name, "first");
+        int second = store.vertices().addPropertyVersion(v, name, "second", 20L, OPEN);
         assertEquals(base, mv.older(second));
         assertEquals(1, store.freeVersionsOlderThan(second));
         assertFalse(mv.isLive(base));
@@ -119,11 +119,11 @@ class BaseVersionTest {
         Map<String, Long> before = store.liveSlots();
         long a = store.addVertex(label, BEGIN, OPEN);
         long b = store.addVertex(label, BEGIN, OPEN);
-        store.addVertexPropertyBase(a, name, "a");
-        store.addSerializedVertexPropertyBase(a, age, new byte[] {1, 2, 3});
+        store.vertices().addPropertyBase(a, name, "a");
+        store.vertices().addSerializedPropertyBase(a, age, new byte[] {1, 2, 3});
         long e = store.addEdge(a, b, label, BEGIN, OPEN);
-        store.addEdgePropertyBase(e, name, "edge");
-        int serialized = store.vertexPropertyVersion(a, age);
+        store.edges().addPropertyBase(e, name, "edge");
+        int serialized = store.vertices().propertyVersion(a, age);
         assertEquals(ValueType.SERIALIZED, mv.type(serialized));
         assertArrayEquals(new byte[] {1, 2, 3}, ((SerializedValue) mv.value(serialized)).bytes());
 
@@ -143,8 +143,8 @@ class BaseVersionTest {
     @Test
     void versionHandlesOfBothKindsNeverCollide() {
         long v = store.addVertex(label, BEGIN, OPEN);
-        int base = store.addVertexPropertyBase(v, name, "x");
-        int full = store.addVertexPropertyVersion(v, age, 1, BEGIN, OPEN);
+        int base = store.vertices().addPropertyBase(v, name, "x");
+        int full = store.vertices().addPropertyVersion(v, age, 1, BEGIN, OPEN);
         assertEquals(0, MvTupleDescriptor.slot(base), "first base slot");
         assertEquals(0, full, "first tuple slot");
         assertTrue(base != full);

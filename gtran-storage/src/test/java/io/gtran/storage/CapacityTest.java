@@ -38,8 +38,8 @@ class CapacityTest {
             store.addVertex(label, 1, 2);
             StoreCapacityException e = full(StoreConfig.VERTICES_MAX, () -> store.addVertex(label, 1, 2));
             assertTrue(e.getMessage().contains("pool=vertex-header") && e.getMessage().contains("capacity=3"), e.getMessage());
-            assertEquals(3, store.vertexCount());
-            assertEquals(4, store.vertexSlotLimit(), "3 vertices and the reserved slot 0");
+            assertEquals(3, store.vertices().count());
+            assertEquals(4, store.vertices().slotLimit(), "3 vertices and the reserved slot 0");
             store.removeVertex(a);
             long again = store.addVertex(label, 1, 2);
             assertEquals(ElementIds.slot(a), ElementIds.slot(again));
@@ -60,13 +60,13 @@ class CapacityTest {
             Map<String, Long> before = store.liveSlots();
             full(StoreConfig.EDGES_MAX, () -> store.addEdge(a, b, label, 1, 2));
             full(StoreConfig.EDGES_MAX, () -> store.addEdge(a, a, label, 1, 2));
-            assertEquals(2, store.edgeCount());
+            assertEquals(2, store.edges().count());
             assertEquals(aBefore, adjacency(store, a));
             assertEquals(bBefore, adjacency(store, b));
             assertEquals(before, store.liveSlots());
             store.removeEdge(second);
             store.addEdge(a, a, label, 1, 2);
-            assertEquals(2, store.edgeCount());
+            assertEquals(2, store.edges().count());
         }
     }
 
@@ -78,7 +78,7 @@ class CapacityTest {
             long b = store.addVertex(label, 1, 2);
             // The OUT cell takes the only row; the IN cell finds none.
             full(StoreConfig.EDGE_ROWS_MAX, () -> store.addEdge(a, b, label, 1, 2));
-            assertEquals(0, store.edgeCount());
+            assertEquals(0, store.edges().count());
             assertEquals(List.of(), adjacency(store, a));
             assertEquals(List.of(), adjacency(store, b));
             assertEquals(0L, store.liveSlots().get("edge-row"), "the OUT cell's row went back");
@@ -119,11 +119,11 @@ class CapacityTest {
             for (int i = 0; i < vertices.length; i++) {
                 assertEquals(before.get(i), adjacency(store, vertices[i]), "adjacency of vertex " + i);
             }
-            assertEquals(2, store.edgeCount());
+            assertEquals(2, store.edges().count());
             assertEquals(live, store.liveSlots());
             // Room in both lists: fine.
             long bc = store.addEdge(b, c, label, 1, 2);
-            assertEquals(3, store.edgeCount());
+            assertEquals(3, store.edges().count());
             store.removeEdge(bc);
         }
     }
@@ -134,17 +134,17 @@ class CapacityTest {
             int label = store.labels().intern("v");
             int key = store.propertyKeys().intern("k");
             long v = store.addVertex(label, 1, 2);
-            store.addVertexPropertyVersion(v, key, "first", 1, 2);
-            int second = store.addVertexPropertyVersion(v, key, "second", 2, 3);
+            store.vertices().addPropertyVersion(v, key, "first", 1, 2);
+            int second = store.vertices().addPropertyVersion(v, key, "second", 2, 3);
             Map<String, Long> before = store.liveSlots();
-            full(StoreConfig.MV_TUPLES_MAX, () -> store.addVertexPropertyVersion(v, key, "third", 3, 4));
-            full(StoreConfig.MV_TUPLES_MAX, () -> store.addVertexPropertyVersion(v, key, 3, 3, 4));
-            full(StoreConfig.MV_TUPLES_MAX, () -> store.addSerializedVertexPropertyVersion(v, key, new byte[100_000], 3, 4));
+            full(StoreConfig.MV_TUPLES_MAX, () -> store.vertices().addPropertyVersion(v, key, "third", 3, 4));
+            full(StoreConfig.MV_TUPLES_MAX, () -> store.vertices().addPropertyVersion(v, key, 3, 3, 4));
+            full(StoreConfig.MV_TUPLES_MAX, () -> store.vertices().addSerializedPropertyVersion(v, key, new byte[100_000], 3, 4));
             full(StoreConfig.MV_TUPLES_MAX, () -> store.mvStore().createVersion("direct", 1, 2, NO_TUPLE));
             assertEquals(before, store.liveSlots(), "the value stored before the tuple failed was freed");
-            assertEquals(second, store.vertexPropertyVersion(v, key));
+            assertEquals(second, store.vertices().propertyVersion(v, key));
             assertEquals(1, store.freeVersionsOlderThan(second));
-            store.addVertexPropertyVersion(v, key, "third", 3, 4);
+            store.vertices().addPropertyVersion(v, key, "third", 3, 4);
         }
     }
 
@@ -157,20 +157,20 @@ class CapacityTest {
             int k1 = store.propertyKeys().intern("k1");
             int k2 = store.propertyKeys().intern("k2");
             long v = store.addVertex(label, 1, 2);
-            store.addVertexPropertyVersion(v, k0, "zero", 1, 2);
-            store.addVertexPropertyVersion(v, k2, "two", 1, 2);
+            store.vertices().addPropertyVersion(v, k0, "zero", 1, 2);
+            store.vertices().addPropertyVersion(v, k2, "two", 1, 2);
             Map<String, Long> before = store.liveSlots();
-            full(StoreConfig.PROPERTY_ROWS_MAX, () -> store.addVertexPropertyVersion(v, k1, "one", 1, 2));
+            full(StoreConfig.PROPERTY_ROWS_MAX, () -> store.vertices().addPropertyVersion(v, k1, "one", 1, 2));
             assertEquals(before, store.liveSlots());
-            assertEquals(NO_TUPLE, store.vertexPropertyVersion(v, k1));
+            assertEquals(NO_TUPLE, store.vertices().propertyVersion(v, k1));
             // A new version of an existing key needs no row.
-            store.addVertexPropertyVersion(v, k0, "zero again", 2, 3);
+            store.vertices().addPropertyVersion(v, k0, "zero again", 2, 3);
             // Edge properties have their own pool with the same limit.
             long e = store.addEdge(v, v, label, 1, 2);
-            store.addEdgePropertyVersion(e, k0, 0, 1, 2);
-            store.addEdgePropertyVersion(e, k1, 1, 1, 2);
-            full(StoreConfig.PROPERTY_ROWS_MAX, () -> store.addEdgePropertyVersion(e, k2, 2, 1, 2));
-            assertEquals(NO_TUPLE, store.edgePropertyVersion(e, k2));
+            store.edges().addPropertyVersion(e, k0, 0, 1, 2);
+            store.edges().addPropertyVersion(e, k1, 1, 1, 2);
+            full(StoreConfig.PROPERTY_ROWS_MAX, () -> store.edges().addPropertyVersion(e, k2, 2, 1, 2));
+            assertEquals(NO_TUPLE, store.edges().propertyVersion(e, k2));
         }
     }
 
@@ -248,7 +248,7 @@ class CapacityTest {
             assertEquals(List.of(), StoreTestSupport.adjacency(store, b));
             assertEquals(before, store.liveSlots(), "the failed edge gave back every slot it took");
             long fits = store.addEdge(b, ElementIds.vertexId(1, 1, 0), label, 1, 2); // needs the one free row
-            assertTrue(store.containsEdge(fits));
+            assertTrue(store.edges().contains(fits));
         }
     }
 

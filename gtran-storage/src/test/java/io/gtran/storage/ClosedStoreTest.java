@@ -18,19 +18,19 @@ class ClosedStoreTest {
         long a = store.addVertex(label, 1, Long.MAX_VALUE);
         long b = store.addVertex(label, 1, Long.MAX_VALUE);
         long e = store.addEdge(a, b, label, 1, Long.MAX_VALUE);
-        int version = store.addVertexPropertyVersion(a, key, "x", 1, Long.MAX_VALUE);
+        int version = store.vertices().addPropertyVersion(a, key, "x", 1, Long.MAX_VALUE);
         EdgeCursor cursor = store.newEdgeCursor();
         store.close();
 
         assertClosed(() -> store.addVertex(label, 1, Long.MAX_VALUE));
-        assertClosed(() -> store.vertexLabel(a));
+        assertClosed(() -> store.vertices().label(a));
         assertClosed(() -> store.edgeOutVertex(e));
         assertClosed(() -> store.addEdge(a, b, label, 1, Long.MAX_VALUE));
         assertClosed(() -> cursor.open(a, EdgeDirection.OUT, EdgeCursor.ANY_LABEL));
         assertClosed(() -> store.neighbours(a, EdgeDirection.OUT, EdgeCursor.ANY_LABEL, new long[4]));
-        assertClosed(() -> store.vertexPropertyVersion(a, key));
+        assertClosed(() -> store.vertices().propertyVersion(a, key));
         assertClosed(() -> store.mvStore().value(version));
-        assertClosed(() -> store.containsVertex(a));
+        assertClosed(() -> store.vertices().contains(a));
     }
 
     @Test
@@ -52,14 +52,14 @@ class ClosedStoreTest {
             int key = store.propertyKeys().intern("k");
             long v = store.addVertex(label, 1, Long.MAX_VALUE);
             int before = store.mvStore().liveVersions();
-            store.addVertexPropertyBase(v, key, 1);
-            store.addVertexPropertyVersion(v, key, 2, 5, Long.MAX_VALUE);
-            store.addVertexPropertyVersion(v, key, 3, 7, Long.MAX_VALUE);
-            assertTrue(store.removeVertexProperty(v, key));
+            store.vertices().addPropertyBase(v, key, 1);
+            store.vertices().addPropertyVersion(v, key, 2, 5, Long.MAX_VALUE);
+            store.vertices().addPropertyVersion(v, key, 3, 7, Long.MAX_VALUE);
+            assertTrue(store.vertices().removeProperty(v, key));
             assertEquals(before, store.mvStore().liveVersions());
-            assertEquals(MvTupleDescriptor.NO_TUPLE, store.vertexPropertyVersion(v, key));
-            assertFalse(store.removeVertexProperty(v, key), "already removed");
-            assertThrows(IllegalArgumentException.class, () -> store.removeVertexProperty(v, 999), "unknown key id");
+            assertEquals(MvTupleDescriptor.NO_TUPLE, store.vertices().propertyVersion(v, key));
+            assertFalse(store.vertices().removeProperty(v, key), "already removed");
+            assertThrows(IllegalArgumentException.class, () -> store.vertices().removeProperty(v, 999), "unknown key id");
         }
     }
 
@@ -72,8 +72,8 @@ class ClosedStoreTest {
     void externalIdMapsRefuseUseAfterClose() {
         GraphStore store = GraphStore.open(StoreConfig.defaults());
         long v = store.addVertex(store.labels().intern("v"), 1, 2);
-        ExternalIdMap never = store.externalVertexIds();
-        ExternalIdMap used = store.externalEdgeIds();
+        ExternalIdMap never = store.vertices().externalIds();
+        ExternalIdMap used = store.edges().externalIds();
         assertTrue(used.put(1L, v));
         store.close();
 

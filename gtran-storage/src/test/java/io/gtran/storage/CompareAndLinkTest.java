@@ -30,15 +30,15 @@ class CompareAndLinkTest {
             MvStore mv = store.mvStore();
 
             int first = mv.createVersion(1L, 1, Long.MAX_VALUE, NO_TUPLE);
-            assertTrue(store.linkVertexPropertyVersion(v, key, NO_TUPLE, first), "no cell yet: insert");
+            assertTrue(store.vertices().linkPropertyVersion(v, key, NO_TUPLE, first), "no cell yet: insert");
             int stray = mv.createVersion(9L, 1, Long.MAX_VALUE, NO_TUPLE);
-            assertFalse(store.linkVertexPropertyVersion(v, key, NO_TUPLE, stray), "a cell exists: an insert must fail");
-            assertEquals(first, store.vertexPropertyVersion(v, key));
+            assertFalse(store.vertices().linkPropertyVersion(v, key, NO_TUPLE, stray), "a cell exists: an insert must fail");
+            assertEquals(first, store.vertices().propertyVersion(v, key));
 
             int second = mv.createVersion(2L, 2, Long.MAX_VALUE, first);
-            assertFalse(store.linkVertexPropertyVersion(v, key, stray, second), "wrong expected version");
-            assertTrue(store.linkVertexPropertyVersion(v, key, first, second));
-            assertEquals(second, store.vertexPropertyVersion(v, key));
+            assertFalse(store.vertices().linkPropertyVersion(v, key, stray, second), "wrong expected version");
+            assertTrue(store.vertices().linkPropertyVersion(v, key, first, second));
+            assertEquals(second, store.vertices().propertyVersion(v, key));
             assertEquals(first, mv.older(second));
             mv.freeVersion(stray);
         }
@@ -51,16 +51,16 @@ class CompareAndLinkTest {
             int key = store.propertyKeys().intern("k");
             int other = store.propertyKeys().intern("other");
             long v = store.addVertex(label, 1, Long.MAX_VALUE);
-            int version = store.addVertexPropertyVersion(v, key, "x", 1, Long.MAX_VALUE);
-            store.addVertexPropertyVersion(v, other, "y", 1, Long.MAX_VALUE);
+            int version = store.vertices().addPropertyVersion(v, key, "x", 1, Long.MAX_VALUE);
+            store.vertices().addPropertyVersion(v, other, "y", 1, Long.MAX_VALUE);
 
-            assertFalse(store.unlinkVertexProperty(v, key, version + 1), "another version expected: nothing removed");
-            assertEquals(version, store.vertexPropertyVersion(v, key));
-            assertTrue(store.unlinkVertexProperty(v, key, version));
-            assertEquals(NO_TUPLE, store.vertexPropertyVersion(v, key));
+            assertFalse(store.vertices().unlinkProperty(v, key, version + 1), "another version expected: nothing removed");
+            assertEquals(version, store.vertices().propertyVersion(v, key));
+            assertTrue(store.vertices().unlinkProperty(v, key, version));
+            assertEquals(NO_TUPLE, store.vertices().propertyVersion(v, key));
             assertTrue(store.mvStore().isLive(version), "the caller frees unlinked versions, when safe");
-            assertFalse(store.unlinkVertexProperty(v, key, version), "already gone");
-            assertEquals("y", store.mvStore().value(store.vertexPropertyVersion(v, other)), "other keys untouched");
+            assertFalse(store.vertices().unlinkProperty(v, key, version), "already gone");
+            assertEquals("y", store.mvStore().value(store.vertices().propertyVersion(v, other)), "other keys untouched");
             store.mvStore().freeVersion(version);
         }
     }
@@ -74,9 +74,9 @@ class CompareAndLinkTest {
             long b = store.addVertex(label, 1, Long.MAX_VALUE);
             long e = store.addEdge(a, b, label, 1, Long.MAX_VALUE);
             int version = store.mvStore().createVersion(3.5, 1, Long.MAX_VALUE, NO_TUPLE);
-            assertTrue(store.linkEdgePropertyVersion(e, key, NO_TUPLE, version));
-            assertTrue(store.unlinkEdgeProperty(e, key, version));
-            assertThrows(IllegalArgumentException.class, () -> store.linkEdgePropertyVersion(e, key, NO_TUPLE, 123456),
+            assertTrue(store.edges().linkPropertyVersion(e, key, NO_TUPLE, version));
+            assertTrue(store.edges().unlinkProperty(e, key, version));
+            assertThrows(IllegalArgumentException.class, () -> store.edges().linkPropertyVersion(e, key, NO_TUPLE, 123456),
                     "a version that is not live is refused");
             store.mvStore().freeVersion(version);
         }
@@ -95,24 +95,24 @@ class CompareAndLinkTest {
             int label = store.labels().intern("v");
             int key = store.propertyKeys().intern("k");
             long v = store.addVertex(label, 1, Long.MAX_VALUE);
-            int first = store.addVertexPropertyVersion(v, key, 1, 1, Long.MAX_VALUE);
+            int first = store.vertices().addPropertyVersion(v, key, 1, 1, Long.MAX_VALUE);
 
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> store.replaceVertexPropertyVersion(v, key, first, NO_TUPLE));
+                    () -> store.vertices().replacePropertyVersion(v, key, first, NO_TUPLE));
             assertTrue(e.getMessage().contains("replacement=" + NO_TUPLE) && e.getMessage().contains("key=k"), e.getMessage());
             int freed = store.mvStore().createVersion(7, 1, 2, NO_TUPLE);
             store.mvStore().freeVersion(freed);
-            assertThrows(IllegalArgumentException.class, () -> store.replaceVertexPropertyVersion(v, key, first, freed));
-            assertEquals(first, store.vertexPropertyVersion(v, key), "a refused replacement changes nothing");
+            assertThrows(IllegalArgumentException.class, () -> store.vertices().replacePropertyVersion(v, key, first, freed));
+            assertEquals(first, store.vertices().propertyVersion(v, key), "a refused replacement changes nothing");
 
-            int second = store.addVertexPropertyVersion(v, key, 2, 2, Long.MAX_VALUE); // looped forever before
+            int second = store.vertices().addPropertyVersion(v, key, 2, 2, Long.MAX_VALUE); // looped forever before
             assertEquals(first, store.mvStore().older(second));
 
             long w = store.addVertex(label, 1, Long.MAX_VALUE);
             long edge = store.addEdge(v, w, label, 1, Long.MAX_VALUE);
-            int edgeFirst = store.addEdgePropertyVersion(edge, key, "x", 1, Long.MAX_VALUE);
-            assertThrows(IllegalArgumentException.class, () -> store.replaceEdgePropertyVersion(edge, key, edgeFirst, NO_TUPLE));
-            assertEquals(edgeFirst, store.edgePropertyVersion(edge, key));
+            int edgeFirst = store.edges().addPropertyVersion(edge, key, "x", 1, Long.MAX_VALUE);
+            assertThrows(IllegalArgumentException.class, () -> store.edges().replacePropertyVersion(edge, key, edgeFirst, NO_TUPLE));
+            assertEquals(edgeFirst, store.edges().propertyVersion(edge, key));
         }
     }
 
@@ -136,7 +136,7 @@ class CompareAndLinkTest {
                     try {
                         for (int i = 0; i < 1_000_000 && failures.size() < 5; i++) {
                             try {
-                                store.addVertexPropertyVersion(v, key, i, i, Long.MAX_VALUE);
+                                store.vertices().addPropertyVersion(v, key, i, i, Long.MAX_VALUE);
                             } catch (IllegalArgumentException e) {
                                 failures.add(e.getMessage());
                             }
@@ -149,7 +149,7 @@ class CompareAndLinkTest {
                 Future<Integer> gc = pool.submit(() -> {
                     int removed = 0;
                     while (!stop.get()) {
-                        if (store.removeVertexProperty(v, key)) {
+                        if (store.vertices().removeProperty(v, key)) {
                             removed++;
                         }
                     }
@@ -159,7 +159,7 @@ class CompareAndLinkTest {
                 int removed = gc.get(100, TimeUnit.SECONDS);
                 assertEquals(List.of(), failures, "removals=" + removed);
                 // Whatever is left is one consistent chain, and removing it returns every version.
-                store.removeVertexProperty(v, key);
+                store.vertices().removeProperty(v, key);
                 assertEquals(0, store.mvStore().liveVersions());
                 assertEquals(0L, store.mvStore().liveValues());
             } finally {

@@ -40,24 +40,24 @@ class ElementTablesTest {
                 assertEquals(0, ElementIds.generation(v));
                 assertFalse(ElementIds.isEdge(v));
                 assertTrue(slots.add(ElementIds.slot(v)));
-                assertTrue(store.containsVertex(v));
-                assertEquals(label, store.vertexLabel(v));
-                assertEquals(100 + i, store.vertexBeginTime(v));
-                assertEquals(Long.MAX_VALUE, store.vertexEndTime(v));
+                assertTrue(store.vertices().contains(v));
+                assertEquals(label, store.vertices().label(v));
+                assertEquals(100 + i, store.vertices().beginTime(v));
+                assertEquals(Long.MAX_VALUE, store.vertices().endTime(v));
             }
-            long a = store.vertexIdAtSlot(1); // slot 0 is never handed out
-            long b = store.vertexIdAtSlot(2);
+            long a = store.vertices().idAtSlot(1); // slot 0 is never handed out
+            long b = store.vertices().idAtSlot(2);
             long e = store.addEdge(a, b, label, 5, 6);
             assertEquals(7, ElementIds.node(e));
             assertEquals(0, ElementIds.generation(e));
             assertTrue(ElementIds.isEdge(e));
-            assertFalse(store.containsVertex(e), "an edge id never names a vertex");
-            assertFalse(store.containsEdge(a), "a vertex id never names an edge");
+            assertFalse(store.vertices().contains(e), "an edge id never names a vertex");
+            assertFalse(store.edges().contains(a), "a vertex id never names an edge");
             assertEquals(a, store.edgeOutVertex(e));
             assertEquals(b, store.edgeInVertex(e));
-            assertEquals(label, store.edgeLabel(e));
-            assertEquals(5, store.edgeBeginTime(e));
-            assertEquals(6, store.edgeEndTime(e));
+            assertEquals(label, store.edges().label(e));
+            assertEquals(5, store.edges().beginTime(e));
+            assertEquals(6, store.edges().endTime(e));
             assertEquals(7, store.nodeId());
         }
     }
@@ -70,9 +70,9 @@ class ElementTablesTest {
             long stale = first;
             for (int round = 1; round <= 5; round++) {
                 store.removeVertex(stale);
-                assertFalse(store.containsVertex(stale));
+                assertFalse(store.vertices().contains(stale));
                 long removed = stale;
-                UnknownElementException e = unknown(() -> store.vertexLabel(removed));
+                UnknownElementException e = unknown(() -> store.vertices().label(removed));
                 assertTrue(e.getMessage().contains(ElementIds.toString(removed)) && e.getMessage().contains("removed or never created"),
                         e.getMessage());
                 long reused = store.addVertex(label, 3, 4);
@@ -80,18 +80,18 @@ class ElementTablesTest {
                 assertEquals(round, ElementIds.generation(reused), "each reuse bumps the generation");
                 assertNotEquals(removed, reused);
                 // The old id names the reused slot but not the new element.
-                assertFalse(store.containsVertex(removed));
-                unknown(() -> store.vertexBeginTime(removed));
-                unknown(() -> store.compareAndSetVertexEndTime(removed, 4, 9));
+                assertFalse(store.vertices().contains(removed));
+                unknown(() -> store.vertices().beginTime(removed));
+                unknown(() -> store.vertices().compareAndSetEndTime(removed, 4, 9));
                 unknown(() -> store.newEdgeCursor().open(removed, EdgeDirection.BOTH));
-                unknown(() -> store.newVertexPropertyCursor().open(removed));
+                unknown(() -> store.vertices().newPropertyCursor().open(removed));
                 unknown(() -> store.removeVertex(removed));
                 unknown(() -> store.addEdge(removed, reused, label, 1, 2));
-                assertEquals(4, store.vertexEndTime(reused), "the refused CAS did not touch the new element");
-                assertTrue(store.containsVertex(reused));
+                assertEquals(4, store.vertices().endTime(reused), "the refused CAS did not touch the new element");
+                assertTrue(store.vertices().contains(reused));
                 stale = reused;
             }
-            assertEquals(1, store.vertexCount());
+            assertEquals(1, store.vertices().count());
         }
     }
 
@@ -104,22 +104,22 @@ class ElementTablesTest {
             long b = store.addVertex(label, 1, 2);
             long edge = store.addEdge(a, b, label, 1, 2);
             store.removeEdge(edge);
-            assertFalse(store.containsEdge(edge));
+            assertFalse(store.edges().contains(edge));
             long reused = store.addEdge(b, a, label, 1, 2);
             assertEquals(ElementIds.slot(edge), ElementIds.slot(reused));
             assertEquals(1, ElementIds.generation(reused));
             assertTrue(ElementIds.isEdge(reused));
             UnknownElementException e = unknown(() -> store.edgeOutVertex(edge));
             assertTrue(e.getMessage().contains("edge") && e.getMessage().contains(ElementIds.toString(edge)), e.getMessage());
-            unknown(() -> store.edgeLabel(edge));
-            unknown(() -> store.compareAndSetEdgeBeginTime(edge, 1, 5));
+            unknown(() -> store.edges().label(edge));
+            unknown(() -> store.edges().compareAndSetBeginTime(edge, 1, 5));
             unknown(() -> store.removeEdge(edge));
-            unknown(() -> store.addEdgePropertyVersion(edge, 0, 1, 1, 2));
-            unknown(() -> store.edgePropertyVersion(edge, 0));
-            unknown(() -> store.newEdgePropertyCursor().open(edge));
-            assertEquals(1, store.edgeBeginTime(reused));
+            unknown(() -> store.edges().addPropertyVersion(edge, 0, 1, 1, 2));
+            unknown(() -> store.edges().propertyVersion(edge, 0));
+            unknown(() -> store.edges().newPropertyCursor().open(edge));
+            assertEquals(1, store.edges().beginTime(reused));
             assertEquals(b, store.edgeOutVertex(reused));
-            assertEquals(1, store.edgeCount());
+            assertEquals(1, store.edges().count());
         }
     }
 
@@ -156,7 +156,7 @@ class ElementTablesTest {
                         long accepted = 0;
                         while (!done.get()) {
                             long stale = lastRemoved.get();
-                            if (stale != ElementIds.NONE && store.containsVertex(stale)) {
+                            if (stale != ElementIds.NONE && store.vertices().contains(stale)) {
                                 accepted++;
                             }
                         }
@@ -182,17 +182,17 @@ class ElementTablesTest {
             long local = node0.addVertex(label0, 1, 2);
             long foreign = node5.addVertex(label5, 1, 2);
             assertEquals(ElementIds.slot(local), ElementIds.slot(foreign), "same slot, same generation, different node");
-            assertFalse(node0.containsVertex(foreign));
-            UnknownElementException e = unknown(() -> node0.vertexLabel(foreign));
+            assertFalse(node0.vertices().contains(foreign));
+            UnknownElementException e = unknown(() -> node0.vertices().label(foreign));
             assertTrue(e.getMessage().contains("on node 0") && e.getMessage().contains("belongs to node 5"), e.getMessage());
             long foreignEdge = node5.addEdge(foreign, foreign, label5, 1, 2);
-            UnknownElementException edgeError = unknown(() -> node0.edgeLabel(foreignEdge));
+            UnknownElementException edgeError = unknown(() -> node0.edges().label(foreignEdge));
             assertTrue(edgeError.getMessage().contains("on node 0") && edgeError.getMessage().contains("belongs to node 5"),
                     edgeError.getMessage());
             // Two endpoints elsewhere: nothing to store here.
             UnknownElementException noEndpoint = unknown(() -> node0.addEdge(foreign, foreign, label0, 1, 2));
             assertTrue(noEndpoint.getMessage().contains("node 0"), noEndpoint.getMessage());
-            assertEquals(0, node0.edgeCount());
+            assertEquals(0, node0.edges().count());
         }
     }
 
@@ -204,18 +204,18 @@ class ElementTablesTest {
             long kindless = v & ~(long) ElementIds.KIND_MASK;
             long tooLarge = v | ElementIds.LIMIT;
             for (long bad : new long[] {0L, -1L, Long.MIN_VALUE, -v, kindless, tooLarge}) {
-                assertFalse(store.containsVertex(bad));
-                assertFalse(store.containsEdge(bad));
-                UnknownElementException e = unknown(() -> store.vertexLabel(bad));
+                assertFalse(store.vertices().contains(bad));
+                assertFalse(store.edges().contains(bad));
+                UnknownElementException e = unknown(() -> store.vertices().label(bad));
                 assertTrue(e.getMessage().contains("id=" + bad) && e.getMessage().contains("not a gtran element id"), e.getMessage());
-                unknown(() -> store.edgeLabel(bad));
+                unknown(() -> store.edges().label(bad));
                 unknown(() -> store.addEdge(v, bad, label, 1, 2));
                 unknown(() -> store.addEdge(bad, v, label, 1, 2));
             }
             // A never-issued, well-formed id.
-            unknown(() -> store.vertexLabel(ElementIds.vertexId(0, 1, 12345)));
-            unknown(() -> store.vertexLabel(ElementIds.vertexId(0, 4, ElementIds.slot(v))));
-            assertEquals(0, store.edgeCount());
+            unknown(() -> store.vertices().label(ElementIds.vertexId(0, 1, 12345)));
+            unknown(() -> store.vertices().label(ElementIds.vertexId(0, 4, ElementIds.slot(v))));
+            assertEquals(0, store.edges().count());
             assertEquals(List.of(), StoreTestSupport.adjacency(store, v));
         }
     }
@@ -225,21 +225,21 @@ class ElementTablesTest {
         try (GraphStore store = GraphStore.open(StoreConfig.defaults())) {
             int label = store.labels().intern("v");
             long v = store.addVertex(label, -7, Long.MAX_VALUE);
-            assertFalse(store.compareAndSetVertexBeginTime(v, 0, 1));
-            assertTrue(store.compareAndSetVertexBeginTime(v, -7, 10));
-            assertTrue(store.compareAndSetVertexEndTime(v, Long.MAX_VALUE, 20));
-            assertFalse(store.compareAndSetVertexEndTime(v, Long.MAX_VALUE, 30));
-            assertEquals(10, store.vertexBeginTime(v));
-            assertEquals(20, store.vertexEndTime(v));
+            assertFalse(store.vertices().compareAndSetBeginTime(v, 0, 1));
+            assertTrue(store.vertices().compareAndSetBeginTime(v, -7, 10));
+            assertTrue(store.vertices().compareAndSetEndTime(v, Long.MAX_VALUE, 20));
+            assertFalse(store.vertices().compareAndSetEndTime(v, Long.MAX_VALUE, 30));
+            assertEquals(10, store.vertices().beginTime(v));
+            assertEquals(20, store.vertices().endTime(v));
             long e = store.addEdge(v, v, label, 3, Long.MIN_VALUE);
-            assertTrue(store.compareAndSetEdgeBeginTime(e, 3, 4));
-            assertFalse(store.compareAndSetEdgeBeginTime(e, 3, 5));
-            assertTrue(store.compareAndSetEdgeEndTime(e, Long.MIN_VALUE, 6));
-            assertEquals(4, store.edgeBeginTime(e));
-            assertEquals(6, store.edgeEndTime(e));
+            assertTrue(store.edges().compareAndSetBeginTime(e, 3, 4));
+            assertFalse(store.edges().compareAndSetBeginTime(e, 3, 5));
+            assertTrue(store.edges().compareAndSetEndTime(e, Long.MIN_VALUE, 6));
+            assertEquals(4, store.edges().beginTime(e));
+            assertEquals(6, store.edges().endTime(e));
             // Other header fields are untouched by the CAS words around them.
-            assertEquals(label, store.vertexLabel(v));
-            assertEquals(label, store.edgeLabel(e));
+            assertEquals(label, store.vertices().label(v));
+            assertEquals(label, store.edges().label(e));
             assertEquals(v, store.edgeOutVertex(e));
             assertEquals(v, store.edgeInVertex(e));
         }
@@ -292,26 +292,26 @@ class ElementTablesTest {
                 expected.remove(vertices.get(i));
             }
             Set<Long> scanned = new HashSet<>();
-            for (int slot = 0; slot < store.vertexSlotLimit(); slot++) {
-                long id = store.vertexIdAtSlot(slot);
+            for (int slot = 0; slot < store.vertices().slotLimit(); slot++) {
+                long id = store.vertices().idAtSlot(slot);
                 if (id != ElementIds.NONE) {
                     assertTrue(scanned.add(id));
                 }
             }
             assertEquals(expected, scanned);
-            assertEquals(expected.size(), store.vertexCount());
-            assertEquals(21, store.vertexSlotLimit(), "20 vertices and the reserved slot 0");
-            assertEquals(ElementIds.NONE, store.vertexIdAtSlot(-1));
-            assertEquals(ElementIds.NONE, store.vertexIdAtSlot(21));
-            assertEquals(ElementIds.NONE, store.vertexIdAtSlot(0), "the reserved slot holds no element");
-            assertEquals(3, store.edgeSlotLimit());
-            assertEquals(ElementIds.NONE, store.edgeIdAtSlot(ElementIds.slot(e1)));
-            assertEquals(e2, store.edgeIdAtSlot(ElementIds.slot(e2)));
+            assertEquals(expected.size(), store.vertices().count());
+            assertEquals(21, store.vertices().slotLimit(), "20 vertices and the reserved slot 0");
+            assertEquals(ElementIds.NONE, store.vertices().idAtSlot(-1));
+            assertEquals(ElementIds.NONE, store.vertices().idAtSlot(21));
+            assertEquals(ElementIds.NONE, store.vertices().idAtSlot(0), "the reserved slot holds no element");
+            assertEquals(3, store.edges().slotLimit());
+            assertEquals(ElementIds.NONE, store.edges().idAtSlot(ElementIds.slot(e1)));
+            assertEquals(e2, store.edges().idAtSlot(ElementIds.slot(e2)));
         }
     }
 
     /**
-     * {@link GraphStore#vertexIdAtSlot} is for full scans and promises a live vertex's id or
+     * {@link ElementTable#idAtSlot} is for full scans and promises a live vertex's id or
      * {@link ElementIds#NONE}. While a reused slot is being created (allocated, id not yet
      * published) or removed, its id word holds the previous element's dead marker, and the scan
      * was handed that negative value as if it were an id.
@@ -333,14 +333,14 @@ class ElementTablesTest {
             long pendingEdge = store.edges.allocateId();
             assertEquals(vSlot, ElementIds.slot(pendingVertex));
             assertEquals(eSlot, ElementIds.slot(pendingEdge));
-            assertEquals(ElementIds.NONE, store.vertexIdAtSlot(vSlot), "a vertex being created is not live yet");
-            assertEquals(ElementIds.NONE, store.edgeIdAtSlot(eSlot), "an edge being created is not live yet");
-            assertFalse(store.containsVertex(pendingVertex));
+            assertEquals(ElementIds.NONE, store.vertices().idAtSlot(vSlot), "a vertex being created is not live yet");
+            assertEquals(ElementIds.NONE, store.edges().idAtSlot(eSlot), "an edge being created is not live yet");
+            assertFalse(store.vertices().contains(pendingVertex));
 
             store.vertices.publishId(vSlot, pendingVertex);
             store.edges.publishId(eSlot, pendingEdge);
-            assertEquals(pendingVertex, store.vertexIdAtSlot(vSlot));
-            assertEquals(pendingEdge, store.edgeIdAtSlot(eSlot));
+            assertEquals(pendingVertex, store.vertices().idAtSlot(vSlot));
+            assertEquals(pendingEdge, store.edges().idAtSlot(eSlot));
         }
     }
 }

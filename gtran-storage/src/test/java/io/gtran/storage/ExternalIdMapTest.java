@@ -205,25 +205,25 @@ class ExternalIdMapTest {
     @Test
     void storeForgetsExternalIdsOfRemovedElements() {
         try (GraphStore store = smallStore()) {
-            assertFalse(store.externalVertexIds().created());
+            assertFalse(store.vertices().externalIds().created());
             int label = store.labels().intern("v");
             long a = store.addVertex(label, 1, 2);
             long b = store.addVertex(label, 1, 2);
             long e = store.addEdge(a, b, label, 1, 2);
-            assertTrue(store.externalVertexIds().put("alice", a));
-            assertTrue(store.externalVertexIds().put(UUID.nameUUIDFromBytes(new byte[] {2}), b));
-            assertTrue(store.externalEdgeIds().put(1000L, e));
-            assertFalse(store.externalVertexIds().put("alice", b));
+            assertTrue(store.vertices().externalIds().put("alice", a));
+            assertTrue(store.vertices().externalIds().put(UUID.nameUUIDFromBytes(new byte[] {2}), b));
+            assertTrue(store.edges().externalIds().put(1000L, e));
+            assertFalse(store.vertices().externalIds().put("alice", b));
             assertTrue(store.reservedBytes().get("external-ids") > 0);
             // Vertex and edge ids live in separate maps.
-            assertEquals(ExternalIdMap.ABSENT, store.externalVertexIds().internalId(1000L));
+            assertEquals(ExternalIdMap.ABSENT, store.vertices().externalIds().internalId(1000L));
             store.removeEdge(e);
-            assertEquals(ExternalIdMap.ABSENT, store.externalEdgeIds().internalId(1000L));
-            assertNull(store.externalEdgeIds().externalId(e));
+            assertEquals(ExternalIdMap.ABSENT, store.edges().externalIds().internalId(1000L));
+            assertNull(store.edges().externalIds().externalId(e));
             store.removeVertex(a);
-            assertEquals(ExternalIdMap.ABSENT, store.externalVertexIds().internalId("alice"));
-            assertEquals(b, store.externalVertexIds().internalId(UUID.nameUUIDFromBytes(new byte[] {2})));
-            assertEquals(1, store.externalVertexIds().size());
+            assertEquals(ExternalIdMap.ABSENT, store.vertices().externalIds().internalId("alice"));
+            assertEquals(b, store.vertices().externalIds().internalId(UUID.nameUUIDFromBytes(new byte[] {2})));
+            assertEquals(1, store.vertices().externalIds().size());
         }
     }
 
@@ -232,8 +232,8 @@ class ExternalIdMapTest {
         try (GraphStore store = smallStore()) {
             int label = store.labels().intern("v");
             store.removeVertex(store.addVertex(label, 1, 2));
-            assertFalse(store.externalVertexIds().created());
-            assertFalse(store.externalEdgeIds().created());
+            assertFalse(store.vertices().externalIds().created());
+            assertFalse(store.edges().externalIds().created());
         }
     }
 

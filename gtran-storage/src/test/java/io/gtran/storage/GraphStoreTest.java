@@ -61,7 +61,7 @@ class GraphStoreTest {
             assertThrows(UnknownElementException.class, () -> edge(unknown, a, likes));
             assertThrows(UnknownElementException.class, () -> edge(unknown, unknown, likes));
         }
-        assertEquals(1, store.edgeCount());
+        assertEquals(1, store.edges().count());
         assertEquals(live, store.liveSlots());
         assertEquals(before, adjacency(store, a));
         EdgeCursor cursor = store.newEdgeCursor().open(a, EdgeDirection.OUT);
@@ -93,7 +93,7 @@ class GraphStoreTest {
         assertEquals(0, store.edgeRowCount(v));
         assertEquals(0L, store.liveSlots().get("edge-row"));
         store.removeVertex(v);
-        assertEquals(0, store.vertexCount());
+        assertEquals(0, store.vertices().count());
     }
 
     @Test
@@ -153,14 +153,14 @@ class GraphStoreTest {
         for (long v : new long[] {a, b}) {
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> store.removeVertex(v));
             assertTrue(e.getMessage().contains(ElementIds.toString(v)), e.getMessage());
-            assertTrue(store.containsVertex(v), "a refused removal keeps the vertex");
+            assertTrue(store.vertices().contains(v), "a refused removal keeps the vertex");
         }
-        assertTrue(store.containsEdge(ab));
+        assertTrue(store.edges().contains(ab));
         assertEquals(1, adjacency(store, a).size());
         store.removeEdge(ab);
         store.removeVertex(a);
         store.removeVertex(b);
-        assertEquals(0, store.vertexCount());
+        assertEquals(0, store.vertices().count());
     }
 
     @Test
@@ -170,11 +170,11 @@ class GraphStoreTest {
         long b = vertex();
         long keep = edge(b, a, likes);
         long ab = edge(a, b, knows);
-        store.addEdgePropertyVersion(ab, weight, 0.5, 1, 2);
-        store.addEdgePropertyVersion(ab, weight, "heavy", 2, 3);
+        store.edges().addPropertyVersion(ab, weight, 0.5, 1, 2);
+        store.edges().addPropertyVersion(ab, weight, "heavy", 2, 3);
         assertEquals(2, adjacency(store, a).size());
         store.removeEdge(ab);
-        assertFalse(store.containsEdge(ab));
+        assertFalse(store.edges().contains(ab));
         assertEquals(List.of(new StoreTestSupport.Cell(b, EdgeDirection.IN, likes, ElementIds.slot(keep))), adjacency(store, a));
         assertEquals(List.of(new StoreTestSupport.Cell(a, EdgeDirection.OUT, likes, ElementIds.slot(keep))), adjacency(store, b));
         assertThrows(UnknownElementException.class, () -> store.removeEdge(ab));
@@ -183,7 +183,7 @@ class GraphStoreTest {
         assertEquals(0L, live.get("value"));
         assertEquals(0L, live.get("edge-property-row"));
         assertEquals(1L, live.get("edge-header"));
-        assertEquals(1, store.edgeCount());
+        assertEquals(1, store.edges().count());
     }
 
     @Test
@@ -196,14 +196,14 @@ class GraphStoreTest {
         assertEquals(remote, store.edgeOutVertex(in));
         assertEquals(List.of(new StoreTestSupport.Cell(remote, EdgeDirection.OUT, knows, ElementIds.slot(out)),
                 new StoreTestSupport.Cell(remote, EdgeDirection.IN, likes, ElementIds.slot(in))), adjacency(store, a));
-        assertFalse(store.containsVertex(remote));
+        assertFalse(store.vertices().contains(remote));
         store.removeEdge(out);
         store.removeEdge(in);
         assertEquals(List.of(), adjacency(store, a));
         assertEquals(0L, store.liveSlots().get("edge-row"));
         // A remote endpoint must still be a well-formed id.
         assertThrows(UnknownElementException.class, () -> edge(a, -5L, knows));
-        assertEquals(0, store.edgeCount());
+        assertEquals(0, store.edges().count());
     }
 
     @Test
@@ -214,22 +214,22 @@ class GraphStoreTest {
             assertTrue(e.getMessage().contains("unknown label id: " + label), e.getMessage());
             assertThrows(IllegalArgumentException.class, () -> store.addEdge(a, a, label, 1, 2));
         }
-        assertEquals(1, store.vertexCount());
-        assertEquals(0, store.edgeCount());
+        assertEquals(1, store.vertices().count());
+        assertEquals(0, store.edges().count());
         assertEquals(0L, store.liveSlots().get("edge-row"));
         long e = edge(a, a, knows);
         int key = store.propertyKeys().intern("k");
         for (int bad : new int[] {-1, key + 1}) {
-            IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> store.addVertexPropertyVersion(a, bad, 1, 1, 2));
+            IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> store.vertices().addPropertyVersion(a, bad, 1, 1, 2));
             assertTrue(ex.getMessage().contains("unknown property key id: " + bad), ex.getMessage());
-            assertThrows(IllegalArgumentException.class, () -> store.addSerializedVertexPropertyVersion(a, bad, new byte[1], 1, 2));
-            assertThrows(IllegalArgumentException.class, () -> store.addEdgePropertyVersion(e, bad, 1, 1, 2));
-            assertThrows(IllegalArgumentException.class, () -> store.addSerializedEdgePropertyVersion(e, bad, new byte[1], 1, 2));
+            assertThrows(IllegalArgumentException.class, () -> store.vertices().addSerializedPropertyVersion(a, bad, new byte[1], 1, 2));
+            assertThrows(IllegalArgumentException.class, () -> store.edges().addPropertyVersion(e, bad, 1, 1, 2));
+            assertThrows(IllegalArgumentException.class, () -> store.edges().addSerializedPropertyVersion(e, bad, new byte[1], 1, 2));
         }
         assertEquals(0, store.mvStore().liveVersions());
         // A storable key with an unstorable value stores nothing either.
-        assertThrows(IllegalArgumentException.class, () -> store.addVertexPropertyVersion(a, key, new Object(), 1, 2));
-        assertEquals(NO_TUPLE, store.vertexPropertyVersion(a, key));
+        assertThrows(IllegalArgumentException.class, () -> store.vertices().addPropertyVersion(a, key, new Object(), 1, 2));
+        assertEquals(NO_TUPLE, store.vertices().propertyVersion(a, key));
         assertEquals(0L, store.liveSlots().get("vertex-property-row"));
     }
 
@@ -240,21 +240,21 @@ class GraphStoreTest {
             keys.add(store.propertyKeys().intern("p" + i));
         }
         long v = vertex();
-        assertFalse(store.newVertexPropertyCursor().open(v).next(), "no properties yet");
+        assertFalse(store.vertices().newPropertyCursor().open(v).next(), "no properties yet");
         int[] order = {7, 2, 9, 0, 10, 4, 1, 8, 3, 6, 5};
         int[] newest = new int[11];
         for (int i : order) {
-            newest[i] = store.addVertexPropertyVersion(v, keys.get(i), i, 1, 2);
+            newest[i] = store.vertices().addPropertyVersion(v, keys.get(i), i, 1, 2);
         }
-        newest[4] = store.addVertexPropertyVersion(v, keys.get(4), "four", 2, 3);
-        PropertyCursor cursor = store.newVertexPropertyCursor();
+        newest[4] = store.vertices().addPropertyVersion(v, keys.get(4), "four", 2, 3);
+        PropertyCursor cursor = store.vertices().newPropertyCursor();
         for (int round = 0; round < 2; round++) {
             cursor.open(v);
             for (int i = 0; i < 11; i++) {
                 assertTrue(cursor.next());
                 assertEquals(keys.get(i), cursor.keyId());
                 assertEquals(newest[i], cursor.newestVersion());
-                assertEquals(newest[i], store.vertexPropertyVersion(v, keys.get(i)));
+                assertEquals(newest[i], store.vertices().propertyVersion(v, keys.get(i)));
             }
             assertFalse(cursor.next());
         }
@@ -286,7 +286,7 @@ class GraphStoreTest {
         assertEquals(0, store.propertyKeys().size(), "labels and keys are separate dictionaries");
         assertEquals(0, store.propertyKeys().intern("knows"));
         long v = store.addVertex(42, 1, 2);
-        assertEquals(42, store.vertexLabel(v));
+        assertEquals(42, store.vertices().label(v));
     }
 
     /** Null serialized bytes and null dictionary names failed with bare NullPointerExceptions. */
@@ -297,9 +297,9 @@ class GraphStoreTest {
             long v = store.addVertex(store.labels().intern("v"), 1, 2);
             Map<String, Long> before = store.liveSlots();
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> store.addSerializedVertexPropertyVersion(v, key, null, 1, 2));
+                    () -> store.vertices().addSerializedPropertyVersion(v, key, null, 1, 2));
             assertTrue(e.getMessage().contains("serialized"), e.getMessage());
-            assertThrows(IllegalArgumentException.class, () -> store.addSerializedVertexPropertyBase(v, key, null));
+            assertThrows(IllegalArgumentException.class, () -> store.vertices().addSerializedPropertyBase(v, key, null));
             assertThrows(IllegalArgumentException.class, () -> store.mvStore().createSerializedVersion(null, 1, 2, NO_TUPLE));
             assertEquals(before, store.liveSlots());
             e = assertThrows(IllegalArgumentException.class, () -> store.labels().find(null));

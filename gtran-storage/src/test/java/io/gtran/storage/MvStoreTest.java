@@ -157,11 +157,11 @@ class MvStoreTest {
         int key = store.propertyKeys().intern("k");
         long v = store.addVertex(label, 1, 2);
         before = store.liveSlots();
-        assertThrows(ValueTooLargeException.class, () -> store.addVertexPropertyVersion(v, key, new byte[limit + 1], 1, 2));
+        assertThrows(ValueTooLargeException.class, () -> store.vertices().addPropertyVersion(v, key, new byte[limit + 1], 1, 2));
         assertEquals(before, store.liveSlots(), "a refused value leaves every pool as it was");
-        assertEquals(NO_TUPLE, store.vertexPropertyVersion(v, key));
+        assertEquals(NO_TUPLE, store.vertices().propertyVersion(v, key));
         // Exactly at the limit is fine.
-        int tuple = store.addVertexPropertyVersion(v, key, new byte[limit], 1, 2);
+        int tuple = store.vertices().addPropertyVersion(v, key, new byte[limit], 1, 2);
         assertEquals(limit, ((byte[]) mv.value(tuple)).length);
     }
 
@@ -219,12 +219,12 @@ class MvStoreTest {
         long v = store.addVertex(label, 1, 2);
         List<Integer> versions = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            versions.add(store.addVertexPropertyVersion(v, name, "name-" + i, 10 * i, 10 * i + 10));
-            assertEquals(versions.get(i), store.vertexPropertyVersion(v, name));
+            versions.add(store.vertices().addPropertyVersion(v, name, "name-" + i, 10 * i, 10 * i + 10));
+            assertEquals(versions.get(i), store.vertices().propertyVersion(v, name));
         }
-        store.addVertexPropertyVersion(v, age, 42, 1, 2);
+        store.vertices().addPropertyVersion(v, age, 42, 1, 2);
         // Newest first, each linking to the one before.
-        int t = store.vertexPropertyVersion(v, name);
+        int t = store.vertices().propertyVersion(v, name);
         for (int i = 4; i >= 0; i--) {
             assertEquals(versions.get(i), t);
             assertEquals("name-" + i, mv.value(t));
@@ -245,19 +245,19 @@ class MvStoreTest {
         assertEquals(3, mv.liveVersions());
         assertEquals(2, mv.liveValues());
         assertEquals(0, store.freeVersionsOlderThan(versions.get(3)), "nothing older is left");
-        assertEquals("name-4", mv.value(store.vertexPropertyVersion(v, name)));
+        assertEquals("name-4", mv.value(store.vertices().propertyVersion(v, name)));
 
         // A serialized version joins the same chain.
-        int ser = store.addSerializedVertexPropertyVersion(v, name, new byte[] {9, 8}, 60, 70);
+        int ser = store.vertices().addSerializedPropertyVersion(v, name, new byte[] {9, 8}, 60, 70);
         assertEquals(versions.get(4), mv.older(ser));
         assertEquals(ValueType.SERIALIZED, mv.type(ser));
 
-        assertTrue(store.removeVertexProperty(v, name));
-        assertFalse(store.removeVertexProperty(v, name));
-        assertEquals(NO_TUPLE, store.vertexPropertyVersion(v, name));
+        assertTrue(store.vertices().removeProperty(v, name));
+        assertFalse(store.vertices().removeProperty(v, name));
+        assertEquals(NO_TUPLE, store.vertices().propertyVersion(v, name));
         assertEquals(1, mv.liveVersions(), "only age is left");
         assertEquals(0, mv.liveValues());
-        assertEquals(42, mv.value(store.vertexPropertyVersion(v, age)));
+        assertEquals(42, mv.value(store.vertices().propertyVersion(v, age)));
         store.removeVertex(v);
         Map<String, Long> live = store.liveSlots();
         assertEquals(0L, live.get("mv-tuple"));
@@ -273,21 +273,21 @@ class MvStoreTest {
         long a = store.addVertex(label, 1, 2);
         long b = store.addVertex(label, 1, 2);
         long e = store.addEdge(a, b, label, 1, 2);
-        int w1 = store.addEdgePropertyVersion(e, w, 1.0, 1, 2);
-        int w2 = store.addEdgePropertyVersion(e, w, 2.0, 2, 3);
-        store.addSerializedEdgePropertyVersion(e, tag, new byte[] {1, 2, 3}, 1, 2);
-        assertEquals(w2, store.edgePropertyVersion(e, w));
+        int w1 = store.edges().addPropertyVersion(e, w, 1.0, 1, 2);
+        int w2 = store.edges().addPropertyVersion(e, w, 2.0, 2, 3);
+        store.edges().addSerializedPropertyVersion(e, tag, new byte[] {1, 2, 3}, 1, 2);
+        assertEquals(w2, store.edges().propertyVersion(e, w));
         assertEquals(w1, mv.older(w2));
-        assertEquals(NO_TUPLE, store.vertexPropertyVersion(a, w), "vertex and edge properties are separate");
-        PropertyCursor cursor = store.newEdgePropertyCursor().open(e);
+        assertEquals(NO_TUPLE, store.vertices().propertyVersion(a, w), "vertex and edge properties are separate");
+        PropertyCursor cursor = store.edges().newPropertyCursor().open(e);
         assertTrue(cursor.next());
         assertEquals(w, cursor.keyId());
         assertEquals(w2, cursor.newestVersion());
         assertTrue(cursor.next());
         assertEquals(tag, cursor.keyId());
         assertFalse(cursor.next());
-        assertTrue(store.removeEdgeProperty(e, tag));
-        assertFalse(store.removeEdgeProperty(e, tag));
+        assertTrue(store.edges().removeProperty(e, tag));
+        assertFalse(store.edges().removeProperty(e, tag));
         assertEquals(2, mv.liveVersions());
         store.removeEdge(e);
         Map<String, Long> live = store.liveSlots();
@@ -316,8 +316,8 @@ class MvStoreTest {
                 int me = t;
                 futures.add(executor.submit(() -> {
                     for (int i = 0; i < perThread; i++) {
-                        store.addVertexPropertyVersion(v, shared, (long) me * perThread + i, i, i + 1);
-                        store.addVertexPropertyVersion(v, own[me], i, i, i + 1);
+                        store.vertices().addPropertyVersion(v, shared, (long) me * perThread + i, i, i + 1);
+                        store.vertices().addPropertyVersion(v, own[me], i, i, i + 1);
                     }
                     return me;
                 }));
@@ -332,7 +332,7 @@ class MvStoreTest {
         Set<Long> values = new HashSet<>();
         long[] lastSeen = new long[threads];
         Arrays.fill(lastSeen, Long.MAX_VALUE);
-        for (int t = store.vertexPropertyVersion(v, shared); t != NO_TUPLE; t = mv.older(t)) {
+        for (int t = store.vertices().propertyVersion(v, shared); t != NO_TUPLE; t = mv.older(t)) {
             long value = (Long) mv.value(t);
             assertTrue(values.add(value), "version " + value + " chained twice");
             int writer = (int) (value / perThread);
@@ -342,7 +342,7 @@ class MvStoreTest {
         assertEquals(threads * perThread, values.size());
         for (int t = 0; t < threads; t++) {
             int length = 0;
-            for (int tuple = store.vertexPropertyVersion(v, own[t]); tuple != NO_TUPLE; tuple = mv.older(tuple)) {
+            for (int tuple = store.vertices().propertyVersion(v, own[t]); tuple != NO_TUPLE; tuple = mv.older(tuple)) {
                 assertEquals(perThread - 1 - length, mv.value(tuple));
                 length++;
             }
@@ -370,7 +370,7 @@ class MvStoreTest {
             String pair = "smile \ud83d\ude00 \u00e9";
             assertEquals(pair, mv.value(mv.createVersion(pair, 1, 2, NO_TUPLE)));
 
-            ExternalIdMap ids = store.externalVertexIds();
+            ExternalIdMap ids = store.vertices().externalIds();
             long a = store.addVertex(store.labels().intern("v"), 1, 2);
             long b = store.addVertex(store.labels().intern("v"), 1, 2);
             assertThrows(IllegalArgumentException.class, () -> ids.put("id\ud800", a));
@@ -393,15 +393,15 @@ class MvStoreTest {
             int k1 = store.propertyKeys().intern("k1");
             int k2 = store.propertyKeys().intern("k2");
             long v = store.addVertex(label, 1, Long.MAX_VALUE);
-            store.addVertexPropertyVersion(v, k1, 1, 1, Long.MAX_VALUE);
-            int stale = store.addVertexPropertyVersion(v, k1, 2, 2, Long.MAX_VALUE);
-            assertTrue(store.removeVertexProperty(v, k1));
-            int other = store.addVertexPropertyVersion(v, k2, 3, 1, Long.MAX_VALUE); // reuses k1's oldest slot
+            store.vertices().addPropertyVersion(v, k1, 1, 1, Long.MAX_VALUE);
+            int stale = store.vertices().addPropertyVersion(v, k1, 2, 2, Long.MAX_VALUE);
+            assertTrue(store.vertices().removeProperty(v, k1));
+            int other = store.vertices().addPropertyVersion(v, k2, 3, 1, Long.MAX_VALUE); // reuses k1's oldest slot
 
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> store.freeVersionsOlderThan(stale));
             assertTrue(e.getMessage().contains("version=" + stale), e.getMessage());
             assertTrue(store.mvStore().isLive(other), "k2's version must survive");
-            assertEquals(other, store.vertexPropertyVersion(v, k2));
+            assertEquals(other, store.vertices().propertyVersion(v, k2));
             assertEquals(3, store.mvStore().value(other));
         }
     }

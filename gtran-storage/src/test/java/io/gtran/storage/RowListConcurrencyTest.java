@@ -207,7 +207,7 @@ class RowListConcurrencyTest {
             Set<Integer> stable = new TreeSet<>();
             for (int k = 0; k < keys; k += 4) {
                 stable.add(k);
-                store.addVertexPropertyVersion(hub, k, (long) k, 1, Long.MAX_VALUE);
+                store.vertices().addPropertyVersion(hub, k, (long) k, 1, Long.MAX_VALUE);
             }
             int hubSlot = store.vertices.slotOf(hub);
             AtomicBoolean done = new AtomicBoolean();
@@ -218,7 +218,7 @@ class RowListConcurrencyTest {
                 for (int r = 0; r < READERS; r++) {
                     readers.add(executor.submit(() -> {
                         readersRunning.countDown();
-                        PropertyCursor cursor = store.newVertexPropertyCursor();
+                        PropertyCursor cursor = store.vertices().newPropertyCursor();
                         int scans = 0;
                         boolean last;
                         do {
@@ -235,7 +235,7 @@ class RowListConcurrencyTest {
                             }
                             assertTrue(seen.containsAll(stable), "scan " + scans + " missed a stable key");
                             int probe = 4 * spread(scans, keys / 4);
-                            assertNotEquals(MvTupleDescriptor.NO_TUPLE, store.vertexPropertyVersion(hub, probe),
+                            assertNotEquals(MvTupleDescriptor.NO_TUPLE, store.vertices().propertyVersion(hub, probe),
                                     "point look-up missed stable key " + probe);
                             scans++;
                         } while (!last);
@@ -254,13 +254,13 @@ class RowListConcurrencyTest {
                                         VertexHeaderDescriptor.PROPERTY_ROW_OFFSET);
                             } else if (stable.contains(k)) {
                                 if (dice < 10) {
-                                    store.addVertexPropertyVersion(hub, k, "v" + op, op, Long.MAX_VALUE);
+                                    store.vertices().addPropertyVersion(hub, k, "v" + op, op, Long.MAX_VALUE);
                                 }
                             } else if (dice < 55) {
-                                store.addVertexPropertyVersion(hub, k, (long) op, op, Long.MAX_VALUE);
+                                store.vertices().addPropertyVersion(hub, k, (long) op, op, Long.MAX_VALUE);
                                 present.add(k);
                             } else {
-                                assertEquals(present.remove(k), store.removeVertexProperty(hub, k));
+                                assertEquals(present.remove(k), store.vertices().removeProperty(hub, k));
                             }
                         }
                         return present;
@@ -273,7 +273,7 @@ class RowListConcurrencyTest {
                     assertTrue(f.get(30, TimeUnit.SECONDS) >= 1);
                 }
                 List<Integer> actual = new ArrayList<>();
-                PropertyCursor cursor = store.newVertexPropertyCursor().open(hub);
+                PropertyCursor cursor = store.vertices().newPropertyCursor().open(hub);
                 while (cursor.next()) {
                     actual.add(cursor.keyId());
                 }
@@ -316,10 +316,10 @@ class RowListConcurrencyTest {
             int field = VertexHeaderDescriptor.PROPERTY_ROW_OFFSET;
 
             for (int k = 1; k <= 4; k++) {
-                store.addVertexPropertyVersion(b, keys[k], k, 1, Long.MAX_VALUE); // b's first row, full
+                store.vertices().addPropertyVersion(b, keys[k], k, 1, Long.MAX_VALUE); // b's first row, full
             }
-            store.addVertexPropertyVersion(a, keys[1], 1, 1, Long.MAX_VALUE); // a's row: the next slot
-            store.addVertexPropertyVersion(b, keys[5], 5, 1, Long.MAX_VALUE); // b's second row: the slot after
+            store.vertices().addPropertyVersion(a, keys[1], 1, 1, Long.MAX_VALUE); // a's row: the next slot
+            store.vertices().addPropertyVersion(b, keys[5], 5, 1, Long.MAX_VALUE); // b's second row: the slot after
             int bHead = owners.getInt(bSlot, field);
             int aRow = owners.getInt(aSlot, field);
             int s = lists.next(bHead);
@@ -327,8 +327,8 @@ class RowListConcurrencyTest {
 
             // GC removes a's property (its row is freed), then one of b's: b's rows now fit in one,
             // so the second row is merged into the first and freed right after a's row.
-            assertTrue(store.removeVertexProperty(a, keys[1]));
-            assertTrue(store.removeVertexProperty(b, keys[1]));
+            assertTrue(store.vertices().removeProperty(a, keys[1]));
+            assertTrue(store.vertices().removeProperty(b, keys[1]));
             assertEquals(RowDescriptor.NO_ROW, lists.next(bHead));
             assertEquals(s, lists.next(s), "the free list left the recycled row linked to itself");
             assertEquals(1, lists.count(s), "and with its old count");
@@ -338,7 +338,7 @@ class RowListConcurrencyTest {
             rows.putInt(bHead, RowDescriptor.NEXT_OFFSET, s);
             ExecutorService executor = Executors.newSingleThreadExecutor();
             try {
-                Future<Integer> reader = executor.submit(() -> store.vertexPropertyVersion(b, keys[9]));
+                Future<Integer> reader = executor.submit(() -> store.vertices().propertyVersion(b, keys[9]));
                 Thread.sleep(200);
                 // The writer's change becomes visible: the link is gone and the stripe has moved on.
                 long locked = lists.locks.lock(stripe);
@@ -348,7 +348,7 @@ class RowListConcurrencyTest {
                     assertEquals(NO_TUPLE, reader.get(10, TimeUnit.SECONDS));
                 } catch (TimeoutException e) {
                     // Unstick the spinning reader (reusing the row zeroes its count) before failing.
-                    store.addVertexPropertyVersion(a, keys[2], 2, 1, Long.MAX_VALUE);
+                    store.vertices().addPropertyVersion(a, keys[2], 2, 1, Long.MAX_VALUE);
                     reader.get(10, TimeUnit.SECONDS);
                     fail("find() looped on a recycled row that links to itself and never revalidated");
                 }
@@ -356,7 +356,7 @@ class RowListConcurrencyTest {
                 executor.shutdownNow();
             }
             assertEquals(List.of(2L, 3L, 4L, 5L), List.of(keys[2], keys[3], keys[4], keys[5]).stream()
-                    .map(k -> ((Number) store.mvStore().value(store.vertexPropertyVersion(b, k))).longValue()).toList());
+                    .map(k -> ((Number) store.mvStore().value(store.vertices().propertyVersion(b, k))).longValue()).toList());
         }
     }
 

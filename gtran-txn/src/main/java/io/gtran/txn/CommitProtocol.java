@@ -163,10 +163,10 @@ final class CommitProtocol {
         long id = txn.id();
         WriteLog log = txn.log;
         for (WriteLog.ElementWrite w : log.created) {
-            check(w.kind().casBeginTime(store, w.element(), id, commitTime), w);
+            check(w.kind().table(store).compareAndSetBeginTime(w.element(), id, commitTime), w);
         }
         for (WriteLog.ElementWrite w : log.ended) {
-            check(w.kind().casEndTime(store, w.element(), id, commitTime), w);
+            check(w.kind().table(store).compareAndSetEndTime(w.element(), id, commitTime), w);
             gc.deadElement(w.kind(), w.element(), commitTime);
         }
         for (ElementCounts.Delta d : txn.publishedCounts) {
@@ -226,11 +226,11 @@ final class CommitProtocol {
             }
         }
         for (WriteLog.ElementWrite w : log.ended) {
-            w.kind().casEndTime(store, w.element(), id, INFINITY); // likewise
+            w.kind().table(store).compareAndSetEndTime(w.element(), id, INFINITY); // likewise
         }
         long now = engine.clock().next();
         for (WriteLog.ElementWrite w : log.created) {
-            check(w.kind().casBeginTime(store, w.element(), id, NEVER), w);
+            check(w.kind().table(store).compareAndSetBeginTime(w.element(), id, NEVER), w);
             gc.deadElement(w.kind(), w.element(), now);
         }
         for (ElementCounts.Delta d : txn.publishedCounts) {

@@ -254,13 +254,13 @@ public final class GarbageCollector implements AutoCloseable {
     private void unlinkAborted(Item item) {
         ElementKind kind = item.kind();
         int aborted = item.version();
-        if (kind.newestVersion(store, item.element(), item.key()) != aborted) {
+        if (kind.table(store).propertyVersion(item.element(), item.key()) != aborted) {
             return; // a writer linked over it and retired it
         }
         int older = versions.older(aborted);
         boolean unlinked = older == NO_TUPLE
-                ? kind.unlink(store, item.element(), item.key(), aborted)
-                : kind.link(store, item.element(), item.key(), aborted, older);
+                ? kind.table(store).unlinkProperty(item.element(), item.key(), aborted)
+                : kind.table(store).linkPropertyVersion(item.element(), item.key(), aborted, older);
         if (unlinked) {
             retiredVersion(aborted, engine.clock().next()); // a reader may be looking at it right now
             long end = older == NO_TUPLE ? TxnWords.INFINITY : versions.endTime(older);
@@ -323,7 +323,7 @@ public final class GarbageCollector implements AutoCloseable {
 
     private void trimLocked(Item item, long watermark) {
         ElementKind kind = item.kind();
-        int head = kind.newestVersion(store, item.element(), item.key());
+        int head = kind.table(store).propertyVersion(item.element(), item.key());
         if (head == NO_TUPLE) {
             return; // the chain is gone already (unlinked by an earlier trim)
         }
@@ -345,7 +345,7 @@ public final class GarbageCollector implements AutoCloseable {
         versionsFreed.add(freed);
         long end = versions.endTime(version);
         if (version == head && TxnWords.isTimestamp(end) && end != TxnWords.INFINITY && end <= watermark
-                && kind.unlink(store, item.element(), item.key(), head)) {
+                && kind.table(store).unlinkProperty(item.element(), item.key(), head)) {
             // Removed before every running transaction began: the property is gone for good.
             enqueue(Batch.RETIRED_CHAINS, new Item(null, 0, 0, head, engine.clock().next()));
         }
@@ -353,8 +353,8 @@ public final class GarbageCollector implements AutoCloseable {
 
     private void removeElement(Item item) {
         ElementKind kind = item.kind();
-        long begin = kind.beginTime(store, item.element());
-        long end = kind.endTime(store, item.element());
+        long begin = kind.table(store).beginTime(item.element());
+        long end = kind.table(store).endTime(item.element());
         boolean aborted = begin == TxnWords.NEVER;
         boolean deleted = TxnWords.isTimestamp(end) && end != TxnWords.INFINITY;
         if (!aborted && !deleted) {

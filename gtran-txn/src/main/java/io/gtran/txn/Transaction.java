@@ -7,6 +7,7 @@ import static io.gtran.txn.TxnWords.NEVER;
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.EdgeDirection;
 import io.gtran.storage.ElementIds;
+import io.gtran.storage.ElementTable;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.MvStore;
 import io.gtran.storage.PropertyCursor;
@@ -126,12 +127,12 @@ public final class Transaction implements AutoCloseable {
 
     public int vertexLabel(long vertexId) {
         requireVisible(ElementKind.VERTEX, vertexId);
-        return store.vertexLabel(vertexId);
+        return store.vertices().label(vertexId);
     }
 
     public int edgeLabel(long edgeId) {
         requireVisible(ElementKind.EDGE, edgeId);
-        return store.edgeLabel(edgeId);
+        return store.edges().label(edgeId);
     }
 
     public long edgeOutVertex(long edgeId) {
@@ -190,43 +191,31 @@ public final class Transaction implements AutoCloseable {
 
     /** Every vertex this transaction sees with label {@code label} (or any: {@link EdgeCursor#ANY_LABEL}), in slot order. */
     public long[] vertices(int label) {
-        ensureActive();
-        recordRead(ConflictKey.vertexScan(label));
-        LongList result = new LongList();
-        int limit = store.vertexSlotLimit();
-        for (int slot = 0; slot < limit; slot++) {
-            long vertexId = store.vertexIdAtSlot(slot);
-            if (vertexId == ElementIds.NONE) {
-                continue;
-            }
-            try {
-                if ((label == EdgeCursor.ANY_LABEL || store.vertexLabel(vertexId) == label) && visible(ElementKind.VERTEX, vertexId)) {
-                    result.add(vertexId);
-                }
-            } catch (UnknownElementException freed) {
-                // removed by GC since the slot was read: dead to every running transaction
-            }
-        }
-        return result.toArray();
+        return scan(ElementKind.VERTEX, label);
     }
 
     /** Every edge this transaction sees with label {@code label} (or any), in slot order. */
     public long[] allEdges(int label) {
+        return scan(ElementKind.EDGE, label);
+    }
+
+    private long[] scan(ElementKind kind, int label) {
         ensureActive();
-        recordRead(ConflictKey.edgeScan(label));
+        recordRead(kind == ElementKind.VERTEX ? ConflictKey.vertexScan(label) : ConflictKey.edgeScan(label));
+        ElementTable table = kind.table(store);
         LongList result = new LongList();
-        int limit = store.edgeSlotLimit();
+        int limit = table.slotLimit();
         for (int slot = 0; slot < limit; slot++) {
-            long edgeId = store.edgeIdAtSlot(slot);
-            if (edgeId == ElementIds.NONE) {
+            long element = table.idAtSlot(slot);
+            if (element == ElementIds.NONE) {
                 continue;
             }
             try {
-                if ((label == EdgeCursor.ANY_LABEL || store.edgeLabel(edgeId) == label) && visible(ElementKind.EDGE, edgeId)) {
-                    result.add(edgeId);
+                if ((label == EdgeCursor.ANY_LABEL || table.label(element) == label) && visible(kind, element)) {
+                    result.add(element);
                 }
             } catch (UnknownElementException freed) {
-                // removed by GC since the slot was read
+                // removed by GC since the slot was read: dead to every running transaction
             }
         }
         return result.toArray();
@@ -379,13 +368,13 @@ public final class Transaction implements AutoCloseable {
     public void removeEdge(long edgeId) {
         requireVisible(ElementKind.EDGE, edgeId);
         rules.endElement(ElementKind.EDGE, edgeId);
-        rules.writeEdgeKeys(edgeId, store.edgeOutVertex(edgeId), store.edgeInVertex(edgeId), store.edgeLabel(edgeId));
+        rules.writeEdgeKeys(edgeId, store.edgeOutVertex(edgeId), store.edgeInVertex(edgeId), store.edges().label(edgeId));
     }
 
     /** Deletes a vertex this transaction sees, with all its edges. */
     public void removeVertex(long vertexId) {
         requireVisible(ElementKind.VERTEX, vertexId);
-        int label = store.vertexLabel(vertexId);
+        int label = store.vertices().label(vertexId);
         rules.endElement(ElementKind.VERTEX, vertexId);
         writes.add(ConflictKey.element(vertexId));
         writes.add(ConflictKey.vertexScan(label));
@@ -405,7 +394,7 @@ public final class Transaction implements AutoCloseable {
         for (int i = 0; i < incident.size(); i++) {
             long edgeId = incident.get(i);
             if (rules.endEdgeOfDeletedVertex(edgeId)) {
-                rules.writeEdgeKeys(edgeId, store.edgeOutVertex(edgeId), store.edgeInVertex(edgeId), store.edgeLabel(edgeId));
+                rules.writeEdgeKeys(edgeId, store.edgeOutVertex(edgeId), store.edgeInVertex(edgeId), store.edges().label(edgeId));
             }
         }
     }
@@ -617,7 +606,7 @@ public final class Transaction implements AutoCloseable {
 
     long readBegin(ElementKind kind, long element) {
         while (true) {
-            long t = readTime(kind.beginTime(store, element), true, ConflictKey.Kind.ELEMENT, element);
+            long t = readTime(kind.table(store).beginTime(element), true, ConflictKey.Kind.ELEMENT, element);
             if (t != RETRY) {
                 return t;
             }
@@ -626,7 +615,7 @@ public final class Transaction implements AutoCloseable {
 
     private long readEnd(ElementKind kind, long element) {
         while (true) {
-            long t = readTime(kind.endTime(store, element), false, ConflictKey.Kind.ELEMENT, element);
+            long t = readTime(kind.table(store).endTime(element), false, ConflictKey.Kind.ELEMENT, element);
             if (t != RETRY) {
                 return t;
             }
@@ -670,7 +659,7 @@ public final class Transaction implements AutoCloseable {
 
     /** The version of a property this transaction sees, or NO_TUPLE. The element must be visible. */
     private int visibleVersion(ElementKind kind, long element, int key) {
-        int version = kind.newestVersion(store, element, key);
+        int version = kind.table(store).propertyVersion(element, key);
         while (version != NO_TUPLE) {
             if (MvStore.isBase(version)) {
                 return version; // a base version lives exactly as long as its (visible) element
@@ -711,7 +700,7 @@ public final class Transaction implements AutoCloseable {
         requireVisible(kind, element);
         recordRead(ConflictKey.propertyKeys(element));
         Map<Integer, Object> result = new LinkedHashMap<>();
-        PropertyCursor cursor = kind.propertyCursor(store).open(element);
+        PropertyCursor cursor = kind.table(store).newPropertyCursor().open(element);
         List<Integer> keys = new ArrayList<>();
         while (cursor.next()) {
             keys.add(cursor.keyId());

@@ -46,13 +46,13 @@ final class WriteRules {
      */
     void endElement(ElementKind kind, long element) {
         while (true) {
-            long end = txn.inspectSettled(() -> kind.endTime(store, element));
+            long end = txn.inspectSettled(() -> kind.table(store).endTime(element));
             long word = txn.inspectedWord();
             if (end == INFINITY || end == ABORTED_OTHER) {
                 // Alive (an aborted deleter's id is as good as INFINITY): lock it with our id.
-                if (kind.casEndTime(store, element, word, id)) {
+                if (kind.table(store).compareAndSetEndTime(element, word, id)) {
                     log.ended(kind, element);
-                    txn.counted(kind, kind == ElementKind.VERTEX ? store.vertexLabel(element) : store.edgeLabel(element), -1);
+                    txn.counted(kind, kind.table(store).label(element), -1);
                     if (!log.createdHere(kind, element)) {
                         // Pairs with writeProperty: it links its version, then checks our end word.
                         VarHandle.fullFence();
@@ -78,7 +78,7 @@ final class WriteRules {
      * any of its properties, and at SI with one committed after our snapshot (first committer wins).
      */
     private void requireNoConcurrentPropertyWrites(ElementKind kind, long element) {
-        PropertyCursor cursor = kind.propertyCursor(store).open(element);
+        PropertyCursor cursor = kind.table(store).newPropertyCursor().open(element);
         while (cursor.next()) {
             // The newest version that is not aborted: an aborted write on top hides nothing.
             int version = cursor.newestVersion();
@@ -114,7 +114,7 @@ final class WriteRules {
 
     /** After writing a property: the element must not be being deleted, nor deleted after our snapshot. */
     private void requireElementNotDeleted(ElementKind kind, long element, int key) {
-        long end = txn.inspectSettled(() -> kind.endTime(store, element));
+        long end = txn.inspectSettled(() -> kind.table(store).endTime(element));
         if (end == INFINITY || end == ABORTED_OTHER || end == OWN) {
             return;
         }
@@ -130,7 +130,7 @@ final class WriteRules {
     boolean endEdgeOfDeletedVertex(long edgeId) {
         long begin;
         try {
-            begin = txn.inspectSettled(() -> store.edgeBeginTime(edgeId));
+            begin = txn.inspectSettled(() -> store.edges().beginTime(edgeId));
         } catch (UnknownElementException gone) {
             return false;
         }
@@ -147,7 +147,7 @@ final class WriteRules {
         }
         long end;
         try {
-            end = txn.inspectSettled(() -> store.edgeEndTime(edgeId));
+            end = txn.inspectSettled(() -> store.edges().endTime(edgeId));
         } catch (UnknownElementException gone) {
             return false; // freed by GC since its begin time was read: dead to every transaction
         }
@@ -167,7 +167,7 @@ final class WriteRules {
 
     /** After adding an edge: its endpoint must not be deleted, now or by a commit after our snapshot. */
     void requireNotBeingDeleted(long vertexId) {
-        long end = txn.inspectSettled(() -> store.vertexEndTime(vertexId));
+        long end = txn.inspectSettled(() -> store.vertices().endTime(vertexId));
         if (end == INFINITY || end == ABORTED_OTHER) {
             return;
         }
@@ -204,7 +204,7 @@ final class WriteRules {
             return writeBaseProperty(kind, element, key, value);
         }
         while (true) {
-            int head = kind.newestVersion(store, element, key);
+            int head = kind.table(store).propertyVersion(element, key);
             if (head != NO_TUPLE && MvStore.isBase(head)) {
                 materialize(kind, element, key, head);
                 continue;
@@ -290,7 +290,7 @@ final class WriteRules {
             }
             boolean linked;
             try {
-                linked = kind.link(store, element, key, head, fresh);
+                linked = kind.table(store).linkPropertyVersion(element, key, head, fresh);
             } catch (RuntimeException e) {
                 unlock(fresh, ended ? current : NO_TUPLE); // e.g. the property row pool is full
                 throw e;
@@ -336,7 +336,7 @@ final class WriteRules {
             throw new IllegalStateException("base version of an element not committed: " + ElementIds.toString(element));
         }
         int full = versions.materialize(base, elementBegin, INFINITY);
-        if (kind.link(store, element, key, base, full)) {
+        if (kind.table(store).linkPropertyVersion(element, key, base, full)) {
             log.retire(base);
         } else {
             versions.freeVersion(full);
@@ -365,7 +365,7 @@ final class WriteRules {
         int replacement = versions.createVersion(value, id, INFINITY, versions.older(own));
         boolean linked;
         try {
-            linked = kind.link(store, element, key, own, replacement);
+            linked = kind.table(store).linkPropertyVersion(element, key, own, replacement);
         } catch (RuntimeException e) {
             versions.freeVersion(replacement);
             throw e;
@@ -385,19 +385,19 @@ final class WriteRules {
 
     /** Properties of an element created by this transaction are base versions living with it. */
     private boolean writeBaseProperty(ElementKind kind, long element, int key, Object value) {
-        int head = kind.newestVersion(store, element, key);
+        int head = kind.table(store).propertyVersion(element, key);
         writes.add(ConflictKey.property(element, key));
         writes.add(ConflictKey.propertyKeys(element));
         if (value == null) {
             if (head == NO_TUPLE) {
                 return false;
             }
-            kind.unlink(store, element, key, head);
+            kind.table(store).unlinkProperty(element, key, head);
             log.retire(head);
             return true;
         }
         int base = versions.createBaseVersion(value);
-        if (!kind.link(store, element, key, head, base)) {
+        if (!kind.table(store).linkPropertyVersion(element, key, head, base)) {
             versions.freeVersion(base);
             throw new IllegalStateException("property of an uncommitted element changed by someone else: "
                     + ElementIds.toString(element) + " key=" + key);

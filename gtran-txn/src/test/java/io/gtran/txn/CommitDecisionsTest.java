@@ -172,7 +172,7 @@ class CommitDecisionsTest extends DoBetterScenario {
             Transaction t = node.begin(Isolation.SERIALIZABLE);
             t.setVertexProperty(v, note, "n");
             assertTrue(t.removeVertexProperty(v, note));
-            int own = node.store.vertexPropertyVersion(v, note);
+            int own = node.store.vertices().propertyVersion(v, note);
             if (commit) {
                 t.commit();
                 assertEquals(t.commitTime(), node.store.mvStore().beginTime(own));

@@ -64,7 +64,7 @@ class DecidedWriterWordsTest extends DoBetterScenario {
         Transaction w = node.begin(Isolation.SERIALIZABLE);
         long n = writeAll(w);
         freeze(w, TxnStatus.COMMITTED);
-        assertEquals(w.id(), node.store.vertexEndTime(d), "the words still hold W's id");
+        assertEquals(w.id(), node.store.vertices().endTime(d), "the words still hold W's id");
         Transaction after = node.begin(Isolation.SNAPSHOT);
         assertEquals(5L, after.vertexProperty(v, x));
         assertNull(after.vertexProperty(v, y));

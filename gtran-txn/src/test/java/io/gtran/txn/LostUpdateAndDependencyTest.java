@@ -187,11 +187,11 @@ class LostUpdateAndDependencyTest extends DoBetterScenario {
             MvStore mv = node.store.mvStore();
             id = st.allocate();
             st.publishBeginTime(id, node.engine.clock().next());
-            int head = node.store.vertexPropertyVersion(vertex, x);
+            int head = node.store.vertices().propertyVersion(vertex, x);
             assertFalse(MvStore.isBase(head));
             int fresh = mv.createVersion(value, id, INFINITY, head);
             assertTrue(mv.compareAndSetEndTime(head, INFINITY, id));
-            assertTrue(node.store.linkVertexPropertyVersion(vertex, x, head, fresh));
+            assertTrue(node.store.vertices().linkPropertyVersion(vertex, x, head, fresh));
             entry = node.engine.recentCommitted().register(id, Set.of(ConflictKey.property(vertex, x)), node.engine.clock());
             assertTrue(st.move(id, TxnStatus.EXECUTING, 0, TxnStatus.VALIDATING, entry.commitTime));
         }

@@ -204,8 +204,8 @@ public final class GcBenchmark {
             UpdateLoad load = new UpdateLoad(node, options.vertices(), options.edges());
             long loadStart = System.nanoTime();
             load.load(options.seed());
-            out.printf(Locale.ROOT, "loaded mode=%s vertices=%d edges=%d in %.2fs%n", mode, node.store.vertexCount(),
-                    node.store.edgeCount(), (System.nanoTime() - loadStart) / 1e9);
+            out.printf(Locale.ROOT, "loaded mode=%s vertices=%d edges=%d in %.2fs%n", mode, node.store.vertices().count(),
+                    node.store.edges().count(), (System.nanoTime() - loadStart) / 1e9);
 
             long start = System.nanoTime();
             long end = start + (long) (options.seconds() * 1e9);

@@ -56,7 +56,7 @@ public class ExternalIdMapBenchmark extends GtranForkSettings {
     public long openWithFirstExternalId() {
         try (GraphStore store = GraphStore.open(config)) {
             long vertex = store.addVertex(store.labels().intern("vertex"), 1L, Long.MAX_VALUE);
-            ExternalIdMap ids = store.externalVertexIds();
+            ExternalIdMap ids = store.vertices().externalIds();
             if (!ids.put("v1", vertex) || ids.internalId("v1") != vertex) {
                 throw new IllegalStateException("external id not mapped");
             }
@@ -68,7 +68,7 @@ public class ExternalIdMapBenchmark extends GtranForkSettings {
     public long openWithoutExternalIds() {
         try (GraphStore store = GraphStore.open(config)) {
             long vertex = store.addVertex(store.labels().intern("vertex"), 1L, Long.MAX_VALUE);
-            if (store.externalVertexIds().created()) {
+            if (store.vertices().externalIds().created()) {
                 throw new IllegalStateException("external id maps were created without a put");
             }
             return vertex;

@@ -30,13 +30,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p><b>Units.</b> {@link Mode#Throughput}, operations (one property read or write) per second.
  *
  * <p>Reads: the gtran read state's {@code firstVersion} parameter ({@code base}, {@code full})
- * selects how the properties were written. gtran looks up the newest version ({@link GraphStore#vertexPropertyVersion}) and
+ * selects how the properties were written. gtran looks up the newest version ({@code store.vertices().propertyVersion}) and
  * reads it with {@link MvStore#inlineWord} (int, no boxing), {@link MvStore#value} (int boxed, as
  * TinkerPop would hand it out) or {@link MvStore#value} (String, decoded from UTF-8 bytes in the
  * value region into a new String); TinkerGraph calls {@code vertex.value(key)}, which returns the
  * String object it holds. Both hold their vertices by reference/id in an array.
  *
- * <p>Writes: gtran {@link GraphStore#addVertexPropertyVersion} links a new MV-tuple (and, for a
+ * <p>Writes: gtran {@code store.vertices().addPropertyVersion} links a new MV-tuple (and, for a
  * String, a new value-region slot) in front of the old version, which is kept — nothing is
  * garbage-collected here, so the write state is rebuilt every iteration to bound memory;
  * TinkerGraph {@code vertex.property(key, value)} replaces the single-cardinality property. The
@@ -95,18 +95,18 @@ public class PropertyBenchmark extends GtranForkSettings {
             ids = JmhGraphs.addVertices(store, b.vertices, store.labels().intern("person"));
             for (int i = 0; i < ids.length; i++) {
                 if (base) {
-                    store.addVertexPropertyBase(ids[i], ageKey, i);
-                    store.addVertexPropertyBase(ids[i], nameKey, name(i));
+                    store.vertices().addPropertyBase(ids[i], ageKey, i);
+                    store.vertices().addPropertyBase(ids[i], nameKey, name(i));
                 } else {
-                    store.addVertexPropertyVersion(ids[i], ageKey, i, 1L, Long.MAX_VALUE);
-                    store.addVertexPropertyVersion(ids[i], nameKey, name(i), 1L, Long.MAX_VALUE);
+                    store.vertices().addPropertyVersion(ids[i], ageKey, i, 1L, Long.MAX_VALUE);
+                    store.vertices().addPropertyVersion(ids[i], nameKey, name(i), 1L, Long.MAX_VALUE);
                 }
             }
             order = b.order;
             int probe = ids.length / 2;
-            int tuple = store.vertexPropertyVersion(ids[probe], nameKey);
+            int tuple = store.vertices().propertyVersion(ids[probe], nameKey);
             if (tuple == MvTupleDescriptor.NO_TUPLE || !name(probe).equals(mv.value(tuple))
-                    || (int) mv.inlineWord(store.vertexPropertyVersion(ids[probe], ageKey)) != probe) {
+                    || (int) mv.inlineWord(store.vertices().propertyVersion(ids[probe], ageKey)) != probe) {
                 throw new IllegalStateException("gtran property setup is wrong at vertex " + probe);
             }
         }
@@ -195,12 +195,12 @@ public class PropertyBenchmark extends GtranForkSettings {
 
     @Benchmark
     public int gtranReadInt(GtranRead g) {
-        return (int) g.mv.inlineWord(g.store.vertexPropertyVersion(g.nextId(), g.ageKey));
+        return (int) g.mv.inlineWord(g.store.vertices().propertyVersion(g.nextId(), g.ageKey));
     }
 
     @Benchmark
     public Object gtranReadIntBoxed(GtranRead g) {
-        return g.mv.value(g.store.vertexPropertyVersion(g.nextId(), g.ageKey));
+        return g.mv.value(g.store.vertices().propertyVersion(g.nextId(), g.ageKey));
     }
 
     @Benchmark
@@ -210,7 +210,7 @@ public class PropertyBenchmark extends GtranForkSettings {
 
     @Benchmark
     public Object gtranReadString(GtranRead g) {
-        return g.mv.value(g.store.vertexPropertyVersion(g.nextId(), g.nameKey));
+        return g.mv.value(g.store.vertices().propertyVersion(g.nextId(), g.nameKey));
     }
 
     @Benchmark
@@ -223,7 +223,7 @@ public class PropertyBenchmark extends GtranForkSettings {
     @Benchmark
     public int gtranWriteInt(GtranWrite g) {
         int n = g.next;
-        return g.store.addVertexPropertyVersion(g.nextId(), g.ageKey, intValues[n & VALUE_MASK], 2L, Long.MAX_VALUE);
+        return g.store.vertices().addPropertyVersion(g.nextId(), g.ageKey, intValues[n & VALUE_MASK], 2L, Long.MAX_VALUE);
     }
 
     @Benchmark
@@ -235,7 +235,7 @@ public class PropertyBenchmark extends GtranForkSettings {
     @Benchmark
     public int gtranWriteString(GtranWrite g) {
         int n = g.next;
-        return g.store.addVertexPropertyVersion(g.nextId(), g.nameKey, stringValues[n & VALUE_MASK], 2L, Long.MAX_VALUE);
+        return g.store.vertices().addPropertyVersion(g.nextId(), g.nameKey, stringValues[n & VALUE_MASK], 2L, Long.MAX_VALUE);
     }
 
     @Benchmark

@@ -121,23 +121,23 @@ public final class MemoryBenchmark {
                 // Properties written with their element take base versions, as a transaction that
                 // creates an element with its properties does.
                 long v = store.addVertex(vertexLabels[graph.vertexLabel[i]], COMMITTED_BEGIN, OPEN_END);
-                store.addVertexPropertyBase(v, name, graph.name(i));
-                store.addVertexPropertyBase(v, age, graph.age[i]);
-                store.addVertexPropertyBase(v, score, graph.score[i]);
+                store.vertices().addPropertyBase(v, name, graph.name(i));
+                store.vertices().addPropertyBase(v, age, graph.age[i]);
+                store.vertices().addPropertyBase(v, score, graph.score[i]);
                 ids[i] = v;
             }
             long afterVertices = MemoryProbe.heapAndDirect();
             for (int e = 0; e < graph.edges; e++) {
                 long edge = store.addEdge(ids[graph.edgeOut[e]], ids[graph.edgeIn[e]], edgeLabels[graph.edgeLabel[e]],
                         COMMITTED_BEGIN, OPEN_END);
-                store.addEdgePropertyBase(edge, weight, graph.weight[e]);
-                store.addEdgePropertyBase(edge, since, graph.since[e]);
+                store.edges().addPropertyBase(edge, weight, graph.weight[e]);
+                store.edges().addPropertyBase(edge, since, graph.since[e]);
             }
             long afterEdges = MemoryProbe.heapAndDirect();
             Map<String, Long> pools = store.reservedBytes();
             out.println("gtran pools (reserved bytes): " + pools);
-            if (store.vertexCount() != graph.vertices || store.edgeCount() != graph.edges) {
-                throw new IllegalStateException("gtran load incomplete: vertices=" + store.vertexCount() + " edges=" + store.edgeCount());
+            if (store.vertices().count() != graph.vertices || store.edges().count() != graph.edges) {
+                throw new IllegalStateException("gtran load incomplete: vertices=" + store.vertices().count() + " edges=" + store.edges().count());
             }
             double perVertex = (afterVertices - before) / (double) graph.vertices;
             Result loaded = new Result(GTRAN, graph.vertices, graph.edges, perVertex, (afterEdges - afterVertices) / (double) graph.edges);
