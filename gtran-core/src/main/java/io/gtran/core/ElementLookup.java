@@ -2,6 +2,7 @@ package io.gtran.core;
 
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.ElementIds;
+import io.gtran.txn.ElementKind;
 import io.gtran.txn.Transaction;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -21,7 +22,7 @@ final class ElementLookup {
             if (ids.length == 0) {
                 return new GtranIterator<>(txn, txn.vertices(EdgeCursor.ANY_LABEL), id -> new GtranVertex(graph, id, null));
             }
-            long[] found = resolve(graph, txn, ids, false);
+            long[] found = resolve(graph, txn, ids, ElementKind.VERTEX);
             return new GtranIterator<>(txn, found, id -> new GtranVertex(graph, id, null));
         } catch (RuntimeException e) {
             throw scope.translate(e);
@@ -35,7 +36,7 @@ final class ElementLookup {
             if (ids.length == 0) {
                 return new GtranIterator<>(txn, txn.allEdges(EdgeCursor.ANY_LABEL), id -> new GtranEdge(graph, id, null));
             }
-            long[] found = resolve(graph, txn, ids, true);
+            long[] found = resolve(graph, txn, ids, ElementKind.EDGE);
             return new GtranIterator<>(txn, found, id -> new GtranEdge(graph, id, null));
         } catch (RuntimeException e) {
             throw scope.translate(e);
@@ -43,7 +44,7 @@ final class ElementLookup {
     }
 
     /** The internal ids of the visible elements the given ids or elements name, in argument order. */
-    private static long[] resolve(GtranGraph graph, Transaction txn, Object[] ids, boolean edge) {
+    private static long[] resolve(GtranGraph graph, Transaction txn, Object[] ids, ElementKind kind) {
         long[] found = new long[ids.length];
         int n = 0;
         for (Object id : ids) {
@@ -51,8 +52,8 @@ final class ElementLookup {
             if (raw == null) {
                 continue;
             }
-            long internal = graph.ids.resolve(txn, raw, edge);
-            if (internal != ElementIds.NONE && (edge ? txn.edgeExists(internal) : txn.vertexExists(internal))) {
+            long internal = graph.ids.resolve(txn, raw, kind);
+            if (internal != ElementIds.NONE && txn.exists(kind, internal)) {
                 found[n++] = internal;
             }
         }

@@ -3,6 +3,7 @@ package io.gtran.core;
 import io.gtran.storage.Dictionary;
 import io.gtran.storage.ElementIds;
 import io.gtran.storage.UnknownElementException;
+import io.gtran.txn.ElementKind;
 import io.gtran.txn.Transaction;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -32,8 +33,8 @@ final class GtranEdge extends GtranElement implements Edge {
     }
 
     @Override
-    boolean isEdge() {
-        return true;
+    ElementKind elementKind() {
+        return ElementKind.EDGE;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.gtran.core;
 
 import io.gtran.storage.UnknownElementException;
+import io.gtran.txn.ElementKind;
 import io.gtran.txn.ElementNotFoundException;
 import org.apache.tinkerpop.gremlin.structure.Element;
 import org.apache.tinkerpop.gremlin.structure.Graph;
@@ -26,7 +27,8 @@ abstract class GtranElement implements Element {
         this.label = label;
     }
 
-    abstract boolean isEdge();
+    /** Vertex or edge, as gtran-txn names the kind. */
+    abstract ElementKind elementKind();
 
     abstract Class<? extends Element> kind();
 
@@ -34,7 +36,7 @@ abstract class GtranElement implements Element {
     public Object id() {
         Object known = id;
         if (known == null) {
-            known = graph.ids.exposed(internalId, isEdge());
+            known = graph.ids.exposed(internalId, elementKind());
             id = known;
         }
         return known;
@@ -45,7 +47,7 @@ abstract class GtranElement implements Element {
         String known = label;
         if (known == null) {
             try {
-                int labelId = isEdge() ? graph.store.edges().label(internalId) : graph.store.vertices().label(internalId);
+                int labelId = elementKind().table(graph.store).label(internalId);
                 known = graph.store.labels().name(labelId);
             } catch (UnknownElementException gone) {
                 throw removed();
@@ -65,7 +67,7 @@ abstract class GtranElement implements Element {
         GtranTransaction.Scope scope = graph.transaction().scope();
         boolean visible;
         try {
-            visible = isEdge() ? scope.txn().edgeExists(internalId) : scope.txn().vertexExists(internalId);
+            visible = scope.txn().exists(elementKind(), internalId);
         } catch (RuntimeException e) {
             throw scope.translate(e); // a dependency wait can end in a conflict
         }

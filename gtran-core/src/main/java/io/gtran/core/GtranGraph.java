@@ -4,6 +4,7 @@ import io.gtran.rdma.Fabric;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
+import io.gtran.txn.ElementKind;
 import io.gtran.txn.Isolation;
 import io.gtran.txn.TransactionEngine;
 import io.gtran.txn.TxnConfig;
@@ -122,7 +123,7 @@ public final class GtranGraph implements Graph {
         }
         this.fabric = joined;
         this.store = opened;
-        this.ids = new GtranIds(this);
+        this.ids = new GtranIds(engine.externalIds());
         this.indexes = new Indexes(this, vertexHash, vertexOrdered, edgeHash, edgeOrdered);
         this.transaction = new GtranTransaction(this);
         this.features = new GtranFeatures(this);
@@ -165,7 +166,7 @@ public final class GtranGraph implements Graph {
         try {
             int labelId = store.labels().intern(label);
             long id = scope.txn().addVertex(labelId);
-            while (userId == null && ids.shadowed(id, false)) {
+            while (userId == null && ids.shadowed(id, ElementKind.VERTEX)) {
                 scope.txn().removeVertex(id); // a user's id already names this number: take another
                 id = scope.txn().addVertex(labelId);
             }
@@ -173,7 +174,7 @@ public final class GtranGraph implements Graph {
             Object exposed = null;
             if (userId != null) {
                 try {
-                    exposed = ids.bindVertex(scope, userId, id);
+                    exposed = ids.bind(scope, ElementKind.VERTEX, userId, id);
                 } catch (IllegalArgumentException taken) {
                     scope.txn().removeVertex(id); // the id is taken: the new vertex must not stay
                     throw taken;

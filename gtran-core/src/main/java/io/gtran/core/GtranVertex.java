@@ -5,6 +5,7 @@ import io.gtran.storage.Dictionary;
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.EdgeDirection;
 import io.gtran.storage.ElementIds;
+import io.gtran.txn.ElementKind;
 import io.gtran.txn.Transaction;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -31,8 +32,8 @@ final class GtranVertex extends GtranElement implements Vertex {
     }
 
     @Override
-    boolean isEdge() {
-        return false;
+    ElementKind elementKind() {
+        return ElementKind.VERTEX;
     }
 
     @Override
@@ -56,13 +57,13 @@ final class GtranVertex extends GtranElement implements Vertex {
         GtranTransaction.Scope scope = visibleScope();
         Transaction txn = scope.txn();
         try {
-            long in = inVertex instanceof GtranVertex v && v.graph == graph ? v.internalId : graph.ids.resolve(txn, inVertex.id(), false);
+            long in = inVertex instanceof GtranVertex v && v.graph == graph ? v.internalId : graph.ids.resolve(txn, inVertex.id(), ElementKind.VERTEX);
             if (in == ElementIds.NONE || !txn.vertexExists(in)) {
                 throw alreadyRemoved(Vertex.class, inVertex.id());
             }
             int labelId = graph.store.labels().intern(label);
             long edgeId = txn.addEdge(internalId, in, labelId);
-            while (userId == null && graph.ids.shadowed(edgeId, true)) {
+            while (userId == null && graph.ids.shadowed(edgeId, ElementKind.EDGE)) {
                 txn.removeEdge(edgeId); // a user's id already names this number: take another
                 edgeId = txn.addEdge(internalId, in, labelId);
             }
@@ -70,7 +71,7 @@ final class GtranVertex extends GtranElement implements Vertex {
             Object exposed = null;
             if (userId != null) {
                 try {
-                    exposed = graph.ids.bindEdge(scope, userId, edgeId);
+                    exposed = graph.ids.bind(scope, ElementKind.EDGE, userId, edgeId);
                 } catch (IllegalArgumentException taken) {
                     txn.removeEdge(edgeId); // the id is taken: the new edge must not stay
                     throw taken;

@@ -238,6 +238,7 @@ final class CommitProtocol {
         }
         retire();
         statusTable.release(id);
+        txn.runAbortActions(); // last, as the layer above undid its own changes after a rollback
     }
 
     private void retire() {

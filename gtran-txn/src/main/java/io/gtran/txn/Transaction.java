@@ -67,6 +67,8 @@ public final class Transaction implements AutoCloseable {
     private long otherCommitTime;
     private EdgeCursor edgeCursor;
     private final WriteRules rules;
+    /** What to undo outside the store if this transaction aborts (external-id bindings), oldest first; null: nothing. */
+    private List<Runnable> abortActions;
     /** This transaction's own changes to the element counters: counter key to delta. */
     private final Map<Long, long[]> countDeltas = new java.util.HashMap<>();
     /** The deltas it added to the counters at commit, to stamp or undo. */
@@ -471,6 +473,29 @@ public final class Transaction implements AutoCloseable {
         rollback();
     }
 
+    /**
+     * Registers an action that reverts a change this transaction made outside the store (an
+     * external-id binding); the abort runs them, newest first, once every word is undone.
+     */
+    void onAbort(Runnable action) {
+        if (abortActions == null) {
+            abortActions = new ArrayList<>(2);
+        }
+        abortActions.add(action);
+    }
+
+    /** Runs the actions {@link #onAbort} registered, newest first, once. */
+    void runAbortActions() {
+        List<Runnable> actions = abortActions;
+        if (actions == null) {
+            return;
+        }
+        abortActions = null;
+        for (int i = actions.size() - 1; i >= 0; i--) {
+            actions.get(i).run();
+        }
+    }
+
     void markCommitted(long time) {
         state = State.COMMITTED;
         commitTime = time;
@@ -639,7 +664,11 @@ public final class Transaction implements AutoCloseable {
         }
     }
 
-    private boolean exists(ElementKind kind, long element) {
+    /**
+     * Whether the element of kind {@code kind} exists in this transaction's snapshot (its own writes
+     * included); recorded as a read of the element. As {@link #vertexExists} or {@link #edgeExists}.
+     */
+    public boolean exists(ElementKind kind, long element) {
         ensureActive();
         recordRead(ConflictKey.element(element));
         return ElementIds.isWellFormed(element) && visible(kind, element);

@@ -23,6 +23,7 @@ public final class TransactionEngine implements AutoCloseable {
     private final RecentCommittedTable recentCommitted = new RecentCommittedTable();
     private final GarbageCollector gc;
     private final ElementCounts counts = new ElementCounts(this::foldCuts);
+    private final ExternalIds externalIds;
     private final LongAdder commits = new LongAdder();
     private final Map<ConflictKind, LongAdder> aborts = new EnumMap<>(ConflictKind.class);
     private final LongAdder rollbacks = new LongAdder();
@@ -42,6 +43,7 @@ public final class TransactionEngine implements AutoCloseable {
             aborts.put(kind, new LongAdder());
         }
         this.gc = new GarbageCollector(this, config);
+        this.externalIds = new ExternalIds(store);
     }
 
     /**
@@ -120,6 +122,11 @@ public final class TransactionEngine implements AutoCloseable {
 
     public GraphStore store() {
         return store;
+    }
+
+    /** The node's user-supplied ids, bound and looked up in transactions. */
+    public ExternalIds externalIds() {
+        return externalIds;
     }
 
     /** Counts: commits, rollbacks, aborts by kind, running transactions, RCT entries. */

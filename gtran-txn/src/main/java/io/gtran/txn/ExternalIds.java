@@ -1,0 +1,246 @@
+package io.gtran.txn;
+
+import io.gtran.storage.ElementIds;
+import io.gtran.storage.ExternalIdMap;
+import io.gtran.storage.GraphStore;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * User-supplied ("external") ids of one node's vertices and edges, bound and looked up inside
+ * transactions. The ids live in the store's {@link ExternalIdMap}s ({@code
+ * store.vertices().externalIds()}, {@code store.edges().externalIds()}); this class makes their
+ * use transactional. Ids come in canonical form: a {@code Long}, a {@code String} or a {@code UUID}
+ * (the layer above turns its users' id types into these).
+ *
+ * <p>Binding an id is a write of the transaction: a concurrent creation of the same id aborts one
+ * of the two creators, and an abort unbinds it again. A look-up records a read of the id, found or
+ * not, so at SR a transaction that looked up an absent id conflicts with one that binds it.
+ *
+ * <p>When an id is bound again after its element's removal committed, the old binding is kept
+ * aside ({@link #retired}) until GC frees the old element, so a transaction whose snapshot still
+ * sees the old element finds it by id and sees its id.
+ *
+ * <p>One per node ({@link TransactionEngine#externalIds()}); thread-safe.
+ */
+public final class ExternalIds {
+    private static final long VERTEX_ID_KEY = 0x5645_5254_4558_4944L; // "VERTEXID"
+    private static final long EDGE_ID_KEY = 0x4544_4745_4944_0000L;   // "EDGEID"
+
+    private final GraphStore store;
+    /**
+     * Guards both kinds' maps while a binding is checked and made. One lock, not one per map: an
+     * abort met while binding (a conflict, a dependency that timed out) runs the transaction's
+     * undo actions there and then, which may unbind ids of the other kind.
+     */
+    private final Object lock = new Object();
+    /** Per kind (by ordinal): canonical external id to the internal ids it named before. */
+    private final Map<Object, long[]>[] retired = newMaps();
+    /** Per kind: internal id of a retired binding to the external id as given. */
+    private final Map<Long, Object>[] retiredNames = newMaps();
+
+    ExternalIds(GraphStore store) {
+        this.store = store;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <K, V> Map<K, V>[] newMaps() {
+        return new Map[] {new ConcurrentHashMap<>(), new ConcurrentHashMap<>()};
+    }
+
+    /**
+     * Whether a new element got an internal id that a user-supplied id of another element already
+     * names: it could not be found by its id, so the caller discards it and makes another.
+     */
+    public boolean shadowed(ElementKind kind, long internal) {
+        ExternalIdMap map = map(kind);
+        if (!map.created()) {
+            return false;
+        }
+        synchronized (lock) { // against bind's check of the store and put, see bind
+            return map.internalId(internal) != ExternalIdMap.ABSENT;
+        }
+    }
+
+    /**
+     * Binds {@code given} (canonical form {@code id}) to the element {@code internal}, which
+     * {@code txn} has just created; returns the id the element shows: {@code given}, type kept. An
+     * abort of {@code txn} unbinds it.
+     *
+     * @throws ExternalIdTakenException if an element {@code txn} sees (or one known by that number)
+     *     has the id; {@code txn} stays active
+     * @throws TransactionConflictException (aborting {@code txn}) if another running transaction
+     *     creates or deletes the element that has the id
+     */
+    public Object bind(Transaction txn, ElementKind kind, Object given, Object id, long internal) {
+        ExternalIdMap map = map(kind);
+        txn.recordWrite(key(id, kind));
+        if (id instanceof Long number && number == internal) {
+            return number; // the element's own internal id: nothing to map
+        }
+        synchronized (lock) {
+            // A number that is the internal id of an element known by it (no external id), even one
+            // another transaction is creating right now: checked under the map's lock, as shadowed()
+            // is after a creation, so one of the two always sees the other.
+            if (id instanceof Long number && ElementIds.isWellFormed(number) && isOfKind(number, kind)
+                    && kind.table(store).contains(number)
+                    && map.externalId(number) == null && !replaceable(txn, number, kind, id)) {
+                throw new ExternalIdTakenException(kind, given);
+            }
+            if (map.put(given, internal)) {
+                txn.onAbort(() -> {
+                    synchronized (lock) {
+                        map.remove(internal);
+                    }
+                });
+                return given;
+            }
+            long previous = map.internalId(id);
+            if (previous != ExternalIdMap.ABSENT && !replaceable(txn, previous, kind, id)) {
+                throw new ExternalIdTakenException(kind, given);
+            }
+            Object previousGiven = map.externalId(previous);
+            map.remove(previous);
+            if (!map.put(given, internal)) {
+                throw new IllegalStateException("external id could not be bound: id=" + id);
+            }
+            retire(kind, id, previous, previousGiven);
+            txn.onAbort(() -> {
+                synchronized (lock) {
+                    map.remove(internal);
+                    unretire(kind, id, previous);
+                    map.put(previousGiven == null ? id : previousGiven, previous);
+                }
+            });
+            return given;
+        }
+    }
+
+    /**
+     * Whether the element {@code previous}, bound to {@code id}, is gone for good so the id may be
+     * bound again: freed, or deleted by a committed transaction or by this one.
+     *
+     * @throws TransactionConflictException (aborting {@code txn}) if another running transaction
+     *     creates or deletes it
+     */
+    private boolean replaceable(Transaction txn, long previous, ElementKind kind, Object id) {
+        if (!kind.table(store).contains(previous)) {
+            return true; // freed by GC
+        }
+        if (txn.exists(kind, previous)) {
+            return false; // this transaction sees it: the id is taken
+        }
+        long begin = kind.table(store).beginTime(previous);
+        long end = kind.table(store).endTime(previous);
+        if (TxnWords.isTxnId(begin) && begin != txn.id() || TxnWords.isTxnId(end) && end != txn.id()) {
+            // another running transaction creates or deletes the element of this id: one of us must go
+            long other = TxnWords.isTxnId(begin) ? begin : end;
+            throw txn.abortForConflict(ConflictKind.WRITE_WRITE, other, key(id, kind),
+                    "id " + id + " is being " + (TxnWords.isTxnId(begin) ? "created" : "deleted") + " by another transaction");
+        }
+        if (end == TxnWords.INFINITY && begin != TxnWords.NEVER) {
+            return false; // committed and alive, created after this transaction began
+        }
+        return true; // deleted (by a committed transaction or this one) or aborted
+    }
+
+    private void retire(ElementKind kind, Object id, long previous, Object previousGiven) {
+        int k = kind.ordinal();
+        retired[k].merge(id, new long[] {previous}, (a, b) -> {
+            long[] both = Arrays.copyOf(a, a.length + 1);
+            both[a.length] = b[0];
+            return both;
+        });
+        if (previousGiven != null) {
+            retiredNames[k].put(previous, previousGiven);
+        }
+    }
+
+    private void unretire(ElementKind kind, Object id, long previous) {
+        int k = kind.ordinal();
+        retired[k].computeIfPresent(id, (key, ids) -> {
+            long[] kept = Arrays.stream(ids).filter(i -> i != previous).toArray();
+            return kept.length == 0 ? null : kept;
+        });
+        retiredNames[k].remove(previous);
+    }
+
+    /**
+     * The internal id a user's id names for {@code txn}, or {@link ElementIds#NONE}: an external id
+     * bound in the map (or, for an older snapshot, bound before), else an internal id given as a
+     * number. {@code parsed} is {@code canonical} read as a number or UUID when it is a string that
+     * spells one (null otherwise); both forms are looked up and both are recorded as read.
+     */
+    public long resolve(Transaction txn, ElementKind kind, Object canonical, Object parsed) {
+        // Every look-up reads the id, found or not, and whether or not any id has been bound yet:
+        // at SR a transaction that found an id absent must conflict with one that binds it.
+        txn.recordRead(key(canonical, kind));
+        if (parsed != null) {
+            txn.recordRead(key(parsed, kind));
+        }
+        ExternalIdMap map = map(kind);
+        if (map.created()) {
+            long internal = map.internalId(canonical);
+            if (internal == ExternalIdMap.ABSENT && parsed != null) {
+                long byParsed = map.internalId(parsed);
+                if (byParsed != ExternalIdMap.ABSENT) {
+                    canonical = parsed;
+                    internal = byParsed;
+                }
+            }
+            if (internal != ExternalIdMap.ABSENT) {
+                return txn.exists(kind, internal) ? internal : retiredVisible(txn, canonical, kind, internal);
+            }
+        }
+        Object number = parsed != null ? parsed : canonical; // an internal id, perhaps written as a string
+        if (number instanceof Long n && ElementIds.isWellFormed(n) && isOfKind(n, kind) && ElementIds.node(n) == store.nodeId()) {
+            return n;
+        }
+        return ElementIds.NONE;
+    }
+
+    /** An element the id named before it was bound again, that {@code txn} still sees; else {@code current}. */
+    private long retiredVisible(Transaction txn, Object canonical, ElementKind kind, long current) {
+        long[] older = retired[kind.ordinal()].get(canonical);
+        if (older == null) {
+            return current;
+        }
+        long found = current;
+        for (long id : older) {
+            if (!kind.table(store).contains(id)) {
+                unretire(kind, canonical, id); // freed: no transaction can see it any more
+            } else if (found == current && txn.exists(kind, id)) {
+                found = id;
+            }
+        }
+        return found;
+    }
+
+    /** The id to show for an element known by its internal id: its external id, if it has (or had) one. */
+    public Object exposed(ElementKind kind, long internal) {
+        ExternalIdMap map = map(kind);
+        if (!map.created()) {
+            return internal;
+        }
+        Object external = map.externalId(internal);
+        if (external == null) {
+            external = retiredNames[kind.ordinal()].get(internal);
+        }
+        return external == null ? internal : external;
+    }
+
+    private ExternalIdMap map(ElementKind kind) {
+        return kind.table(store).externalIds();
+    }
+
+    /** Whether a well-formed id is of {@code kind}'s kind. */
+    private static boolean isOfKind(long id, ElementKind kind) {
+        return ElementIds.isEdge(id) == (kind == ElementKind.EDGE);
+    }
+
+    private static ConflictKey key(Object canonical, ElementKind kind) {
+        return ConflictKey.custom(kind == ElementKind.EDGE ? EDGE_ID_KEY : VERTEX_ID_KEY,
+                canonical.hashCode() * 0x9E37_79B9_7F4A_7C15L + canonical.getClass().getName().hashCode());
+    }
+}
