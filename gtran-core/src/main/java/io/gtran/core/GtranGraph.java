@@ -1,10 +1,9 @@
 package io.gtran.core;
 
-import io.gtran.rdma.Fabric;
-import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.ElementKind;
+import io.gtran.txn.GtranNode;
 import io.gtran.txn.Isolation;
 import io.gtran.txn.TransactionEngine;
 import io.gtran.txn.TxnConfig;
@@ -32,13 +31,17 @@ import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
 
 /**
  * A gtran node's graph as a TinkerPop {@link Graph}: vertices, edges and properties live in the
- * off-heap {@link GraphStore}; every read and write runs in an MV-OCC transaction of gtran-txn,
- * bound to the calling thread ({@link GtranTransaction}). Open it with {@link #open} (or {@code
- * GraphFactory} with {@code gremlin.graph=io.gtran.core.GtranGraph}).
+ * off-heap {@link GraphStore} of a {@link GtranNode}; every read and write runs in an MV-OCC
+ * transaction of the node's engine, bound to the calling thread ({@link GtranTransaction}). Open it
+ * with {@link #open(Configuration)} (or {@code GraphFactory} with {@code
+ * gremlin.graph=io.gtran.core.GtranGraph}), which opens a single node of its own for it, or with
+ * {@link #open(GtranNode, Configuration)} on a node the caller opened (one of several in a JVM, or
+ * a process's node).
  *
- * <p>Configuration keys: the {@code gtran.*} constants here, plus every {@code gtran.storage.*}
- * key of {@link StoreConfig} and {@code gtran.txn.*} key of {@link TxnConfig}. An unknown {@code
- * gtran.} key or a bad value fails {@link #open} with a message naming it.
+ * <p>Configuration keys: the {@code gtran.*} constants here, plus, for a graph that opens its own
+ * node, every {@code gtran.storage.*} key of {@link StoreConfig} and {@code gtran.txn.*} key of
+ * {@link TxnConfig}. An unknown {@code gtran.} key or a bad value fails {@link #open} with a
+ * message naming it.
  */
 @Graph.OptIn(Graph.OptIn.SUITE_STRUCTURE_STANDARD)
 @Graph.OptIn(Graph.OptIn.SUITE_PROCESS_EMBEDDED_STANDARD)
@@ -74,8 +77,9 @@ public final class GtranGraph implements Graph {
     }
 
     private final Configuration configuration;
-    private final InJvmCluster cluster;
-    private final Fabric fabric;
+    private final GtranNode node;
+    /** Whether this graph opened its node, and so closes it. */
+    private final boolean ownsNode;
     final GraphStore store;
     final TransactionEngine engine;
     final Isolation isolation;
@@ -89,43 +93,35 @@ public final class GtranGraph implements Graph {
     private final ServiceRegistry services = new ServiceRegistry();
     private volatile boolean closed;
 
-    private GtranGraph(Configuration configuration) {
+    /** A graph on {@code node} (null: open a node of its own from {@code configuration}, and own it). */
+    private GtranGraph(GtranNode node, Configuration configuration) {
         this.configuration = configuration;
-        Map<String, Object> settings = settings(configuration);
+        Map<String, Object> settings = settings(configuration, node == null);
         this.isolation = isolation(settings.get(ISOLATION));
         this.defaultCardinality = cardinality(settings.get(DEFAULT_CARDINALITY));
         this.allowNullPropertyValues = bool(ALLOW_NULL_PROPERTY_VALUES, settings.get(ALLOW_NULL_PROPERTY_VALUES));
         boolean indexServices = !settings.containsKey(INDEX_SERVICES) || bool(INDEX_SERVICES, settings.get(INDEX_SERVICES));
-        StoreConfig storeConfig = StoreConfig.from(settings);
-        TxnConfig txnConfig = TxnConfig.from(settings);
-        List<String> vertexHash = keys(settings, VERTEX_HASH_INDEX);
-        List<String> vertexOrdered = keys(settings, VERTEX_ORDERED_INDEX);
-        List<String> edgeHash = keys(settings, EDGE_HASH_INDEX);
-        List<String> edgeOrdered = keys(settings, EDGE_ORDERED_INDEX);
-        Indexes.refuseBoth(vertexHash, vertexOrdered, "gtran.index.vertex");
-        Indexes.refuseBoth(edgeHash, edgeOrdered, "gtran.index.edge");
-        this.cluster = new InJvmCluster();
-        Fabric joined = null;
-        GraphStore opened = null;
+        this.ownsNode = node == null;
+        this.node = ownsNode ? GtranNode.open(settings) : node; // validates the gtran.storage.* and gtran.txn.* keys
         try {
-            joined = cluster.join(storeConfig.nodeId());
-            opened = GraphStore.open(storeConfig);
-            this.engine = TransactionEngine.open(opened, joined, txnConfig);
+            List<String> vertexHash = keys(settings, VERTEX_HASH_INDEX);
+            List<String> vertexOrdered = keys(settings, VERTEX_ORDERED_INDEX);
+            List<String> edgeHash = keys(settings, EDGE_HASH_INDEX);
+            List<String> edgeOrdered = keys(settings, EDGE_ORDERED_INDEX);
+            Indexes.refuseBoth(vertexHash, vertexOrdered, "gtran.index.vertex");
+            Indexes.refuseBoth(edgeHash, edgeOrdered, "gtran.index.edge");
+            this.node.claim("graph " + Integer.toHexString(System.identityHashCode(this)));
+            this.store = this.node.store();
+            this.engine = this.node.engine();
+            this.ids = new GtranIds(engine.externalIds());
+            this.indexes = new Indexes(this, vertexHash, vertexOrdered, edgeHash, edgeOrdered);
+            this.transaction = new GtranTransaction(this);
         } catch (RuntimeException e) {
-            if (opened != null) {
-                opened.close();
+            if (ownsNode) {
+                this.node.close();
             }
-            if (joined != null) {
-                joined.close();
-            }
-            cluster.close();
             throw e;
         }
-        this.fabric = joined;
-        this.store = opened;
-        this.ids = new GtranIds(engine.externalIds());
-        this.indexes = new Indexes(this, vertexHash, vertexOrdered, edgeHash, edgeOrdered);
-        this.transaction = new GtranTransaction(this);
         this.features = new GtranFeatures(this);
         if (indexServices) {
             IndexServices.register(this);
@@ -133,7 +129,8 @@ public final class GtranGraph implements Graph {
     }
 
     /**
-     * Opens a new, empty in-memory gtran graph.
+     * Opens a new, empty in-memory gtran graph on a single node of its own (node id {@code
+     * gtran.storage.node-id}, in an in-JVM cluster of its own), which the graph closes with itself.
      *
      * @throws IllegalArgumentException naming a configuration key that is unknown or has a bad value
      */
@@ -141,7 +138,32 @@ public final class GtranGraph implements Graph {
         if (configuration == null) {
             throw Graph.Exceptions.argumentCanNotBeNull("configuration");
         }
-        return new GtranGraph(configuration);
+        return new GtranGraph(null, configuration);
+    }
+
+    /**
+     * Opens the graph of {@code node}, which the caller opened and closes: closing the graph leaves
+     * the node open. A node carries one graph in its life ({@link GtranNode#claim}), and the graph
+     * should be opened before anything is written to the node, since it builds its label and
+     * property indexes as it writes. The configuration takes this graph's {@code gtran.*} keys;
+     * {@code gtran.storage.*} and {@code gtran.txn.*} keys belong to the node and are refused here.
+     *
+     * <p>The graph sees its node's elements only, and its transactions run on its node alone: on a
+     * node that shares a cluster with others it neither finds another node's elements (by id or by
+     * a scan) nor adds an edge to them. That comes with transactions across nodes.
+     *
+     * @throws IllegalArgumentException naming a configuration key that is unknown, has a bad value,
+     *     or belongs to the node
+     * @throws IllegalStateException if the node is closed or carries a graph already
+     */
+    public static GtranGraph open(GtranNode node, Configuration configuration) {
+        if (node == null) {
+            throw Graph.Exceptions.argumentCanNotBeNull("node");
+        }
+        if (configuration == null) {
+            throw Graph.Exceptions.argumentCanNotBeNull("configuration");
+        }
+        return new GtranGraph(node, configuration);
     }
 
     /** Opens a graph with every default. */
@@ -246,7 +268,11 @@ public final class GtranGraph implements Graph {
         return features;
     }
 
-    /** Rolls back this thread's open transaction and frees the store; other threads' transactions end with it. */
+    /**
+     * Rolls back this thread's open transaction and, if the graph opened its node, closes the node
+     * (engine, store, fabric): other threads' transactions end with it. A graph opened on a given
+     * node leaves the node open; other threads' transactions then stay theirs to end.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -260,15 +286,19 @@ public final class GtranGraph implements Graph {
         } finally { // a failed rollback must not leave the reaper, GC threads and memory behind
             transaction.stopReaper();
             services.close();
-            engine.close();
-            store.close();
-            fabric.close();
-            cluster.close();
+            if (ownsNode) {
+                node.close();
+            }
         }
     }
 
     public boolean isClosed() {
         return closed;
+    }
+
+    /** The node this graph runs on. */
+    public GtranNode node() {
+        return node;
     }
 
     /** The isolation level every transaction of this graph runs at. */
@@ -330,7 +360,11 @@ public final class GtranGraph implements Graph {
         }
     }
 
-    private static Map<String, Object> settings(Configuration configuration) {
+    /**
+     * The configuration as a map, refusing unknown {@code gtran.} keys; {@code gtran.storage.*} and
+     * {@code gtran.txn.*} are known only if the graph opens its node ({@code nodeKeys}).
+     */
+    private static Map<String, Object> settings(Configuration configuration, boolean nodeKeys) {
         Map<String, Object> settings = new HashMap<>();
         Iterator<String> keys = configuration.getKeys();
         while (keys.hasNext()) {
@@ -343,7 +377,12 @@ public final class GtranGraph implements Graph {
                 value = String.join(",", parts);
             }
             settings.put(key, value);
-            if (key.startsWith("gtran.") && !KEYS.contains(key) && !key.startsWith("gtran.storage.") && !key.startsWith("gtran.txn.")) {
+            boolean nodeKey = key.startsWith("gtran.storage.") || key.startsWith("gtran.txn.");
+            if (nodeKey && !nodeKeys) {
+                throw new IllegalArgumentException("a node setting for a graph on a given node: " + key + "=" + value
+                        + "; set gtran.storage.* and gtran.txn.* when opening the node (GtranNode)");
+            }
+            if (key.startsWith("gtran.") && !KEYS.contains(key) && !nodeKey) {
                 throw new IllegalArgumentException("unknown configuration key: " + key + "=" + value + didYouMean(key)
                         + " (gtran keys: " + new TreeSet<>(KEYS) + ", gtran.storage.*, gtran.txn.*)");
             }
