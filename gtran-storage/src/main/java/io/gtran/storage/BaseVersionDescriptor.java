@@ -23,7 +23,7 @@ package io.gtran.storage;
  *  +----+
  * </pre>
  */
-public final class BaseVersionDescriptor {
+final class BaseVersionDescriptor {
     public static final int VALUE_OFFSET = 0;
     public static final int LENGTH = VALUE_OFFSET + Long.BYTES;
     /** The type tag's offset in the side part. */

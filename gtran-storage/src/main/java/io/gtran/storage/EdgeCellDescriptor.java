@@ -22,7 +22,7 @@ package io.gtran.storage;
  * holds OUT cells only. A self-loop's two cells differ. The order is unique, so a scan can resume
  * after any cell. The edge slot names the edge header in this node's edge table.
  */
-public final class EdgeCellDescriptor {
+final class EdgeCellDescriptor {
     /** Bytes of a cell: word 0 in the row plus word 1 in the side part. */
     public static final int LENGTH = 2 * Long.BYTES;
 

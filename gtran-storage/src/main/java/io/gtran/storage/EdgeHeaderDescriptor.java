@@ -16,7 +16,7 @@ package io.gtran.storage;
  * Begin/end time words are 8-byte aligned CAS targets for the MV-OCC layer. Prop row is the head
  * of the edge's EP row-list.
  */
-public final class EdgeHeaderDescriptor {
+final class EdgeHeaderDescriptor {
     public static final int ID_OFFSET = 0;
     public static final int OUT_VERTEX_OFFSET = ID_OFFSET + Long.BYTES;
     public static final int IN_VERTEX_OFFSET = OUT_VERTEX_OFFSET + Long.BYTES;

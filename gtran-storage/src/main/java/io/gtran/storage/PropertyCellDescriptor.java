@@ -14,7 +14,7 @@ package io.gtran.storage;
  * Packed into one 8-byte word so that the link can be swung atomically, and so that ordering the
  * words orders cells by key id (key ids are non-negative).
  */
-public final class PropertyCellDescriptor {
+final class PropertyCellDescriptor {
     public static final int WORD_OFFSET = 0;
     public static final int LENGTH = WORD_OFFSET + Long.BYTES;
     public static final int KEY_SHIFT = 32;

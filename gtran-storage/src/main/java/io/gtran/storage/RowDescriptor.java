@@ -26,7 +26,7 @@ package io.gtran.storage;
  * Edge cells are laid out by {@link EdgeCellDescriptor}, VP/EP cells (one word) by
  * {@link PropertyCellDescriptor}.
  */
-public final class RowDescriptor {
+final class RowDescriptor {
     /** The empty link: no row. Row slots are non-negative. */
     public static final int NO_ROW = -1;
     public static final int NEXT_OFFSET = 0;

@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@link #buffer(int)} returns null for it, which optimistic readers, who may follow a stale link
  * there, treat like any other sign that a writer moved the data (they retry).
  */
-public final class SlotPool implements AutoCloseable {
+final class SlotPool implements AutoCloseable {
     /** Returned by {@link #allocate()} when the pool has no free slot left. */
     public static final int NO_SLOT = -1;
 

@@ -14,7 +14,7 @@ package io.gtran.storage;
  * A value link (the MV-tuple's value word) names the size class and the slot:
  * {@code (sizeClass << 32) | slot}.
  */
-public final class ValueSlotDescriptor {
+final class ValueSlotDescriptor {
     public static final int LENGTH_OFFSET = 0;
     public static final int BYTES_OFFSET = LENGTH_OFFSET + Integer.BYTES;
 

@@ -17,7 +17,7 @@ package io.gtran.storage;
  * ids and commit times into them. Edge row and property row are the heads of the vertex's edge
  * row-list and VP row-list ({@link RowDescriptor#NO_ROW} when empty).
  */
-public final class VertexHeaderDescriptor {
+final class VertexHeaderDescriptor {
     public static final int ID_OFFSET = 0;
     public static final int BEGIN_TIME_OFFSET = ID_OFFSET + Long.BYTES;
     public static final int END_TIME_OFFSET = BEGIN_TIME_OFFSET + Long.BYTES;
