@@ -35,18 +35,19 @@ public final class ExternalIds {
      * undo actions there and then, which may unbind ids of the other kind.
      */
     private final Object lock = new Object();
-    /** Per kind (by ordinal): canonical external id to the internal ids it named before. */
-    private final Map<Object, long[]>[] retired = newMaps();
-    /** Per kind: internal id of a retired binding to the external id as given. */
-    private final Map<Long, Object>[] retiredNames = newMaps();
+    /** Per kind (by ordinal): the bindings an id had before it was bound again. */
+    private final Retired[] retired = {new Retired(), new Retired()};
+
+    /** One kind's retired bindings, kept until GC frees their elements. */
+    private static final class Retired {
+        /** Canonical external id to the internal ids it named before. */
+        final Map<Object, long[]> ids = new ConcurrentHashMap<>();
+        /** Internal id of a retired binding to the external id as given. */
+        final Map<Long, Object> names = new ConcurrentHashMap<>();
+    }
 
     ExternalIds(GraphStore store) {
         this.store = store;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <K, V> Map<K, V>[] newMaps() {
-        return new Map[] {new ConcurrentHashMap<>(), new ConcurrentHashMap<>()};
     }
 
     /**
@@ -147,23 +148,23 @@ public final class ExternalIds {
 
     private void retire(ElementKind kind, Object id, long previous, Object previousGiven) {
         int k = kind.ordinal();
-        retired[k].merge(id, new long[] {previous}, (a, b) -> {
+        retired[k].ids.merge(id, new long[] {previous}, (a, b) -> {
             long[] both = Arrays.copyOf(a, a.length + 1);
             both[a.length] = b[0];
             return both;
         });
         if (previousGiven != null) {
-            retiredNames[k].put(previous, previousGiven);
+            retired[k].names.put(previous, previousGiven);
         }
     }
 
     private void unretire(ElementKind kind, Object id, long previous) {
         int k = kind.ordinal();
-        retired[k].computeIfPresent(id, (key, ids) -> {
+        retired[k].ids.computeIfPresent(id, (key, ids) -> {
             long[] kept = Arrays.stream(ids).filter(i -> i != previous).toArray();
             return kept.length == 0 ? null : kept;
         });
-        retiredNames[k].remove(previous);
+        retired[k].names.remove(previous);
     }
 
     /**
@@ -202,7 +203,7 @@ public final class ExternalIds {
 
     /** An element the id named before it was bound again, that {@code txn} still sees; else {@code current}. */
     private long retiredVisible(Transaction txn, Object canonical, ElementKind kind, long current) {
-        long[] older = retired[kind.ordinal()].get(canonical);
+        long[] older = retired[kind.ordinal()].ids.get(canonical);
         if (older == null) {
             return current;
         }
@@ -225,7 +226,7 @@ public final class ExternalIds {
         }
         Object external = map.externalId(internal);
         if (external == null) {
-            external = retiredNames[kind.ordinal()].get(internal);
+            external = retired[kind.ordinal()].names.get(internal);
         }
         return external == null ? internal : external;
     }
