@@ -4,7 +4,6 @@ import io.gtran.rdma.spi.OpBatch;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -167,51 +166,19 @@ public final class CountingFabric extends ForwardingFabric {
     }
 
     /** Counts sends to other nodes' mailboxes. */
-    private final class CountingMailbox implements Mailbox {
-        private final Mailbox mailbox;
-
+    private final class CountingMailbox extends ForwardingMailbox {
         CountingMailbox(Mailbox mailbox) {
-            this.mailbox = mailbox;
-        }
-
-        @Override
-        public int node() {
-            return mailbox.node();
-        }
-
-        @Override
-        public String name() {
-            return mailbox.name();
+            super(mailbox);
         }
 
         @Override
         public CompletableFuture<Void> send(int node, String name, byte[] payload) {
-            CompletableFuture<Void> sent = mailbox.send(node, name, payload);
+            CompletableFuture<Void> sent = super.send(node, name, payload);
             if (remote(node)) {
                 messages.increment();
                 messageBytes.add(payload.length);
             }
             return sent;
-        }
-
-        @Override
-        public Message receive(long timeout, TimeUnit unit) throws InterruptedException {
-            return mailbox.receive(timeout, unit);
-        }
-
-        @Override
-        public Message poll() {
-            return mailbox.poll();
-        }
-
-        @Override
-        public void close() {
-            mailbox.close();
-        }
-
-        @Override
-        public String toString() {
-            return "CountingMailbox[" + mailbox + "]";
         }
     }
 }

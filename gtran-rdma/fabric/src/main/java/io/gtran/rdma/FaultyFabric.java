@@ -269,22 +269,13 @@ public final class FaultyFabric extends ForwardingFabric {
     }
 
     /** A mailbox whose sends pass the plan; receiving passes straight through. */
-    private final class FaultyMailbox implements Mailbox {
+    private final class FaultyMailbox extends ForwardingMailbox {
         private final Mailbox mailbox;
         private volatile boolean mailboxClosed;
 
         FaultyMailbox(Mailbox mailbox) {
+            super(mailbox);
             this.mailbox = mailbox;
-        }
-
-        @Override
-        public int node() {
-            return mailbox.node();
-        }
-
-        @Override
-        public String name() {
-            return mailbox.name();
         }
 
         @Override
@@ -314,11 +305,6 @@ public final class FaultyFabric extends ForwardingFabric {
         public void close() {
             mailboxClosed = true;
             mailbox.close();
-        }
-
-        @Override
-        public String toString() {
-            return "FaultyMailbox[" + mailbox + "]";
         }
 
         private Message heard(Message message) {

@@ -1,9 +1,7 @@
 package io.gtran.txn.check;
 
-import io.gtran.rdma.Fabric;
-import io.gtran.rdma.InJvmCluster;
-import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
+import io.gtran.txn.GtranNode;
 import io.gtran.txn.Isolation;
 import io.gtran.txn.TransactionEngine;
 import io.gtran.txn.TxnConfig;
@@ -130,27 +128,6 @@ public final class HistoryCheck {
         }
     }
 
-    /** The node the workload runs on: an in-JVM fabric, a store and an engine, closed together. */
-    private static final class Node implements AutoCloseable {
-        final InJvmCluster cluster = new InJvmCluster();
-        final Fabric fabric = cluster.join(0);
-        final GraphStore store;
-        final TransactionEngine engine;
-
-        Node(Map<String, String> settings) {
-            store = GraphStore.open(StoreConfig.from(settings));
-            engine = TransactionEngine.open(store, fabric, TxnConfig.from(settings));
-        }
-
-        @Override
-        public void close() {
-            engine.close();
-            store.close();
-            fabric.close();
-            cluster.close();
-        }
-    }
-
     private HistoryCheck() {
     }
 
@@ -184,12 +161,12 @@ public final class HistoryCheck {
             err.println(USAGE);
             return 2;
         }
-        Node node = new Node(options.settings());
+        GtranNode node = GtranNode.open(options.settings());
         out.printf("history check: isolation=%s threads=%d txns=%d keys=%d seed=%d settings=%s%n", options.isolationName(),
                 options.threads(), options.txns(), options.keys(), options.seed(), options.settings());
         ListAppendWorkload.Result result;
         try {
-            ListAppendWorkload workload = new ListAppendWorkload(node.engine, new ListAppendWorkload.Settings(
+            ListAppendWorkload workload = new ListAppendWorkload(node.engine(), new ListAppendWorkload.Settings(
                     options.isolation(), options.threads(), options.txns(), options.keys(), options.seed()));
             long start = System.nanoTime();
             result = workload.run((attempted, committed, aborted) -> out.printf(
@@ -207,7 +184,7 @@ public final class HistoryCheck {
         try (node) {
             History history = result.history();
             out.printf("workload: attempted=%d committed=%d aborted=%d wall=%dms engine=%s%n", history.txns().size(),
-                    history.committedCount(), history.abortedCount(), result.wallMillis(), node.engine.stats());
+                    history.committedCount(), history.abortedCount(), result.wallMillis(), node.engine().stats());
             long checkStart = System.nanoTime();
             List<Anomaly> anomalies = ListAppendChecker.check(history);
             out.printf("check: %d anomalies in %dms%n", anomalies.size(), (System.nanoTime() - checkStart) / 1_000_000);

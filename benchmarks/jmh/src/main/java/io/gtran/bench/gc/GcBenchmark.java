@@ -3,6 +3,7 @@ package io.gtran.bench.gc;
 import io.gtran.bench.BenchArgs;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
+import io.gtran.txn.GtranNode;
 import io.gtran.txn.TxnConfig;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -200,17 +201,17 @@ public final class GcBenchmark {
         Map<String, Object> settings = new LinkedHashMap<>(options.settings());
         settings.put(TxnConfig.GC, gc);
         ExecutorService workers = Executors.newFixedThreadPool(options.threads());
-        try (GcNode node = new GcNode(settings)) {
+        try (GtranNode node = GtranNode.open(settings)) {
             UpdateLoad load = new UpdateLoad(node, options.vertices(), options.edges());
             long loadStart = System.nanoTime();
             load.load(options.seed());
-            out.printf(Locale.ROOT, "loaded mode=%s vertices=%d edges=%d in %.2fs%n", mode, node.store.vertices().count(),
-                    node.store.edges().count(), (System.nanoTime() - loadStart) / 1e9);
+            out.printf(Locale.ROOT, "loaded mode=%s vertices=%d edges=%d in %.2fs%n", mode, node.store().vertices().count(),
+                    node.store().edges().count(), (System.nanoTime() - loadStart) / 1e9);
 
             long start = System.nanoTime();
             long end = start + (long) (options.seconds() * 1e9);
             List<Sample> samples = new ArrayList<>();
-            samples.add(sample(node.store, load, 0));
+            samples.add(sample(node.store(), load, 0));
             print(out, mode, samples.get(0));
             double nextWaitingLine = 1;
             List<Future<?>> running = new ArrayList<>();
@@ -222,11 +223,11 @@ public final class GcBenchmark {
             while (true) {
                 next = Math.min(next + options.sampleMs() * 1_000_000L, end);
                 sleepUntil(next);
-                Sample s = sample(node.store, load, (System.nanoTime() - start) / 1e9);
+                Sample s = sample(node.store(), load, (System.nanoTime() - start) / 1e9);
                 samples.add(s);
                 print(out, mode, s);
                 if (s.seconds() >= nextWaitingLine || next >= end) {
-                    printWaiting(out, mode, s.seconds(), node.engine.gc().stats());
+                    printWaiting(out, mode, s.seconds(), node.engine().gc().stats());
                     nextWaitingLine = Math.floor(s.seconds()) + 1;
                 }
                 if (next >= end) {
@@ -237,7 +238,7 @@ public final class GcBenchmark {
                 f.get(); // a worker's unexpected failure fails the benchmark
             }
             return new ModeResult(mode, samples.get(samples.size() - 1).seconds(), load.commits.sum(), samples,
-                    node.engine.gc().stats(), txnStats(node, load));
+                    node.engine().gc().stats(), txnStats(node, load));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
@@ -275,12 +276,12 @@ public final class GcBenchmark {
                 mode, s.seconds(), s.commits(), s.liveVersions(), s.liveSlots(), s.reservedBytes());
     }
 
-    private static Map<String, Long> txnStats(GcNode node, UpdateLoad load) {
+    private static Map<String, Long> txnStats(GtranNode node, UpdateLoad load) {
         Map<String, Long> stats = new LinkedHashMap<>();
         stats.put("load.commits", load.commits.sum());
         stats.put("load.conflicts", load.conflicts.sum());
         stats.put("load.stale_edges", load.staleEdges.sum());
-        for (Map.Entry<String, Long> e : node.engine.stats().entrySet()) {
+        for (Map.Entry<String, Long> e : node.engine().stats().entrySet()) {
             stats.put("engine." + e.getKey(), e.getValue());
         }
         return stats;

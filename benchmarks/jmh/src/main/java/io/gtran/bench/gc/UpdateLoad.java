@@ -1,6 +1,7 @@
 package io.gtran.bench.gc;
 
 import io.gtran.txn.ElementNotFoundException;
+import io.gtran.txn.GtranNode;
 import io.gtran.txn.Isolation;
 import io.gtran.txn.Transaction;
 import io.gtran.txn.TransactionConflictException;
@@ -39,13 +40,13 @@ final class UpdateLoad {
     /** Transactions that found their chosen edge already gone from their snapshot; rolled back. */
     final LongAdder staleEdges = new LongAdder();
 
-    UpdateLoad(GcNode node, int vertexCount, int edgeCount) {
-        this.engine = node.engine;
-        this.vertexLabel = node.store.labels().intern("item");
-        this.edgeLabel = node.store.labels().intern("link");
-        this.count = node.store.propertyKeys().intern("count");
-        this.score = node.store.propertyKeys().intern("score");
-        this.tag = node.store.propertyKeys().intern("tag");
+    UpdateLoad(GtranNode node, int vertexCount, int edgeCount) {
+        this.engine = node.engine();
+        this.vertexLabel = node.store().labels().intern("item");
+        this.edgeLabel = node.store().labels().intern("link");
+        this.count = node.store().propertyKeys().intern("count");
+        this.score = node.store().propertyKeys().intern("score");
+        this.tag = node.store().propertyKeys().intern("tag");
         this.vertices = new long[vertexCount];
         this.edges = new AtomicLongArray(edgeCount);
     }
