@@ -1,0 +1,7 @@
+package io.gtran.txn.cluster;
+
+/** How a transaction ended. */
+public enum Outcome {
+    COMMIT,
+    ABORT
+}

@@ -1,0 +1,8 @@
+package io.gtran.txn.cluster;
+
+/** A participant's answer to VALIDATE; once given it never changes. */
+public enum Vote {
+    /** Ready to commit, unconditionally: the participant's dependencies are resolved. */
+    YES,
+    NO
+}
