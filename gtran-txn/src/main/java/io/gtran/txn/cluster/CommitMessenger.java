@@ -1,0 +1,426 @@
+package io.gtran.txn.cluster;
+
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.Mailbox;
+import io.gtran.rdma.Message;
+import io.gtran.txn.TxnWords;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One node's side of the cross-node commit protocol over its fabric (docs/cluster-transactions.md):
+ * as coordinator, {@link #commit} sends VALIDATE, collects votes, fences late voters, decides, and
+ * DECIDEs every participant until acknowledged; as participant, it answers VALIDATE through its
+ * {@link Participant}, applies decisions once, answers RECOVER, and recovers the transactions of
+ * a coordinator the fabric reports lost. Every control message is retried until answered (a
+ * ticker thread resends what is outstanding) and handled idempotently, by the rules of {@link
+ * CoordinatorRound}, {@link ParticipantRecord} and {@link Recovery}.
+ *
+ * <p>A transaction's coordinator is the node in its id ({@link TxnWords#node}). Messages go through
+ * mailbox {@value #MAILBOX}: a type byte, the transaction id, then the type's fields.
+ */
+public final class CommitMessenger implements AutoCloseable {
+    public static final String MAILBOX = "gtran.commit";
+    /** How long a decided part is kept to answer retried messages. */
+    private static final long FORGET_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private static final Logger LOG = LoggerFactory.getLogger(CommitMessenger.class);
+
+    /** What a participant node does for the protocol; both calls may block, neither on the messenger. */
+    public interface Participant {
+        /** This node's final vote for {@code txn}: its validation at {@code commitTime}, dependencies resolved. */
+        Vote validate(long txn, long commitTime);
+
+        /** Stamps or undoes {@code txn}'s writes here; called once per transaction and node. */
+        void apply(long txn, Outcome outcome, long commitTime);
+    }
+
+    private final Fabric fabric;
+    private final int node;
+    private final Participant participant;
+    private final Mailbox mailbox;
+    private final long voteTimeoutNanos;
+    private final ExecutorService work = Executors.newCachedThreadPool(r -> daemon(r, "gtran-commit-work"));
+    private final Thread receiver;
+    private final Thread ticker;
+    private final long tickMillis;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
+    /** Transactions this node coordinates. */
+    private final Map<Long, Round> rounds = new ConcurrentHashMap<>();
+    /** This node's part of other nodes' transactions. */
+    private final Map<Long, Part> parts = new ConcurrentHashMap<>();
+
+    /** A coordinated transaction: its round, its answer, and who has acknowledged the decision. */
+    private static final class Round {
+        final CoordinatorRound round;
+        final long commitTime;
+        final long startNanos;
+        final CompletableFuture<Outcome> answer = new CompletableFuture<>();
+        final Set<Integer> acked = ConcurrentHashMap.newKeySet();
+
+        Round(int[] participants, long commitTime) {
+            this.round = new CoordinatorRound(participants);
+            this.commitTime = commitTime;
+            this.startNanos = System.nanoTime();
+        }
+    }
+
+    /** This node's part of a transaction: its record, and a recovery it runs, if any. */
+    private static final class Part {
+        final ParticipantRecord record;
+        volatile long commitTime;
+        volatile boolean applied;
+        /** When this part was decided here (System.nanoTime), 0 before. */
+        volatile long decidedNanos;
+        /** While recovering: the reports collected; null otherwise. */
+        volatile Map<Integer, ParticipantRecord.Report> recovery;
+        /** After a decision this node spreads (recovery): who has acknowledged it. */
+        final Set<Integer> acked = ConcurrentHashMap.newKeySet();
+
+        Part(int node) {
+            this.record = new ParticipantRecord(node);
+        }
+    }
+
+    private enum Type {
+        VALIDATE, VOTE, RECOVER, REPORT, DECIDE, ACK
+    }
+
+    /**
+     * Starts the messenger on {@code fabric}.
+     *
+     * @param voteTimeoutMillis how long the coordinator waits for votes before it fences the missing ones
+     * @param tickMillis        how often outstanding messages are sent again
+     */
+    public CommitMessenger(Fabric fabric, Participant participant, long voteTimeoutMillis, long tickMillis) {
+        this.fabric = fabric;
+        this.node = fabric.localNode();
+        this.participant = participant;
+        this.voteTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(voteTimeoutMillis);
+        this.tickMillis = tickMillis;
+        this.mailbox = fabric.openMailbox(MAILBOX);
+        fabric.onPeerLost((peer, reason) -> work.execute(() -> peerLost(peer)));
+        this.receiver = daemon(this::receive, "gtran-commit-receive-" + node);
+        this.ticker = daemon(this::tick, "gtran-commit-tick-" + node);
+        receiver.start();
+        ticker.start();
+    }
+
+    private static Thread daemon(Runnable body, String name) {
+        Thread thread = new Thread(body, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    /**
+     * Commits {@code txn}, which this node coordinates and has validated itself (its own vote was
+     * YES), with the other nodes that hold parts of it.
+     *
+     * @return the outcome to tell the client; DECIDE reaches the participants afterwards
+     * @throws IllegalArgumentException if this node does not coordinate {@code txn}, or the participants include it
+     */
+    public CompletableFuture<Outcome> commit(long txn, long commitTime, int[] participants) {
+        if (TxnWords.node(txn) != node) {
+            throw new IllegalArgumentException("node " + node + " does not coordinate txn " + txn);
+        }
+        for (int p : participants) {
+            if (p == node) {
+                throw new IllegalArgumentException("the coordinator is not one of the other participants: node=" + node);
+            }
+        }
+        Round round = new Round(participants, commitTime);
+        if (rounds.putIfAbsent(txn, round) != null) {
+            throw new IllegalStateException("txn " + txn + " is already committing");
+        }
+        for (int p : participants) {
+            if (lost.contains(p)) {
+                round.round.onLost(p);
+            }
+        }
+        decided(txn, round);
+        sendValidates(txn, round);
+        return round.answer;
+    }
+
+    private void sendValidates(long txn, Round round) {
+        for (int p : round.round.participants()) {
+            if (round.round.decision() == null && !lost.contains(p)) {
+                send(p, Type.VALIDATE, txn, w -> w.putLong(round.commitTime).putParticipants(round.round.participants()));
+            }
+        }
+    }
+
+    /** Once a round has a decision: answer, then DECIDE until every participant acknowledged or is lost. */
+    private void decided(long txn, Round round) {
+        Outcome decision = round.round.decision();
+        if (decision == null) {
+            return;
+        }
+        round.answer.complete(decision);
+        for (int p : round.round.participants()) {
+            if (!round.acked.contains(p) && !lost.contains(p)) {
+                send(p, Type.DECIDE, txn, w -> w.putByte(decision.ordinal()).putLong(round.commitTime));
+            }
+        }
+        if (allAcked(round.acked, round.round.participants())) {
+            rounds.remove(txn);
+        }
+    }
+
+    private boolean allAcked(Set<Integer> acked, int[] participants) {
+        for (int p : participants) {
+            if (!acked.contains(p) && !lost.contains(p)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void receive() {
+        while (!closed.get()) {
+            try {
+                Message message = mailbox.receive(100, TimeUnit.MILLISECONDS);
+                if (message != null) {
+                    handle(message.fromNode(), new Wire.Reader(message.payload()));
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (IllegalStateException e) {
+                if (closed.get()) {
+                    return;
+                }
+                LOG.warn("node={} commit message refused: {}", node, e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.warn("node={} commit message could not be handled", node, e);
+            }
+        }
+    }
+
+    private void handle(int from, Wire.Reader in) {
+        Type type = Type.values()[in.getByte()];
+        long txn = in.getLong();
+        switch (type) {
+            case VALIDATE -> {
+                long commitTime = in.getLong();
+                int[] all = in.getParticipants();
+                Part part = part(txn);
+                part.commitTime = commitTime;
+                work.execute(() -> {
+                    Vote vote = part.record.validate(all, () -> participant.validate(txn, commitTime));
+                    send(from, Type.VOTE, txn, w -> w.putByte(vote.ordinal()));
+                });
+            }
+            case VOTE -> {
+                Round round = rounds.get(txn);
+                if (round != null) {
+                    round.round.onVote(from, Vote.values()[in.getByte()]);
+                    decided(txn, round);
+                }
+            }
+            case RECOVER -> {
+                int[] all = in.getParticipants();
+                ParticipantRecord.Report report = part(txn).record.recover(all);
+                send(from, Type.REPORT, txn, w -> w.putByte(report.vote() == null ? 0 : 1 + report.vote().ordinal())
+                        .putByte(report.decision() == null ? 0 : 1 + report.decision().ordinal()));
+            }
+            case REPORT -> {
+                int vote = in.getByte();
+                int decision = in.getByte();
+                ParticipantRecord.Report report = new ParticipantRecord.Report(from, vote == 0 ? null : Vote.values()[vote - 1],
+                        decision == 0 ? null : Outcome.values()[decision - 1]);
+                Round round = rounds.get(txn);
+                if (round != null) {
+                    round.round.onReport(report);
+                    decided(txn, round);
+                }
+                Part part = parts.get(txn);
+                if (part != null && part.recovery != null) {
+                    part.recovery.putIfAbsent(from, report);
+                    finishRecovery(txn, part);
+                }
+            }
+            case DECIDE -> {
+                Outcome outcome = Outcome.values()[in.getByte()];
+                long commitTime = in.getLong();
+                Part part = part(txn);
+                part.commitTime = commitTime;
+                if (outcome == Outcome.COMMIT && part.record.vote() != Vote.YES && part.record.decision() == null) {
+                    LOG.error("node={} told to commit txn {} it did not vote YES for; ignored", node, txn);
+                    return;
+                }
+                decideHere(txn, part, outcome);
+                send(from, Type.ACK, txn, w -> { });
+            }
+            case ACK -> {
+                Round round = rounds.get(txn);
+                if (round != null) {
+                    round.acked.add(from);
+                    decided(txn, round);
+                }
+                Part part = parts.get(txn);
+                if (part != null) {
+                    part.acked.add(from);
+                }
+            }
+            default -> throw new IllegalStateException("unknown commit message type: " + type);
+        }
+    }
+
+    private Part part(long txn) {
+        return parts.computeIfAbsent(txn, t -> new Part(node));
+    }
+
+    /** Records the outcome and applies it here, once. */
+    private void decideHere(long txn, Part part, Outcome outcome) {
+        part.record.decide(outcome);
+        synchronized (part) {
+            if (part.applied) {
+                return;
+            }
+            part.applied = true;
+            part.decidedNanos = System.nanoTime();
+        }
+        work.execute(() -> participant.apply(txn, outcome, part.commitTime));
+    }
+
+    private void peerLost(int peer) {
+        if (!lost.add(peer)) {
+            return;
+        }
+        rounds.forEach((txn, round) -> {
+            round.round.onLost(peer);
+            decided(txn, round);
+        });
+        parts.forEach((txn, part) -> {
+            if (TxnWords.node(txn) != peer || part.record.decision() != null) {
+                return;
+            }
+            Outcome abandoned = part.record.abandonIfUnvalidated();
+            if (abandoned != null) {
+                decideHere(txn, part, abandoned); // VALIDATE never came: the coordinator cannot have committed
+            } else {
+                part.recovery = new ConcurrentHashMap<>();
+                part.recovery.put(node, part.record.recover(part.record.participants()));
+                finishRecovery(txn, part);
+            }
+        });
+    }
+
+    /** With every other participant's report in (or that participant lost), decide and spread it. */
+    private void finishRecovery(long txn, Part part) {
+        Map<Integer, ParticipantRecord.Report> reports = part.recovery;
+        int[] all = part.record.participants();
+        for (int p : all) {
+            if (!reports.containsKey(p) && !lost.contains(p)) {
+                return;
+            }
+        }
+        synchronized (part) {
+            if (part.record.decision() != null && part.applied) {
+                return;
+            }
+        }
+        Outcome outcome = Recovery.outcome(reports.values(), all.length);
+        LOG.info("node={} recovered txn {} of lost node {}: {}", node, txn, TxnWords.node(txn), outcome);
+        decideHere(txn, part, outcome);
+        part.acked.add(node);
+    }
+
+    /** Sends again what is outstanding: VALIDATE, RECOVER to late voters, DECIDE, and recovery's RECOVER and DECIDE. */
+    private void tick() {
+        while (!closed.get()) {
+            try {
+                Thread.sleep(tickMillis);
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                long now = System.nanoTime();
+                rounds.forEach((txn, round) -> {
+                    if (round.round.decision() != null) {
+                        decided(txn, round);
+                    } else if (now - round.startNanos < voteTimeoutNanos) {
+                        sendValidates(txn, round);
+                    } else {
+                        for (int p : round.round.missing()) {
+                            send(p, Type.RECOVER, txn, w -> w.putParticipants(round.round.participants()));
+                        }
+                    }
+                });
+                parts.forEach((txn, part) -> {
+                    if (part.decidedNanos != 0 && now - part.decidedNanos > FORGET_NANOS
+                            && (part.recovery == null || allAcked(part.acked, part.record.participants()))) {
+                        parts.remove(txn); // a late message for it finds no part: VALIDATE is then the engine's to refuse
+                        return;
+                    }
+                    if (part.recovery == null) {
+                        return;
+                    }
+                    int[] all = part.record.participants();
+                    Outcome decision = part.record.decision();
+                    for (int p : all) {
+                        if (p == node || lost.contains(p)) {
+                            continue;
+                        }
+                        if (decision == null && !part.recovery.containsKey(p)) {
+                            send(p, Type.RECOVER, txn, w -> w.putParticipants(all));
+                        } else if (decision != null && !part.acked.contains(p)) {
+                            send(p, Type.DECIDE, txn, w -> w.putByte(decision.ordinal()).putLong(part.commitTime));
+                        }
+                    }
+                });
+            } catch (RuntimeException e) {
+                if (!closed.get()) {
+                    LOG.warn("node={} commit resend failed", node, e);
+                }
+            }
+        }
+    }
+
+    private void send(int to, Type type, long txn, java.util.function.Consumer<Wire.Writer> body) {
+        Wire.Writer w = new Wire.Writer().putByte(type.ordinal()).putLong(txn);
+        body.accept(w);
+        try {
+            mailbox.send(to, MAILBOX, w.bytes()); // a failure shows as a missing answer: resent at the next tick
+        } catch (IllegalStateException e) {
+            if (!closed.get()) {
+                LOG.debug("node={} could not send {} to node {}: {}", node, type, to, e.getMessage());
+            }
+        }
+    }
+
+    /** Transactions this node coordinates whose participants have not all acknowledged the decision. */
+    public int pendingRounds() {
+        return rounds.size();
+    }
+
+    /** The decision this node holds for its part of {@code txn}, or null. */
+    public Outcome decisionHere(long txn) {
+        Part part = parts.get(txn);
+        return part == null ? null : part.record.decision();
+    }
+
+    /** The vote this node gave for its part of {@code txn}, or null. */
+    public Vote voteHere(long txn) {
+        Part part = parts.get(txn);
+        return part == null ? null : part.record.vote();
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            receiver.interrupt();
+            ticker.interrupt();
+            work.shutdownNow();
+            mailbox.close();
+        }
+    }
+}

@@ -1,0 +1,192 @@
+package io.gtran.txn.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.FaultPlan;
+import io.gtran.rdma.InJvmCluster;
+import io.gtran.txn.TxnWords;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongFunction;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The commit protocol over a real fabric: three nodes in one JVM, each with a {@link
+ * CommitMessenger}, through seeded fault injection (delays, drops, reordering) and a coordinator
+ * that crashes. Every transaction ends with one outcome everywhere, applied once per node, and the
+ * coordinator's answer is that outcome.
+ */
+class CommitMessengerTest {
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    /** A participant that votes as told and records what it applies. */
+    private static final class Recorder implements CommitMessenger.Participant {
+        final LongFunction<Vote> votes;
+        final Map<Long, Outcome> applied = new ConcurrentHashMap<>();
+        final AtomicInteger duplicates = new AtomicInteger();
+
+        Recorder(LongFunction<Vote> votes) {
+            this.votes = votes;
+        }
+
+        @Override
+        public Vote validate(long txn, long commitTime) {
+            return votes.apply(txn);
+        }
+
+        @Override
+        public void apply(long txn, Outcome outcome, long commitTime) {
+            if (applied.putIfAbsent(txn, outcome) != null) {
+                duplicates.incrementAndGet();
+            }
+        }
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (int i = closing.size() - 1; i >= 0; i--) {
+            closing.get(i).close();
+        }
+    }
+
+    private <T extends AutoCloseable> T closeLater(T resource) {
+        closing.add(resource);
+        return resource;
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "timed out waiting for: " + what);
+            Thread.sleep(5);
+        }
+    }
+
+    private static long txn(int coordinator, int sequence) {
+        return TxnWords.txnId(coordinator, sequence % 1000, sequence);
+    }
+
+    @Test
+    @Timeout(60)
+    void everyTransactionEndsWithOneOutcomeAppliedOnceThroughDelaysDropsAndReordering() throws Exception {
+        long seed = 20261125L;
+        InJvmCluster cluster = closeLater(new InJvmCluster());
+        FaultPlan plan = closeLater(new FaultPlan(seed));
+        Random random = new Random(seed);
+        Map<Long, Vote> votesAt1 = new ConcurrentHashMap<>();
+        Map<Long, Vote> votesAt2 = new ConcurrentHashMap<>();
+        Recorder[] recorders = new Recorder[3];
+        CommitMessenger[] messengers = new CommitMessenger[3];
+        for (int n = 0; n < 3; n++) {
+            Map<Long, Vote> votes = n == 1 ? votesAt1 : votesAt2;
+            recorders[n] = new Recorder(t -> votes.getOrDefault(t, Vote.YES));
+            Fabric fabric = closeLater(plan.wrap(cluster.join(n)));
+            messengers[n] = closeLater(new CommitMessenger(fabric, recorders[n], 200, 10));
+        }
+        plan.links(java.util.Set.of(0, 1, 2), java.util.Set.of(0, 1, 2)).delay(Duration.ZERO, Duration.ofMillis(10))
+                .dropWithProbability(0.2).reorder(4, Duration.ofMillis(5));
+        Map<Long, CompletableFuture<Outcome>> answers = new HashMap<>();
+        Map<Long, Outcome> expected = new HashMap<>();
+        for (int i = 1; i <= 60; i++) {
+            long t = txn(0, i);
+            boolean no1 = random.nextInt(6) == 0;
+            boolean no2 = random.nextInt(6) == 0;
+            votesAt1.put(t, no1 ? Vote.NO : Vote.YES);
+            votesAt2.put(t, no2 ? Vote.NO : Vote.YES);
+            expected.put(t, no1 || no2 ? Outcome.ABORT : Outcome.COMMIT);
+            answers.put(t, messengers[0].commit(t, 1000 + i, new int[] {1, 2}));
+        }
+        for (Map.Entry<Long, CompletableFuture<Outcome>> e : answers.entrySet()) {
+            assertEquals(expected.get(e.getKey()), e.getValue().get(20, TimeUnit.SECONDS), "seed=" + seed + " txn " + e.getKey());
+        }
+        await(() -> recorders[1].applied.size() + recorders[2].applied.size() == 2 * expected.size()
+                && messengers[0].pendingRounds() == 0, "every participant applied and acknowledged");
+        for (Map.Entry<Long, Outcome> e : expected.entrySet()) {
+            assertEquals(e.getValue(), recorders[1].applied.get(e.getKey()), "seed=" + seed + " node 1, txn " + e.getKey());
+            assertEquals(e.getValue(), recorders[2].applied.get(e.getKey()), "seed=" + seed + " node 2, txn " + e.getKey());
+        }
+        assertEquals(0, recorders[1].duplicates.get() + recorders[2].duplicates.get(), "each outcome is applied once per node");
+    }
+
+    @Test
+    @Timeout(60)
+    void aCoordinatorThatCrashesRightAfterDecidingHasItsOutcomeRecovered() throws Exception {
+        InJvmCluster cluster = closeLater(new InJvmCluster());
+        Recorder[] recorders = new Recorder[3];
+        CommitMessenger[] messengers = new CommitMessenger[3];
+        Fabric[] fabrics = new Fabric[3];
+        for (int n = 0; n < 3; n++) {
+            recorders[n] = new Recorder(t -> Vote.YES);
+            fabrics[n] = closeLater(cluster.join(n));
+            messengers[n] = closeLater(new CommitMessenger(fabrics[n], recorders[n], 200, 10));
+        }
+        long t = txn(0, 1);
+        CompletableFuture<Outcome> answer = messengers[0].commit(t, 5000, new int[] {1, 2});
+        // The client hears COMMIT; the coordinator dies before any DECIDE leaves it.
+        CompletableFuture<Outcome> told = answer.thenApply(outcome -> {
+            messengers[0].close();
+            fabrics[0].close();
+            return outcome;
+        });
+        assertEquals(Outcome.COMMIT, told.get(20, TimeUnit.SECONDS));
+        await(() -> recorders[1].applied.size() == 1 && recorders[2].applied.size() == 1, "both survivors decide");
+        assertEquals(Outcome.COMMIT, recorders[1].applied.get(t), "recovered from every vote YES: what the client was told");
+        assertEquals(Outcome.COMMIT, recorders[2].applied.get(t));
+    }
+
+    @Test
+    @Timeout(60)
+    void aParticipantThatNeverGotValidateIsFencedAndTheRecoveryAborts() throws Exception {
+        InJvmCluster cluster = closeLater(new InJvmCluster());
+        FaultPlan plan = closeLater(new FaultPlan(7));
+        Recorder[] recorders = new Recorder[3];
+        CommitMessenger[] messengers = new CommitMessenger[3];
+        Fabric[] fabrics = new Fabric[3];
+        for (int n = 0; n < 3; n++) {
+            recorders[n] = new Recorder(t -> Vote.YES);
+            fabrics[n] = closeLater(plan.wrap(cluster.join(n)));
+            messengers[n] = closeLater(new CommitMessenger(fabrics[n], recorders[n], 60_000, 10));
+        }
+        plan.links(0, 2).dropWithProbability(1.0); // node 2 never hears from the coordinator
+        long t = txn(0, 2);
+        CompletableFuture<Outcome> answer = messengers[0].commit(t, 6000, new int[] {1, 2});
+        await(() -> messengers[1].decisionHere(t) == null && recorders[1].applied.isEmpty() && votedAt(messengers[1], t),
+                "node 1 voted");
+        messengers[0].close();
+        fabrics[0].close(); // the coordinator is lost with node 2's vote missing
+        await(() -> recorders[1].applied.size() == 1 && recorders[2].applied.size() == 1, "both survivors decide");
+        assertEquals(Outcome.ABORT, recorders[1].applied.get(t), "node 2 was fenced before it voted: its vote is NO");
+        assertEquals(Outcome.ABORT, recorders[2].applied.get(t));
+        assertTrue(!answer.isDone() || answer.getNow(null) == Outcome.ABORT, "the coordinator never said COMMIT");
+    }
+
+    /** Whether node's part of {@code txn} has voted (its record exists and holds a vote). */
+    private static boolean votedAt(CommitMessenger messenger, long txn) {
+        return messenger.voteHere(txn) != null;
+    }
+
+    @Test
+    void badCallsAreRefusedNamingWhy() throws Exception {
+        InJvmCluster cluster = closeLater(new InJvmCluster());
+        CommitMessenger messenger = closeLater(new CommitMessenger(closeLater(cluster.join(0)), new Recorder(t -> Vote.YES), 100, 10));
+        IllegalArgumentException notOurs = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> messenger.commit(txn(1, 1), 1, new int[] {1}));
+        assertTrue(notOurs.getMessage().contains("does not coordinate"), notOurs.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> messenger.commit(txn(0, 1), 1, new int[] {0}));
+        assertNull(messenger.decisionHere(txn(0, 1)));
+    }
+}
