@@ -65,6 +65,9 @@ public final class CommitMessenger implements AutoCloseable {
         final long startNanos;
         final CompletableFuture<Outcome> answer = new CompletableFuture<>();
         final Set<Integer> acked = ConcurrentHashMap.newKeySet();
+        /** When the round's messages were last sent: the ticker resends only what has waited a tick. */
+        volatile long sentNanos;
+        final AtomicBoolean decideSent = new AtomicBoolean();
 
         Round(int[] participants, long commitTime) {
             this.round = new CoordinatorRound(participants);
@@ -84,6 +87,7 @@ public final class CommitMessenger implements AutoCloseable {
         volatile Map<Integer, ParticipantRecord.Report> recovery;
         /** After a decision this node spreads (recovery): who has acknowledged it. */
         final Set<Integer> acked = ConcurrentHashMap.newKeySet();
+        volatile long sentNanos;
 
         Part(int node) {
             this.record = new ParticipantRecord(node);
@@ -147,6 +151,7 @@ public final class CommitMessenger implements AutoCloseable {
         }
         decided(txn, round);
         sendValidates(txn, round);
+        round.sentNanos = System.nanoTime();
         return round.answer;
     }
 
@@ -165,13 +170,20 @@ public final class CommitMessenger implements AutoCloseable {
             return;
         }
         round.answer.complete(decision);
+        if (round.decideSent.compareAndSet(false, true)) {
+            round.sentNanos = System.nanoTime();
+            sendDecides(txn, round, decision); // later sends are the ticker's
+        }
+        if (allAcked(round.acked, round.round.participants())) {
+            rounds.remove(txn);
+        }
+    }
+
+    private void sendDecides(long txn, Round round, Outcome decision) {
         for (int p : round.round.participants()) {
             if (!round.acked.contains(p) && !lost.contains(p)) {
                 send(p, Type.DECIDE, txn, w -> w.putByte(decision.ordinal()).putLong(round.commitTime));
             }
-        }
-        if (allAcked(round.acked, round.round.participants())) {
-            rounds.remove(txn);
         }
     }
 
@@ -344,8 +356,17 @@ public final class CommitMessenger implements AutoCloseable {
             }
             try {
                 long now = System.nanoTime();
+                long resendBefore = now - TimeUnit.MILLISECONDS.toNanos(tickMillis);
                 rounds.forEach((txn, round) -> {
-                    if (round.round.decision() != null) {
+                    if (round.sentNanos - resendBefore > 0) {
+                        return; // sent within the last tick: its answers may be on the way
+                    }
+                    round.sentNanos = now;
+                    Outcome decision = round.round.decision();
+                    if (decision != null) {
+                        if (round.decideSent.get()) {
+                            sendDecides(txn, round, decision);
+                        }
                         decided(txn, round);
                     } else if (now - round.startNanos < voteTimeoutNanos) {
                         sendValidates(txn, round);
@@ -361,9 +382,10 @@ public final class CommitMessenger implements AutoCloseable {
                         parts.remove(txn); // a late message for it finds no part: VALIDATE is then the engine's to refuse
                         return;
                     }
-                    if (part.recovery == null) {
+                    if (part.recovery == null || part.sentNanos - resendBefore > 0) {
                         return;
                     }
+                    part.sentNanos = now;
                     int[] all = part.record.participants();
                     Outcome decision = part.record.decision();
                     for (int p : all) {

@@ -180,6 +180,29 @@ class CommitMessengerTest {
     }
 
     @Test
+    @Timeout(60)
+    void aCommitWithTwoParticipantsCostsOneRoundTripForTheClientAndSixMessages() throws Exception {
+        InJvmCluster cluster = closeLater(new InJvmCluster());
+        io.gtran.rdma.CountingFabric[] fabrics = new io.gtran.rdma.CountingFabric[3];
+        Recorder[] recorders = new Recorder[3];
+        CommitMessenger[] messengers = new CommitMessenger[3];
+        for (int n = 0; n < 3; n++) {
+            recorders[n] = new Recorder(t -> Vote.YES);
+            fabrics[n] = closeLater(new io.gtran.rdma.CountingFabric(cluster.join(n)));
+            messengers[n] = closeLater(new CommitMessenger(fabrics[n], recorders[n], 10_000, 1_000)); // no resends in this test
+        }
+        long t = txn(0, 3);
+        CompletableFuture<Outcome> answer = messengers[0].commit(t, 7000, new int[] {1, 2});
+        assertEquals(Outcome.COMMIT, answer.get(20, TimeUnit.SECONDS));
+        await(() -> messengers[0].pendingRounds() == 0, "both participants acknowledged");
+        // Coordinator: VALIDATE to each (the client's one round trip, with the votes), then DECIDE to each.
+        assertEquals(4, fabrics[0].counts().messages(), "coordinator: " + fabrics[0].counts());
+        assertEquals(2, fabrics[1].counts().messages(), "a participant: a vote and an acknowledgement");
+        assertEquals(2, fabrics[2].counts().messages());
+        assertEquals(0, fabrics[0].counts().roundTrips(), "no one-sided reads without dependencies");
+    }
+
+    @Test
     void badCallsAreRefusedNamingWhy() throws Exception {
         InJvmCluster cluster = closeLater(new InJvmCluster());
         CommitMessenger messenger = closeLater(new CommitMessenger(closeLater(cluster.join(0)), new Recorder(t -> Vote.YES), 100, 10));
