@@ -111,11 +111,23 @@ public final class CommitMessenger implements AutoCloseable {
         this.voteTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(voteTimeoutMillis);
         this.tickMillis = tickMillis;
         this.mailbox = fabric.openMailbox(MAILBOX);
-        fabric.onPeerLost((peer, reason) -> work.execute(() -> peerLost(peer)));
+        fabric.onPeerLost((peer, reason) -> execute(() -> peerLost(peer)));
         this.receiver = daemon(this::receive, "gtran-commit-receive-" + node);
         this.ticker = daemon(this::tick, "gtran-commit-tick-" + node);
         receiver.start();
         ticker.start();
+    }
+
+    /** Runs {@code task} on the work pool, unless this messenger is closed (the fabric outlives it). */
+    private void execute(Runnable task) {
+        if (closed.get()) {
+            return;
+        }
+        try {
+            work.execute(task);
+        } catch (java.util.concurrent.RejectedExecutionException closedMeanwhile) {
+            // closed between the check and the call: nothing is owed to a closed node
+        }
     }
 
     private static Thread daemon(Runnable body, String name) {
@@ -225,7 +237,7 @@ public final class CommitMessenger implements AutoCloseable {
                 int[] all = in.getParticipants();
                 Part part = part(txn);
                 part.commitTime = commitTime;
-                work.execute(() -> {
+                execute(() -> {
                     Vote vote = part.record.validate(all, () -> participant.validate(txn, commitTime));
                     send(from, Type.VOTE, txn, w -> w.putByte(vote.ordinal()));
                 });
@@ -300,7 +312,7 @@ public final class CommitMessenger implements AutoCloseable {
             part.applied = true;
             part.decidedNanos = System.nanoTime();
         }
-        work.execute(() -> participant.apply(txn, outcome, part.commitTime));
+        execute(() -> participant.apply(txn, outcome, part.commitTime));
     }
 
     private void peerLost(int peer) {

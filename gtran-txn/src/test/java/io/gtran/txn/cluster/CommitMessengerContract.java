@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.FaultPlan;
-import io.gtran.rdma.InJvmCluster;
 import io.gtran.txn.TxnWords;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,12 +24,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The commit protocol over a real fabric: three nodes in one JVM, each with a {@link
+ * The commit protocol over a real fabric, written once and run over each transport (in-JVM,
+ * Netty on loopback): three nodes, each with a {@link
  * CommitMessenger}, through seeded fault injection (delays, drops, reordering) and a coordinator
  * that crashes. Every transaction ends with one outcome everywhere, applied once per node, and the
  * coordinator's answer is that outcome.
  */
-class CommitMessengerTest {
+abstract class CommitMessengerContract {
     private final List<AutoCloseable> closing = new ArrayList<>();
 
     /** A participant that votes as told and records what it applies. */
@@ -63,7 +63,19 @@ class CommitMessengerTest {
         }
     }
 
-    private <T extends AutoCloseable> T closeLater(T resource) {
+    /** Starts nodes 0..n-1 of a fresh cluster of this transport; each is closed after the test. */
+    protected abstract Fabric[] startNodes(int n) throws Exception;
+
+    /** The fabrics of a fresh three-node cluster, closed after the test. */
+    private Fabric[] three() throws Exception {
+        Fabric[] fabrics = startNodes(3);
+        for (Fabric fabric : fabrics) {
+            closeLater(fabric);
+        }
+        return fabrics;
+    }
+
+    <T extends AutoCloseable> T closeLater(T resource) {
         closing.add(resource);
         return resource;
     }
@@ -84,7 +96,7 @@ class CommitMessengerTest {
     @Timeout(60)
     void everyTransactionEndsWithOneOutcomeAppliedOnceThroughDelaysDropsAndReordering() throws Exception {
         long seed = 20261125L;
-        InJvmCluster cluster = closeLater(new InJvmCluster());
+        Fabric[] nodes = three();
         FaultPlan plan = closeLater(new FaultPlan(seed));
         Random random = new Random(seed);
         Map<Long, Vote> votesAt1 = new ConcurrentHashMap<>();
@@ -94,7 +106,7 @@ class CommitMessengerTest {
         for (int n = 0; n < 3; n++) {
             Map<Long, Vote> votes = n == 1 ? votesAt1 : votesAt2;
             recorders[n] = new Recorder(t -> votes.getOrDefault(t, Vote.YES));
-            Fabric fabric = closeLater(plan.wrap(cluster.join(n)));
+            Fabric fabric = plan.wrap(nodes[n]);
             messengers[n] = closeLater(new CommitMessenger(fabric, recorders[n], 200, 10));
         }
         plan.links(java.util.Set.of(0, 1, 2), java.util.Set.of(0, 1, 2)).delay(Duration.ZERO, Duration.ofMillis(10))
@@ -125,13 +137,11 @@ class CommitMessengerTest {
     @Test
     @Timeout(60)
     void aCoordinatorThatCrashesRightAfterDecidingHasItsOutcomeRecovered() throws Exception {
-        InJvmCluster cluster = closeLater(new InJvmCluster());
         Recorder[] recorders = new Recorder[3];
         CommitMessenger[] messengers = new CommitMessenger[3];
-        Fabric[] fabrics = new Fabric[3];
+        Fabric[] fabrics = three();
         for (int n = 0; n < 3; n++) {
             recorders[n] = new Recorder(t -> Vote.YES);
-            fabrics[n] = closeLater(cluster.join(n));
             messengers[n] = closeLater(new CommitMessenger(fabrics[n], recorders[n], 200, 10));
         }
         long t = txn(0, 1);
@@ -151,14 +161,13 @@ class CommitMessengerTest {
     @Test
     @Timeout(60)
     void aParticipantThatNeverGotValidateIsFencedAndTheRecoveryAborts() throws Exception {
-        InJvmCluster cluster = closeLater(new InJvmCluster());
         FaultPlan plan = closeLater(new FaultPlan(7));
         Recorder[] recorders = new Recorder[3];
         CommitMessenger[] messengers = new CommitMessenger[3];
-        Fabric[] fabrics = new Fabric[3];
+        Fabric[] fabrics = three();
         for (int n = 0; n < 3; n++) {
             recorders[n] = new Recorder(t -> Vote.YES);
-            fabrics[n] = closeLater(plan.wrap(cluster.join(n)));
+            fabrics[n] = plan.wrap(fabrics[n]);
             messengers[n] = closeLater(new CommitMessenger(fabrics[n], recorders[n], 60_000, 10));
         }
         plan.links(0, 2).dropWithProbability(1.0); // node 2 never hears from the coordinator
@@ -182,13 +191,13 @@ class CommitMessengerTest {
     @Test
     @Timeout(60)
     void aCommitWithTwoParticipantsCostsOneRoundTripForTheClientAndSixMessages() throws Exception {
-        InJvmCluster cluster = closeLater(new InJvmCluster());
+        Fabric[] nodes = three();
         io.gtran.rdma.CountingFabric[] fabrics = new io.gtran.rdma.CountingFabric[3];
         Recorder[] recorders = new Recorder[3];
         CommitMessenger[] messengers = new CommitMessenger[3];
         for (int n = 0; n < 3; n++) {
             recorders[n] = new Recorder(t -> Vote.YES);
-            fabrics[n] = closeLater(new io.gtran.rdma.CountingFabric(cluster.join(n)));
+            fabrics[n] = new io.gtran.rdma.CountingFabric(nodes[n]);
             messengers[n] = closeLater(new CommitMessenger(fabrics[n], recorders[n], 10_000, 1_000)); // no resends in this test
         }
         long t = txn(0, 3);
@@ -204,8 +213,7 @@ class CommitMessengerTest {
 
     @Test
     void badCallsAreRefusedNamingWhy() throws Exception {
-        InJvmCluster cluster = closeLater(new InJvmCluster());
-        CommitMessenger messenger = closeLater(new CommitMessenger(closeLater(cluster.join(0)), new Recorder(t -> Vote.YES), 100, 10));
+        CommitMessenger messenger = closeLater(new CommitMessenger(three()[0], new Recorder(t -> Vote.YES), 100, 10));
         IllegalArgumentException notOurs = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> messenger.commit(txn(1, 1), 1, new int[] {1}));
         assertTrue(notOurs.getMessage().contains("does not coordinate"), notOurs.getMessage());
