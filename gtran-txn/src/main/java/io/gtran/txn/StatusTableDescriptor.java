@@ -10,8 +10,8 @@ package io.gtran.txn;
  *   | transaction id    | status word       | begin time        | (reserved)        |
  *   +-------------------+-------------------+-------------------+-------------------+
  *
- *   status word:  0 | 0 | status (2) | commit time (60 bits)
- *                63  62  61       60  59                    0
+ *   status word:  status (2) | commit time (62 bits)
+ *                63       62  61                    0
  * </pre>
  *
  * The transaction id word is 0 while the entry is free; a reader checks it before and after
@@ -19,6 +19,11 @@ package io.gtran.txn;
  * one the reader asked about. The begin-time word publishes the begin time of the running
  * transaction for the GC watermark: {@link #ANNOUNCING} while it is being taken, {@link
  * #INACTIVE} when the entry is free.
+ *
+ * <p>The commit time field is as wide as a timestamp in a version word ({@link TxnWords}: 62
+ * bits), so it holds every timestamp a clock hands out; a synchronised clock's
+ * ({@code micros << 10 | node}) passed 2^60 in 2005. {@link #PENDING_COMMIT_TIME} is legal only
+ * with VALIDATING, so no status word is -1, which {@link StatusTable#GONE} uses.
  */
 final class StatusTableDescriptor {
     static final int TXN_ID_OFFSET = 0;
@@ -27,8 +32,9 @@ final class StatusTableDescriptor {
     static final int RESERVED_OFFSET = BEGIN_TIME_OFFSET + Long.BYTES;
     static final int LENGTH = RESERVED_OFFSET + Long.BYTES;
 
-    static final int STATUS_SHIFT = 60;
+    static final int STATUS_SHIFT = 62;
     static final long COMMIT_TIME_MASK = (1L << STATUS_SHIFT) - 1;
+    /** The commit time of a transaction that is taking one: VALIDATING only. */
     static final long PENDING_COMMIT_TIME = COMMIT_TIME_MASK;
     /** Begin-time word of an entry whose transaction is taking its begin time: holds the watermark at 0. */
     static final long ANNOUNCING = 0L;
@@ -41,6 +47,9 @@ final class StatusTableDescriptor {
     static long statusWord(TxnStatus status, long commitTime) {
         if (commitTime < 0 || commitTime > COMMIT_TIME_MASK) {
             throw new IllegalArgumentException("commit time out of range: commitTime=" + commitTime);
+        }
+        if (commitTime == PENDING_COMMIT_TIME && status != TxnStatus.VALIDATING) {
+            throw new IllegalArgumentException("a pending commit time belongs to VALIDATING: status=" + status);
         }
         return (long) status.code << STATUS_SHIFT | commitTime;
     }

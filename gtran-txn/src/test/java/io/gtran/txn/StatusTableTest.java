@@ -1,6 +1,8 @@
 package io.gtran.txn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.gtran.rdma.Batch;
 import io.gtran.rdma.Fabric;
@@ -83,6 +85,32 @@ class StatusTableTest {
         node0.reset();
         assertEquals(StatusTableDescriptor.statusWord(TxnStatus.EXECUTING, 0), reader.read(txnId));
         assertEquals(0, node0.flushes, "its own memory: nothing to save");
+    }
+
+    @Test
+    void everyTimestampAWordHoldsFitsTheStatusWordAndNoneIsGone() {
+        long synced = (1_795_000_000_000_000L << 10) | 1023; // a synchronised clock's timestamp in 2026: above 2^60
+        long txnId = owner.allocate();
+        owner.move(txnId, TxnStatus.EXECUTING, 0, TxnStatus.VALIDATING, StatusTableDescriptor.PENDING_COMMIT_TIME);
+        owner.move(txnId, TxnStatus.VALIDATING, StatusTableDescriptor.PENDING_COMMIT_TIME, TxnStatus.VALIDATING, synced);
+        long word = reader.read(txnId);
+        assertEquals(TxnStatus.VALIDATING, StatusTableDescriptor.status(word));
+        assertEquals(synced, StatusTableDescriptor.commitTime(word));
+        owner.move(txnId, TxnStatus.VALIDATING, synced, TxnStatus.ABORTED, synced);
+        assertEquals(TxnStatus.ABORTED, StatusTableDescriptor.status(reader.read(txnId)));
+        long largest = TxnWords.INFINITY - 1; // the largest commit time a version word can carry
+        for (TxnStatus status : TxnStatus.values()) {
+            assertEquals(largest, StatusTableDescriptor.commitTime(StatusTableDescriptor.statusWord(status, largest)));
+            assertEquals(status, StatusTableDescriptor.status(StatusTableDescriptor.statusWord(status, largest)));
+            if (status != TxnStatus.VALIDATING) {
+                TxnStatus s = status;
+                assertThrows(IllegalArgumentException.class,
+                        () -> StatusTableDescriptor.statusWord(s, StatusTableDescriptor.PENDING_COMMIT_TIME),
+                        "pending belongs to VALIDATING, so no status word is GONE (-1)");
+            }
+        }
+        assertNotEquals(StatusTable.GONE, StatusTableDescriptor.statusWord(TxnStatus.VALIDATING,
+                StatusTableDescriptor.PENDING_COMMIT_TIME));
     }
 
     /**
