@@ -24,6 +24,12 @@ public final class SyncedClock implements Clock {
     public static final int MAX_NODE = (1 << NODE_BITS) - 1;
     /** Default bound on a local oscillator's drift: 1000 parts per million. */
     public static final double DEFAULT_DRIFT = 1e-3;
+    /**
+     * The largest microseconds a timestamp carries: {@code MAX_MICROS << 10 | MAX_NODE} stays below
+     * {@link io.gtran.txn.TxnWords#INFINITY}, so a timestamp is never taken for a transaction id
+     * (bit 62) or for "not yet superseded". About the year 2112 on the epoch's timescale.
+     */
+    public static final long MAX_MICROS = (io.gtran.txn.TxnWords.TXN_FLAG >>> NODE_BITS) - 2;
     /** Samples kept; older ones only widen the interval. */
     static final int MAX_SAMPLES = 8;
 
@@ -216,6 +222,10 @@ public final class SyncedClock implements Clock {
                 Marzullo.Interval now = interval();
                 if (now != null) {
                     ts = Math.max(now.hi(), lastMicros + 1);
+                    if (ts > MAX_MICROS) {
+                        throw new IllegalStateException("timestamp out of range: micros=" + ts + " max=" + MAX_MICROS
+                                + " (it would reach bit 62 of a version word)");
+                    }
                     lastMicros = ts;
                     break;
                 }
@@ -232,11 +242,18 @@ public final class SyncedClock implements Clock {
         }
     }
 
-    /** Waits about {@code micros} of local time, or less. */
+    /**
+     * Waits about {@code micros} of local time, or less. An interrupted caller stops waiting (its
+     * interrupt status kept): a thread being shut down, such as the GC's, does not sit out the
+     * wait limit.
+     */
     private void pause(long deadline, long micros, String why) {
         if (time.nanos() - deadline > 0) {
             throw new ClockUnavailableException("clock of node " + node + " unavailable after "
                     + waitLimitNanos / 1_000_000 + " ms: " + why);
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            throw new ClockUnavailableException("clock of node " + node + ": interrupted while waiting: " + why);
         }
         time.pause(micros * 1000);
     }

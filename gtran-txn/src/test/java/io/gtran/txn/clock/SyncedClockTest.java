@@ -162,6 +162,51 @@ class SyncedClockTest {
 
     @Test
     @Timeout(30)
+    void timestampsStayBelowBit62OfAVersionWord() {
+        SimulatedTime.Node local = new SimulatedTime(0).node(0, 0);
+        TimeSource nearTheEnd = new TimeSource() {
+            @Override
+            public long nanos() {
+                return local.nanos();
+            }
+
+            @Override
+            public long wallMicros() {
+                return SyncedClock.MAX_MICROS - 1;
+            }
+
+            @Override
+            public void pause(long nanos) {
+                local.pause(nanos);
+            }
+        };
+        SyncedClock clock = new SyncedClock(SyncedClock.MAX_NODE, nearTheEnd, SyncedClock.DEFAULT_DRIFT, LIMIT);
+        clock.becomeMaster();
+        for (int k = 0; k < 2; k++) {
+            long ts = clock.next();
+            assertTrue(io.gtran.txn.TxnWords.isTimestamp(ts) && ts < io.gtran.txn.TxnWords.INFINITY, Long.toHexString(ts));
+        }
+        IllegalStateException e = assertThrows(IllegalStateException.class, clock::next);
+        assertTrue(e.getMessage().contains("max=" + SyncedClock.MAX_MICROS), e.getMessage());
+    }
+
+    @Test
+    @Timeout(30)
+    void anInterruptedCallerStopsWaiting() {
+        SyncedClock clock = new SyncedClock(3, new SimulatedTime(1).node(0, 0), SyncedClock.DEFAULT_DRIFT, LIMIT);
+        clock.follow(0); // no sample will come
+        Thread.currentThread().interrupt();
+        try {
+            ClockUnavailableException e = assertThrows(ClockUnavailableException.class, clock::next);
+            assertTrue(e.getMessage().contains("interrupted"), e.getMessage());
+            assertTrue(Thread.currentThread().isInterrupted(), "the interrupt status is kept");
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
+    @Timeout(30)
     void anUnsynchronisedClockFailsAfterItsWaitLimitNamingWhy() {
         SimulatedTime sim = new SimulatedTime(1_000_000);
         SyncedClock clock = new SyncedClock(3, sim.node(0, 0), SyncedClock.DEFAULT_DRIFT, 50 * MS);
