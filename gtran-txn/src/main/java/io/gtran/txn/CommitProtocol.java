@@ -75,7 +75,13 @@ final class CommitProtocol {
         if (!statusTable.move(txn.id(), TxnStatus.EXECUTING, 0, TxnStatus.VALIDATING, pending)) {
             throw new IllegalStateException("status of " + txn + " changed under its owner");
         }
-        RecentCommittedTable.Entry entry = recentCommitted.register(txn.id(), txn.writes.of(node), engine.clock());
+        RecentCommittedTable.Entry entry;
+        try {
+            entry = recentCommitted.register(txn.id(), txn.writes.of(node), engine.clock());
+        } catch (RuntimeException clockUnavailable) {
+            abort(); // VALIDATING with no commit time: readers wait on it until it is decided
+            throw clockUnavailable;
+        }
         txn.registered = entry;
         if (!statusTable.move(txn.id(), TxnStatus.VALIDATING, pending, TxnStatus.VALIDATING, entry.commitTime)) {
             throw new IllegalStateException("status of " + txn + " changed under its owner");
@@ -201,8 +207,11 @@ final class CommitProtocol {
     void abort() {
         long id = txn.id();
         RecentCommittedTable.Entry entry = txn.registered;
+        long pending = StatusTableDescriptor.PENDING_COMMIT_TIME;
         boolean moved = entry == null
                 ? statusTable.move(id, TxnStatus.EXECUTING, 0, TxnStatus.ABORTED, 0)
+                        // or it failed to take its commit time (the clock gave none)
+                        || statusTable.move(id, TxnStatus.VALIDATING, pending, TxnStatus.ABORTED, 0)
                 : statusTable.move(id, TxnStatus.VALIDATING, entry.commitTime, TxnStatus.ABORTED, entry.commitTime);
         if (!moved) {
             throw new IllegalStateException("status of " + txn + " changed under its owner");
@@ -228,7 +237,7 @@ final class CommitProtocol {
         for (WriteLog.ElementWrite w : log.ended) {
             w.kind().table(store).compareAndSetEndTime(w.element(), id, INFINITY); // likewise
         }
-        long now = engine.clock().next();
+        long now = engine.gcTime();
         for (WriteLog.ElementWrite w : log.created) {
             check(w.kind().table(store).compareAndSetBeginTime(w.element(), id, NEVER), w);
             gc.deadElement(w.kind(), w.element(), now);
@@ -246,7 +255,7 @@ final class CommitProtocol {
             return;
         }
         // Every reader that might still hold these began before now.
-        long now = engine.clock().next();
+        long now = engine.gcTime();
         for (int version : txn.log.retired) {
             gc.retiredVersion(version, now);
         }

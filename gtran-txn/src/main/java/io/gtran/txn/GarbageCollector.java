@@ -137,6 +137,11 @@ public final class GarbageCollector implements AutoCloseable {
                 Thread.sleep(config.gcIntervalMs);
             } catch (InterruptedException e) {
                 return;
+            } catch (io.gtran.txn.clock.ClockUnavailableException e) {
+                if (!running) {
+                    return; // interrupted by close while waiting for the clock
+                }
+                LOG.warn("GC pass has no watermark; the next pass retries: {}", e.getMessage());
             } catch (RuntimeException e) {
                 LOG.error("GC pass failed; the next pass retries", e);
             }
@@ -262,7 +267,7 @@ public final class GarbageCollector implements AutoCloseable {
                 ? kind.table(store).unlinkProperty(item.element(), item.key(), aborted)
                 : kind.table(store).linkPropertyVersion(item.element(), item.key(), aborted, older);
         if (unlinked) {
-            retiredVersion(aborted, engine.clock().next()); // a reader may be looking at it right now
+            retiredVersion(aborted, engine.gcTime()); // a reader may be looking at it right now
             long end = older == NO_TUPLE ? TxnWords.INFINITY : versions.endTime(older);
             if (TxnWords.isTimestamp(end) && end != TxnWords.INFINITY) {
                 // The restored head was removed before the aborted write: its trim may already
@@ -347,7 +352,7 @@ public final class GarbageCollector implements AutoCloseable {
         if (version == head && TxnWords.isTimestamp(end) && end != TxnWords.INFINITY && end <= watermark
                 && kind.table(store).unlinkProperty(item.element(), item.key(), head)) {
             // Removed before every running transaction began: the property is gone for good.
-            enqueue(Batch.RETIRED_CHAINS, new Item(null, 0, 0, head, engine.clock().next()));
+            enqueue(Batch.RETIRED_CHAINS, new Item(null, 0, 0, head, engine.gcTime()));
         }
     }
 

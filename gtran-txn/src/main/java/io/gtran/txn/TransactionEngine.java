@@ -2,10 +2,13 @@ package io.gtran.txn;
 
 import io.gtran.rdma.Fabric;
 import io.gtran.storage.GraphStore;
+import io.gtran.txn.clock.ClockUnavailableException;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One node's transaction layer: the clock, the {@link StatusTable status table} registered with
@@ -16,6 +19,8 @@ import java.util.concurrent.atomic.LongAdder;
  * already read through the fabric, and read/write sets are kept per owning node.
  */
 public final class TransactionEngine implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionEngine.class);
+
     private final GraphStore store;
     private final TxnConfig config;
     private final Clock clock;
@@ -73,7 +78,13 @@ public final class TransactionEngine implements AutoCloseable {
             throw new IllegalStateException("transaction engine is closed: node=" + store.nodeId());
         }
         long txnId = statusTable.allocate();
-        long beginTime = clock.next();
+        long beginTime;
+        try {
+            beginTime = clock.next();
+        } catch (RuntimeException clockUnavailable) {
+            statusTable.release(txnId); // nothing names it yet
+            throw clockUnavailable;
+        }
         statusTable.publishBeginTime(txnId, beginTime);
         return new Transaction(this, txnId, beginTime, isolation);
     }
@@ -94,10 +105,16 @@ public final class TransactionEngine implements AutoCloseable {
     /**
      * For folding the element counters: the begin times of the running transactions, ascending,
      * then an upper bound taken first (every transaction that begins later has a larger begin
-     * time); null if a transaction is being born (its begin time could fall anywhere below it).
+     * time); null if a transaction is being born (its begin time could fall anywhere below it) or
+     * the clock is unavailable.
      */
     long[] foldCuts() {
-        long upper = clock.next();
+        long upper;
+        try {
+            upper = clock.next();
+        } catch (ClockUnavailableException e) {
+            return null;
+        }
         long[] active = statusTable.activeBeginTimes(statusTable.node(), upper);
         if (active == null) {
             return null;
@@ -105,6 +122,21 @@ public final class TransactionEngine implements AutoCloseable {
         long[] cuts = java.util.Arrays.copyOf(active, active.length + 1);
         cuts[active.length] = upper;
         return cuts;
+    }
+
+    /**
+     * A time for what commit, abort and GC hand to GC to free later: the clock's next timestamp,
+     * above the begin time of every transaction that has begun (on any member) before it. If the
+     * clock cannot give one, {@link TxnWords#INFINITY}: the item is kept for good (logged) rather
+     * than freed under a reader.
+     */
+    long gcTime() {
+        try {
+            return clock.next();
+        } catch (ClockUnavailableException e) {
+            LOG.warn("node {}: no timestamp for a GC item; it will not be freed: {}", store.nodeId(), e.getMessage());
+            return TxnWords.INFINITY;
+        }
     }
 
     /** The watermark the last GC pass computed (0 before the first): a cheap, possibly stale lower bound. */
