@@ -6,8 +6,14 @@ import io.gtran.rdma.Fabrics;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
+import io.gtran.txn.clock.ClockConfig;
+import io.gtran.txn.clock.ClockSync;
+import io.gtran.txn.clock.SyncedClock;
+import io.gtran.txn.clock.TimeSource;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -27,32 +33,57 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Settings: the node id is {@code gtran.storage.node-id} ({@link StoreConfig#NODE_ID}); every
  * {@code gtran.storage.*} key of {@link StoreConfig} and {@code gtran.txn.*} key of
- * {@link TxnConfig}; for {@link #open(Map)}, optionally the {@code gtran.fabric.*} keys of
- * {@link ClusterConfig}. Other keys are left to the layers above. A bad value fails the open with
- * an {@link IllegalArgumentException} naming the key, before anything is created.
+ * {@link TxnConfig}; the cluster's members, {@code gtran.cluster.nodes} ({@link Membership}); the
+ * {@code gtran.clock.*} keys of {@link ClockConfig}; for {@link #open(Map)}, optionally the
+ * {@code gtran.fabric.*} keys of {@link ClusterConfig}. Other keys are left to the layers above. A
+ * bad value fails the open with an {@link IllegalArgumentException} naming the key, before anything
+ * is created.
+ *
+ * <p>Members: a node on a networked fabric has every node of {@code gtran.fabric.nodes}; any other
+ * has those {@code gtran.cluster.nodes} names, itself alone by default. A node alone keeps a
+ * {@link LocalClock} and a GC watermark of its own. With other members its engine's clock is a
+ * {@link SyncedClock} kept by a {@link ClockSync} over the node's fabric (the smallest live member
+ * is the clock master), and its GC watermark is the cluster's (see {@link TransactionEngine#watermark}).
+ * Every member must run: a member that never starts holds back the others' GC for good, and while
+ * the clock master (the smallest id) has not started, the others' transactions wait for it to
+ * begin, up to {@code gtran.clock.wait-limit-ms}.
  *
  * <p>The node owns its fabric, store and engine: {@link #close} closes the engine (its GC threads
- * stop), then the store (its memory is freed), then the fabric, then the in-JVM cluster if the node
- * made one of its own. It does not own a cluster it {@link #join joined}.
+ * stop), then the clock synchronisation, then the store (its memory is freed), then the fabric,
+ * then the in-JVM cluster if the node made one of its own. It does not own a cluster it
+ * {@link #join joined}.
  *
  * <p>Transactions span one node today: a transaction of this node's engine reads and writes this
- * node's store only, and commit refuses write sets on other nodes. Each node has its own clock.
+ * node's store only, and commit refuses write sets on other nodes.
  */
 public final class GtranNode implements AutoCloseable {
     /** The in-JVM cluster this node made for itself, or null. */
     private final InJvmCluster ownCluster;
     private final Fabric fabric;
+    private final Membership members;
+    /** Null for a node alone in its cluster. */
+    private final ClockSync clockSync;
     private final GraphStore store;
     private final TransactionEngine engine;
     /** What carries this node (a graph), once one {@link #claim claimed} it. */
     private final AtomicReference<String> claimedBy = new AtomicReference<>();
     private volatile boolean closed;
 
-    private GtranNode(InJvmCluster ownCluster, Fabric fabric, GraphStore store, TransactionEngine engine) {
+    private GtranNode(InJvmCluster ownCluster, Fabric fabric, Membership members, ClockSync clockSync, GraphStore store,
+            TransactionEngine engine) {
         this.ownCluster = ownCluster;
         this.fabric = fabric;
+        this.members = members;
+        this.clockSync = clockSync;
         this.store = store;
         this.engine = engine;
+    }
+
+    /** What a node is made of, read from settings before anything is created. */
+    private record Plan(StoreConfig store, TxnConfig txn, ClockConfig clock, Membership members, TimeSource time) {
+        static Plan of(Map<String, ?> settings, Membership members, TimeSource time) {
+            return new Plan(StoreConfig.from(settings), TxnConfig.from(settings), ClockConfig.from(settings), members, time);
+        }
     }
 
     /**
@@ -64,23 +95,35 @@ public final class GtranNode implements AutoCloseable {
      * @throws IllegalArgumentException naming a setting that is unknown or has a bad value
      */
     public static GtranNode open(Map<String, ?> settings) {
-        StoreConfig storeConfig = StoreConfig.from(settings);
-        TxnConfig txnConfig = TxnConfig.from(settings);
-        Properties fabricSettings = fabricSettings(settings, storeConfig.nodeId());
+        return open(settings, TimeSource.SYSTEM);
+    }
+
+    /** {@link #open(Map)} with the clock reading {@code time} (tests give nodes skewed clocks). */
+    static GtranNode open(Map<String, ?> settings, TimeSource time) {
+        int nodeId = StoreConfig.from(settings).nodeId();
+        Properties fabricSettings = fabricSettings(settings, nodeId);
         if (fabricSettings != null) {
             ClusterConfig clusterConfig = ClusterConfig.fromProperties(fabricSettings);
-            requireSameNode(clusterConfig.localNode(), storeConfig.nodeId());
-            return wire(null, Fabrics.start(clusterConfig), storeConfig, txnConfig);
+            requireSameNode(clusterConfig.localNode(), nodeId);
+            Plan plan = Plan.of(settings, Membership.of(clusterConfig, settings), time);
+            return wire(null, Fabrics.start(clusterConfig), plan);
         }
+        Membership members = Membership.from(settings, nodeId);
+        if (!members.isSingle()) {
+            throw new IllegalArgumentException("configuration " + Membership.NODES + "=" + settings.get(Membership.NODES)
+                    + " names other nodes, but a node opened without " + ClusterConfig.NODES + " runs alone in an in-JVM"
+                    + " cluster of its own; join a shared InJvmCluster (GtranNode.join) or give the fabric settings");
+        }
+        Plan plan = Plan.of(settings, members, time);
         InJvmCluster cluster = new InJvmCluster();
         Fabric fabric;
         try {
-            fabric = cluster.join(storeConfig.nodeId());
+            fabric = cluster.join(nodeId);
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
         }
-        return wire(cluster, fabric, storeConfig, txnConfig);
+        return wire(cluster, fabric, plan);
     }
 
     /**
@@ -92,10 +135,15 @@ public final class GtranNode implements AutoCloseable {
      * @throws IllegalStateException if a node with this id is in the cluster already, or the cluster is closed
      */
     public static GtranNode join(InJvmCluster cluster, Map<String, ?> settings) {
-        StoreConfig storeConfig = StoreConfig.from(settings);
-        TxnConfig txnConfig = TxnConfig.from(settings);
+        return join(cluster, settings, TimeSource.SYSTEM);
+    }
+
+    /** {@link #join(InJvmCluster, Map)} with the clock reading {@code time} (tests give nodes skewed clocks). */
+    static GtranNode join(InJvmCluster cluster, Map<String, ?> settings, TimeSource time) {
+        int nodeId = StoreConfig.from(settings).nodeId();
+        Plan plan = Plan.of(settings, Membership.from(settings, nodeId), time);
         refuseFabricSettings(settings, "the in-JVM cluster it joins");
-        return wire(null, cluster.join(storeConfig.nodeId()), storeConfig, txnConfig);
+        return wire(null, cluster.join(nodeId), plan);
     }
 
     /**
@@ -106,28 +154,49 @@ public final class GtranNode implements AutoCloseable {
      *     keys, or if the fabric's node is not {@code gtran.storage.node-id}
      */
     public static GtranNode open(Fabric fabric, Map<String, ?> settings) {
-        StoreConfig storeConfig;
-        TxnConfig txnConfig;
+        return open(fabric, settings, TimeSource.SYSTEM);
+    }
+
+    /** {@link #open(Fabric, Map)} with the clock reading {@code time} (tests give nodes skewed clocks). */
+    static GtranNode open(Fabric fabric, Map<String, ?> settings, TimeSource time) {
+        Plan plan;
         try {
-            storeConfig = StoreConfig.from(settings);
-            txnConfig = TxnConfig.from(settings);
+            int nodeId = StoreConfig.from(settings).nodeId();
+            plan = Plan.of(settings, Membership.from(settings, nodeId), time);
             refuseFabricSettings(settings, "the fabric it is given");
-            requireSameNode(fabric.localNode(), storeConfig.nodeId());
+            requireSameNode(fabric.localNode(), nodeId);
         } catch (RuntimeException e) {
             fabric.close();
             throw e;
         }
-        return wire(null, fabric, storeConfig, txnConfig);
+        return wire(null, fabric, plan);
     }
 
-    /** Opens store and engine over {@code fabric}; on failure closes what it opened, the fabric and {@code ownCluster}. */
-    private static GtranNode wire(InJvmCluster ownCluster, Fabric fabric, StoreConfig storeConfig, TxnConfig txnConfig) {
+    /**
+     * Opens store, clock and engine over {@code fabric}; on failure closes what it opened, the
+     * fabric and {@code ownCluster}.
+     */
+    private static GtranNode wire(InJvmCluster ownCluster, Fabric fabric, Plan plan) {
         GraphStore store = null;
+        ClockSync clockSync = null;
         try {
-            store = GraphStore.open(storeConfig);
-            TransactionEngine engine = TransactionEngine.open(store, fabric, txnConfig);
-            return new GtranNode(ownCluster, fabric, store, engine);
+            store = GraphStore.open(plan.store());
+            Clock clock;
+            if (plan.members().isSingle()) {
+                clock = new LocalClock();
+            } else {
+                SyncedClock synced = new SyncedClock(fabric.localNode(), plan.time(), plan.clock().drift(),
+                        TimeUnit.MILLISECONDS.toNanos(plan.clock().waitLimitMs()));
+                clockSync = new ClockSync(fabric, synced, plan.time(), new TreeSet<>(plan.members().nodes()),
+                        plan.clock().syncIntervalMs());
+                clock = synced;
+            }
+            TransactionEngine engine = TransactionEngine.open(store, fabric, plan.txn(), clock, plan.members());
+            return new GtranNode(ownCluster, fabric, plan.members(), clockSync, store, engine);
         } catch (RuntimeException e) {
+            if (clockSync != null) {
+                clockSync.close();
+            }
             if (store != null) {
                 store.close();
             }
@@ -181,6 +250,11 @@ public final class GtranNode implements AutoCloseable {
         return fabric;
     }
 
+    /** The cluster's members, this node's included (a node alone: just this one). */
+    public Membership members() {
+        return members;
+    }
+
     public GraphStore store() {
         return store;
     }
@@ -214,27 +288,32 @@ public final class GtranNode implements AutoCloseable {
         }
     }
 
-    /** Closes the engine, the store, the fabric and the node's own in-JVM cluster, in that order; idempotent. */
+    /**
+     * Closes the engine, the clock synchronisation, the store, the fabric and the node's own in-JVM
+     * cluster, in that order; idempotent.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        try {
-            engine.close();
-        } finally {
+        RuntimeException failure = null;
+        for (AutoCloseable part : new AutoCloseable[] {engine, clockSync, store, fabric, ownCluster}) {
             try {
-                store.close();
-            } finally {
-                try {
-                    fabric.close();
-                } finally {
-                    if (ownCluster != null) {
-                        ownCluster.close();
-                    }
+                if (part != null) {
+                    part.close();
+                }
+            } catch (Exception e) { // the rest is closed all the same
+                if (failure == null) {
+                    failure = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+                } else {
+                    failure.addSuppressed(e);
                 }
             }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 

@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
  * the fabric, the {@link RecentCommittedTable recent committed table} and the {@link
  * GarbageCollector GC}, over the node's {@link GraphStore}. {@link #begin} starts transactions.
  *
- * <p>This issue runs one node; everything that another node will need (statuses, begin times) is
- * already read through the fabric, and read/write sets are kept per owning node.
+ * <p>A transaction runs on one node; everything that another node will need (statuses, begin
+ * times) is already read through the fabric, and read/write sets are kept per owning node. In a
+ * cluster of several {@link Membership members} the clock is the node's synchronised one.
  */
 public final class TransactionEngine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionEngine.class);
@@ -24,6 +25,7 @@ public final class TransactionEngine implements AutoCloseable {
     private final GraphStore store;
     private final TxnConfig config;
     private final Clock clock;
+    private final Membership members;
     private final StatusTable statusTable;
     private final RecentCommittedTable recentCommitted = new RecentCommittedTable();
     private final GarbageCollector gc;
@@ -35,7 +37,7 @@ public final class TransactionEngine implements AutoCloseable {
     private final AtomicLong lastWatermark = new AtomicLong();
     private volatile boolean closed;
 
-    private TransactionEngine(GraphStore store, Fabric fabric, TxnConfig config, Clock clock) {
+    private TransactionEngine(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members) {
         if (fabric.localNode() != store.nodeId()) {
             throw new IllegalArgumentException("fabric node and store node differ: fabric node=" + fabric.localNode()
                     + " store node=" + store.nodeId());
@@ -43,6 +45,7 @@ public final class TransactionEngine implements AutoCloseable {
         this.store = store;
         this.config = config;
         this.clock = clock;
+        this.members = members;
         this.statusTable = new StatusTable(fabric, config.statusSlots);
         for (ConflictKind kind : ConflictKind.values()) {
             aborts.put(kind, new LongAdder());
@@ -59,8 +62,18 @@ public final class TransactionEngine implements AutoCloseable {
         return open(store, fabric, config, new LocalClock());
     }
 
+    /** As {@link #open(GraphStore, Fabric, TxnConfig)}, with the given clock, this node alone in its cluster. */
     public static TransactionEngine open(GraphStore store, Fabric fabric, TxnConfig config, Clock clock) {
-        TransactionEngine engine = new TransactionEngine(store, fabric, config, clock);
+        return open(store, fabric, config, clock, Membership.single(store.nodeId()));
+    }
+
+    /**
+     * As {@link #open(GraphStore, Fabric, TxnConfig)}, with the given clock, in a cluster of
+     * {@code members}. The clock must be one the members share (a synchronised one) when there
+     * are several.
+     */
+    public static TransactionEngine open(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members) {
+        TransactionEngine engine = new TransactionEngine(store, fabric, config, clock, members);
         if (config.gc) {
             engine.gc.start();
         }
@@ -150,6 +163,11 @@ public final class TransactionEngine implements AutoCloseable {
 
     public TxnConfig config() {
         return config;
+    }
+
+    /** The cluster this node's engine belongs to. */
+    public Membership members() {
+        return members;
     }
 
     public GraphStore store() {

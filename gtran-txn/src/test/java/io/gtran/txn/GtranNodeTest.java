@@ -9,7 +9,10 @@ import io.gtran.rdma.Fabric;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.ElementIds;
 import io.gtran.storage.StoreConfig;
+import io.gtran.txn.clock.ClockConfig;
+import io.gtran.txn.clock.ClockUnavailableException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -107,12 +110,21 @@ class GtranNodeTest {
     void fabricSettingsStartTheTransportTheyName() {
         String nodes = "127.0.0.1:7100,127.0.0.1:7101";
         GtranNode node = GtranNode.open(settings(StoreConfig.NODE_ID, 1, ClusterConfig.TRANSPORT, LoopbackFabricProvider.NAME,
-                ClusterConfig.NODES, nodes));
+                ClusterConfig.NODES, nodes, ClockConfig.WAIT_LIMIT_MS, 200));
         Fabric fabric = node.fabric();
         assertEquals(1, fabric.localNode(), ClusterConfig.NODE + " defaults to the node id");
-        assertEquals(1, ElementIds.node(committedVertex(node)));
+        assertEquals(List.of(0, 1), node.members().nodes(), "every node of " + ClusterConfig.NODES + " is a member");
+        // The loopback transport has no node 0, the clock master: node 1's transactions cannot begin.
+        ClockUnavailableException noMaster = assertThrows(ClockUnavailableException.class,
+                () -> node.engine().begin(Isolation.SERIALIZABLE));
+        assertTrue(noMaster.getMessage().contains("clock master 0"), noMaster.getMessage());
+        assertEquals(0L, node.engine().stats().get("running"), "the failed begin gave its status entry back");
         node.close();
         assertThrows(IllegalStateException.class, () -> fabric.register("after", 8), "the node closed the fabric it started");
+        try (GtranNode master = GtranNode.open(settings(ClusterConfig.TRANSPORT, LoopbackFabricProvider.NAME,
+                ClusterConfig.NODES, nodes))) {
+            assertEquals(0, ElementIds.node(committedVertex(master)), "node 0, the clock master, needs no one");
+        }
 
         IllegalArgumentException mismatch = assertThrows(IllegalArgumentException.class, () -> GtranNode.open(settings(
                 StoreConfig.NODE_ID, 1, ClusterConfig.TRANSPORT, LoopbackFabricProvider.NAME, ClusterConfig.NODES, nodes,

@@ -1,0 +1,113 @@
+package io.gtran.txn.clock;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The synchronised clock's settings, {@code gtran.clock.*}: how often a node asks the clock master
+ * for its time ({@link ClockSync}), the drift bound of the local oscillators, and how long a
+ * timestamp may wait ({@link SyncedClock}). Read by a node of a cluster of more than one member; a
+ * single node's clock has none. Unknown {@code gtran.clock.*} keys and malformed values are refused
+ * with the key and value named.
+ */
+public final class ClockConfig {
+    /** Pause between two requests to the clock master. */
+    public static final String SYNC_INTERVAL_MS = "gtran.clock.sync-interval-ms";
+    public static final int SYNC_INTERVAL_MS_DEFAULT = 10;
+    /** The most a node's local clock runs fast or slow, in parts per million; below 100,000. */
+    public static final String DRIFT_PPM = "gtran.clock.drift-ppm";
+    public static final int DRIFT_PPM_DEFAULT = (int) Math.round(SyncedClock.DEFAULT_DRIFT * 1e6);
+    /**
+     * How long a timestamp waits for synchronisation (the first reply of a new master) or for its
+     * uncertainty to pass before the clock gives up ({@link ClockUnavailableException}); longer than
+     * the sync interval.
+     */
+    public static final String WAIT_LIMIT_MS = "gtran.clock.wait-limit-ms";
+    public static final int WAIT_LIMIT_MS_DEFAULT = 5_000;
+
+    private static final Set<String> KNOWN = Set.of(SYNC_INTERVAL_MS, DRIFT_PPM, WAIT_LIMIT_MS);
+
+    private final int syncIntervalMs;
+    private final int driftPpm;
+    private final int waitLimitMs;
+    private final Map<String, Object> effective;
+
+    private ClockConfig(Map<String, ?> settings) {
+        for (String key : settings.keySet()) {
+            if (key.startsWith("gtran.clock.") && !KNOWN.contains(key)) {
+                throw new IllegalArgumentException("unknown configuration key: " + key + "=" + settings.get(key)
+                        + "; known keys: " + new TreeSet<>(KNOWN));
+            }
+        }
+        Map<String, Object> values = new LinkedHashMap<>();
+        syncIntervalMs = integer(settings, SYNC_INTERVAL_MS, SYNC_INTERVAL_MS_DEFAULT, 1, 60_000, values);
+        driftPpm = integer(settings, DRIFT_PPM, DRIFT_PPM_DEFAULT, 0, 99_999, values);
+        waitLimitMs = integer(settings, WAIT_LIMIT_MS, WAIT_LIMIT_MS_DEFAULT, 1, 600_000, values);
+        if (waitLimitMs <= syncIntervalMs) {
+            throw new IllegalArgumentException("configuration " + WAIT_LIMIT_MS + " must exceed " + SYNC_INTERVAL_MS + ": "
+                    + WAIT_LIMIT_MS + "=" + waitLimitMs + " " + SYNC_INTERVAL_MS + "=" + syncIntervalMs);
+        }
+        effective = Collections.unmodifiableMap(values);
+    }
+
+    public static ClockConfig defaults() {
+        return new ClockConfig(Map.of());
+    }
+
+    /**
+     * Reads {@code gtran.clock.*} keys; other keys are ignored. Values may be typed or strings.
+     *
+     * @throws IllegalArgumentException naming the key and value that is unknown, malformed or out of range
+     */
+    public static ClockConfig from(Map<String, ?> settings) {
+        return new ClockConfig(settings);
+    }
+
+    public int syncIntervalMs() {
+        return syncIntervalMs;
+    }
+
+    /** The drift bound as a fraction ({@code 1000} ppm is {@code 0.001}), as {@link SyncedClock} takes it. */
+    public double drift() {
+        return driftPpm / 1e6;
+    }
+
+    public int waitLimitMs() {
+        return waitLimitMs;
+    }
+
+    /** Every key with the value in force, defaults included. */
+    public Map<String, Object> effective() {
+        return effective;
+    }
+
+    private static int integer(Map<String, ?> settings, String key, int fallback, int min, int max, Map<String, Object> values) {
+        Object raw = settings.get(key);
+        long value;
+        if (raw == null) {
+            value = fallback;
+        } else if (raw instanceof Number && !(raw instanceof Double) && !(raw instanceof Float)) {
+            value = ((Number) raw).longValue();
+        } else {
+            try {
+                value = Long.parseLong(raw.toString().trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("configuration " + key + " must be an integer: " + key + "=" + raw);
+            }
+        }
+        if (value < min || value > max) {
+            throw new IllegalArgumentException("configuration " + key + " must be in [" + min + ", " + max + "]: " + key + "="
+                    + value);
+        }
+        values.put(key, (int) value);
+        return (int) value;
+    }
+
+    @Override
+    public String toString() {
+        return "ClockConfig" + effective;
+    }
+}
