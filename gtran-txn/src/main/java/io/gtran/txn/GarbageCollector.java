@@ -53,7 +53,7 @@ public final class GarbageCollector implements AutoCloseable {
     /** Items a committing transaction recycles when it helps. */
     private static final int HELP_ITEMS = 8;
     private static final int CHAIN_LOCKS = 1024;
-    /** One help in this many takes a fresh watermark (a scan of the status table). */
+    /** One help in this many takes a fresh watermark (a scan of the status table; other members' as last read). */
     private static final int FRESH_WATERMARK_EVERY = 64;
 
     /** The kinds of garbage, each recycled by its own batches. */
@@ -304,7 +304,7 @@ public final class GarbageCollector implements AutoCloseable {
         }
         // The scanner's last watermark is cheap but goes stale when the scanner gets no CPU; every
         // so often a helper takes a fresh one, so helping does not stall behind a starved scanner.
-        long watermark = helps.getAndIncrement() % FRESH_WATERMARK_EVERY == 0 ? engine.watermark() : engine.lastWatermark();
+        long watermark = helps.getAndIncrement() % FRESH_WATERMARK_EVERY == 0 ? engine.freshWatermark() : engine.lastWatermark();
         for (int i = 0; i < HELP_ITEMS; i++) {
             Item item = queues.get(Batch.OBSOLETE_VERSIONS).poll();
             if (item == null) {

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A transaction runs on one node; everything that another node will need (statuses, begin
  * times) is already read through the fabric, and read/write sets are kept per owning node. In a
- * cluster of several {@link Membership members} the clock is the node's synchronised one.
+ * cluster of several {@link Membership members} the clock is the node's synchronised one and the
+ * GC watermark is the cluster's ({@link #watermark}).
  */
 public final class TransactionEngine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionEngine.class);
@@ -26,6 +27,7 @@ public final class TransactionEngine implements AutoCloseable {
     private final TxnConfig config;
     private final Clock clock;
     private final Membership members;
+    private final ClusterWatermark clusterWatermark;
     private final StatusTable statusTable;
     private final RecentCommittedTable recentCommitted = new RecentCommittedTable();
     private final GarbageCollector gc;
@@ -47,6 +49,7 @@ public final class TransactionEngine implements AutoCloseable {
         this.clock = clock;
         this.members = members;
         this.statusTable = new StatusTable(fabric, config.statusSlots);
+        this.clusterWatermark = new ClusterWatermark(fabric, members);
         for (ConflictKind kind : ConflictKind.values()) {
             aborts.put(kind, new LongAdder());
         }
@@ -69,8 +72,8 @@ public final class TransactionEngine implements AutoCloseable {
 
     /**
      * As {@link #open(GraphStore, Fabric, TxnConfig)}, with the given clock, in a cluster of
-     * {@code members}. The clock must be one the members share (a synchronised one) when there
-     * are several.
+     * {@code members}: its GC watermark is the smallest oldest begin time any member publishes. The
+     * clock must be one the members share (a synchronised one) when there are several.
      */
     public static TransactionEngine open(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members) {
         TransactionEngine engine = new TransactionEngine(store, fabric, config, clock, members);
@@ -103,14 +106,38 @@ public final class TransactionEngine implements AutoCloseable {
     }
 
     /**
-     * The GC watermark: the smallest begin time of any running transaction, or the clock if none
-     * runs. No running or future transaction can see a version that ended at or before it.
+     * The GC watermark: no running or future transaction of any member can see a version that
+     * ended at or before it. It is the smallest of this node's {@link #localWatermark} and every
+     * other member's published one: this node first publishes its own in its timestamp buffer,
+     * then reads the others' in one batch ({@link ClusterWatermark}; a member not read yet counts
+     * as 0, an unreachable or lost one as its last value). A node alone in its cluster reads
+     * nothing: its watermark is its local one.
      */
     public long watermark() {
+        long local = localWatermark();
+        clusterWatermark.publish(local);
+        long watermark = Math.min(local, clusterWatermark.readOthers());
+        lastWatermark.set(watermark);
+        return watermark;
+    }
+
+    /**
+     * This node's part of the watermark: the smallest begin time of its running transactions, or
+     * the clock if none runs.
+     */
+    long localWatermark() {
         // Taken first: every begin time taken after it is larger, and a transaction whose entry
         // the scan below misses took (or will take) its begin time after this.
         long upper = clock.next();
-        long watermark = statusTable.minActiveBeginTime(statusTable.node(), upper);
+        return statusTable.minActiveBeginTime(statusTable.node(), upper);
+    }
+
+    /**
+     * A watermark without remote operations, for committers that help GC: this node's local one
+     * now, the other members' as last read. Older reads are lower bounds too, so it is safe.
+     */
+    long freshWatermark() {
+        long watermark = Math.min(localWatermark(), clusterWatermark.othersMin());
         lastWatermark.set(watermark);
         return watermark;
     }
@@ -119,12 +146,14 @@ public final class TransactionEngine implements AutoCloseable {
      * For folding the element counters: the begin times of the running transactions, ascending,
      * then an upper bound taken first (every transaction that begins later has a larger begin
      * time); null if a transaction is being born (its begin time could fall anywhere below it) or
-     * the clock is unavailable.
+     * the clock is unavailable. With other members the bound is at most their smallest published
+     * begin time as last read: their transactions' begin times are not known one by one, so only
+     * what was committed below all of them folds across them.
      */
     long[] foldCuts() {
         long upper;
         try {
-            upper = clock.next();
+            upper = Math.min(clock.next(), clusterWatermark.othersMin());
         } catch (ClockUnavailableException e) {
             return null;
         }
@@ -211,6 +240,10 @@ public final class TransactionEngine implements AutoCloseable {
 
     StatusTable statusTable() {
         return statusTable;
+    }
+
+    ClusterWatermark clusterWatermark() {
+        return clusterWatermark;
     }
 
     RecentCommittedTable recentCommitted() {

@@ -2,6 +2,7 @@ package io.gtran.txn;
 
 import static io.gtran.txn.TestCluster.ms;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -92,6 +93,7 @@ class ClusterClockTest {
                         "plain microseconds since the epoch: " + t.beginTime());
                 t.rollback();
                 node.fabric().openMailbox(io.gtran.txn.clock.ClockSync.MAILBOX).close(); // no clock sync took it
+                assertFalse(node.engine().clusterWatermark().othersMin() < Long.MAX_VALUE, "no other member to read");
             });
         }
     }

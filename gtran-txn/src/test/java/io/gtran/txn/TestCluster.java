@@ -12,8 +12,8 @@ import java.util.TreeMap;
 /**
  * Several {@link GtranNode}s in one {@link InJvmCluster}, members of one cluster
  * ({@code gtran.cluster.nodes}), each with its own {@link TimeSource}. {@link #check} runs a test
- * body and, when it fails, adds the seed and every node's state (members, clock, GC counts) to
- * the failure. {@link #close} closes every node, then the cluster.
+ * body and, when it fails, adds the seed and every node's state (members, clock, published and
+ * last watermark, GC counts) to the failure. {@link #close} closes every node, then the cluster.
  */
 final class TestCluster implements AutoCloseable {
     private static final long MS = 1_000_000;
@@ -107,7 +107,13 @@ final class TestCluster implements AutoCloseable {
                 continue;
             }
             TransactionEngine engine = node.engine();
-            s.append(": ").append(node.members()).append(' ').append(engine.clock());
+            ClusterWatermark cw = engine.clusterWatermark();
+            s.append(": ").append(node.members()).append(' ').append(engine.clock())
+                    .append(" published=").append(cw.published())
+                    .append(" lastWatermark=").append(engine.lastWatermark());
+            for (int other : node.members().others()) {
+                s.append(" read[").append(other).append("]=").append(cw.lastRead(other)).append(cw.isLost(other) ? "(lost)" : "");
+            }
             Map<String, Long> gc = engine.gc().stats();
             s.append(" running=").append(engine.stats().get("running"))
                     .append(" rct=").append(engine.stats().get("rct.entries"))
