@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.rdma.Fabric;
-import io.gtran.rdma.InJvmCluster;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -13,11 +12,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Three nodes in one JVM, their clocks offset by up to 100 ms and drifting by 500 ppm, kept in
+ * Written once, run over each transport (in-JVM, Netty on loopback): three nodes, their clocks offset by up to 100 ms and drifting by 500 ppm, kept in
  * step by {@link ClockSync} over the in-JVM fabric: timestamps taken one after another on any
  * nodes increase, also after the clock master is lost and the next node takes over.
  */
-class ClockSyncTest {
+abstract class ClockSyncContract {
+    /** Nodes 0..n-1 of a fresh cluster of this transport; each is closed by the test. */
+    protected abstract Fabric[] startNodes(int n) throws Exception;
+
     private static final long MS = 1_000_000;
 
     /** The JVM's clock seen through an offset and a drift. */
@@ -48,14 +50,15 @@ class ClockSyncTest {
         Random random = new Random(seed);
         long[] offsets = {0, 100 * MS, -100 * MS};
         double[] drifts = {500e-6, -500e-6, 300e-6};
-        try (InJvmCluster cluster = new InJvmCluster()) {
+        Fabric[] started = startNodes(3);
+        try {
             List<Fabric> fabrics = new ArrayList<>();
             List<SyncedClock> clocks = new ArrayList<>();
             List<ClockSync> syncs = new ArrayList<>();
             try {
                 for (int n = 0; n < 3; n++) {
                     TimeSource time = skewed(offsets[n], drifts[n]);
-                    Fabric fabric = cluster.join(n);
+                    Fabric fabric = started[n];
                     SyncedClock clock = new SyncedClock(n, time, SyncedClock.DEFAULT_DRIFT, 5_000 * MS);
                     fabrics.add(fabric);
                     clocks.add(clock);
@@ -85,6 +88,10 @@ class ClockSyncTest {
                 assertEquals(List.of(), order.violations(), "seed=" + seed + " after the change of master");
             } finally {
                 syncs.forEach(ClockSync::close);
+            }
+        } finally {
+            for (Fabric fabric : started) {
+                fabric.close();
             }
         }
     }

@@ -1,0 +1,69 @@
+package io.gtran.txn;
+
+import io.gtran.rdma.ClusterConfig;
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.Fabrics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Netty TCP nodes on 127.0.0.1 for cluster tests, started by name through {@link Fabrics}. */
+public final class NettyNodes {
+    private NettyNodes() {
+    }
+
+    private static final int ATTEMPTS = 5;
+
+    /** Nodes 0..n-1 of a fresh Netty cluster on free loopback ports (heartbeats 200 ms, peers lost after 1 s). */
+    public static Fabric[] start(int n) {
+        IllegalStateException last = null;
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            List<InetSocketAddress> addresses = freeAddresses(n);
+            Fabric[] fabrics = new Fabric[n];
+            try {
+                for (int i = 0; i < n; i++) {
+                    fabrics[i] = Fabrics.start(ClusterConfig.builder(i).transport("netty").nodes(addresses)
+                            .heartbeatInterval(Duration.ofMillis(200)).peerLostAfter(Duration.ofSeconds(1)).build());
+                }
+                return fabrics;
+            } catch (IllegalStateException e) { // a port was taken between finding and binding it
+                for (Fabric fabric : fabrics) {
+                    if (fabric != null) {
+                        fabric.close();
+                    }
+                }
+                last = e;
+            }
+        }
+        throw new IllegalStateException("could not start " + n + " Netty nodes on free ports", last);
+    }
+
+    private static List<InetSocketAddress> freeAddresses(int count) {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            InetAddress loopback = InetAddress.getByName("127.0.0.1");
+            List<InetSocketAddress> addresses = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                ServerSocket socket = new ServerSocket(0, 1, loopback);
+                sockets.add(socket);
+                addresses.add(new InetSocketAddress("127.0.0.1", socket.getLocalPort()));
+            }
+            return addresses;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            for (ServerSocket socket : sockets) {
+                try {
+                    socket.close();
+                } catch (IOException e) {
+                    // a port not released stays taken: the start fails and is tried again
+                }
+            }
+        }
+    }
+}
