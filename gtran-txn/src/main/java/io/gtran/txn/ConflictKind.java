@@ -15,5 +15,10 @@ public enum ConflictKind {
     /** A transaction it depends on did not finish within gtran.txn.dependency-wait-ms. */
     DEPENDENCY_TIMEOUT,
     /** It wrote to an element that another transaction deleted, or deleted one another wrote to. */
-    DELETED_ELEMENT
+    DELETED_ELEMENT,
+    /**
+     * It met the id of a transaction whose coordinating node could not be reached to read its
+     * status within gtran.txn.dependency-wait-ms: it cannot tell what that transaction wrote.
+     */
+    COORDINATOR_UNREACHABLE
 }

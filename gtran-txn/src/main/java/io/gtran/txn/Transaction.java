@@ -530,7 +530,7 @@ public final class Transaction implements AutoCloseable {
         if (word == id) {
             return OWN;
         }
-        long status = engine.statusTable().read(word);
+        long status = readStatus(word);
         if (status == StatusTable.GONE) {
             return RETRY; // it finished and rewrote its words: the word now holds a time
         }
@@ -544,6 +544,32 @@ public final class Transaction implements AutoCloseable {
                 otherStatus = other;
                 otherCommitTime = StatusTableDescriptor.commitTime(status);
                 return LIVE_OTHER;
+        }
+    }
+
+    /**
+     * The status word of transaction {@code other}, read from its coordinating node. A node that
+     * cannot be reached (closed, lost, cut off) is tried again until gtran.txn.dependency-wait-ms
+     * has passed; then this transaction aborts ({@link ConflictKind#COORDINATOR_UNREACHABLE}),
+     * since it cannot tell whether what {@code other} wrote is visible. Never an answer: a
+     * transaction that cannot read a status neither sees nor skips the version.
+     */
+    private long readStatus(long other) {
+        long deadline = 0;
+        while (true) {
+            try {
+                return engine.statusTable().read(other);
+            } catch (io.gtran.rdma.RegionAccessException | io.gtran.rdma.UnknownRegionException unreachable) {
+                long now = System.nanoTime();
+                if (deadline == 0) {
+                    deadline = now + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(config.dependencyWaitMs);
+                } else if (now - deadline > 0) {
+                    throw conflict(ConflictKind.COORDINATOR_UNREACHABLE, other, null, "its coordinator, node "
+                            + TxnWords.node(other) + ", could not be reached for " + config.dependencyWaitMs + " ms ("
+                            + unreachable.getMessage() + "); retry the transaction");
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
         }
     }
 
