@@ -3,11 +3,8 @@ package io.gtran.txn;
 import io.gtran.rdma.ClusterConfig;
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.Fabrics;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
+import io.gtran.rdma.LoopbackPorts;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +20,7 @@ public final class NettyNodes {
     public static Fabric[] start(int n) {
         IllegalStateException last = null;
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            List<InetSocketAddress> addresses = freeAddresses(n);
+            List<InetSocketAddress> addresses = LoopbackPorts.free(n);
             Fabric[] fabrics = new Fabric[n];
             try {
                 for (int i = 0; i < n; i++) {
@@ -43,27 +40,4 @@ public final class NettyNodes {
         throw new IllegalStateException("could not start " + n + " Netty nodes on free ports", last);
     }
 
-    private static List<InetSocketAddress> freeAddresses(int count) {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            InetAddress loopback = InetAddress.getByName("127.0.0.1");
-            List<InetSocketAddress> addresses = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                ServerSocket socket = new ServerSocket(0, 1, loopback);
-                sockets.add(socket);
-                addresses.add(new InetSocketAddress("127.0.0.1", socket.getLocalPort()));
-            }
-            return addresses;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            for (ServerSocket socket : sockets) {
-                try {
-                    socket.close();
-                } catch (IOException e) {
-                    // a port not released stays taken: the start fails and is tried again
-                }
-            }
-        }
-    }
 }

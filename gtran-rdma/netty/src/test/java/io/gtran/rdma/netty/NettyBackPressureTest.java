@@ -3,6 +3,7 @@ package io.gtran.rdma.netty;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.rdma.LoopbackPorts;
 import io.gtran.rdma.Region;
 import java.io.DataInputStream;
 import java.io.OutputStream;
@@ -29,7 +30,7 @@ class NettyBackPressureTest extends RawPeerHarness {
      */
     @Test
     void aPeerThatDoesNotReadItsRepliesCannotMakeTheNodeBufferAReplyForEveryRequest() throws Exception {
-        List<InetSocketAddress> addresses = NettyTestCluster.freeAddresses(2);
+        List<InetSocketAddress> addresses = LoopbackPorts.free(2);
         NettyFabric n0 = start(0, addresses, builder -> NettyTestCluster.TEST_LIMITS.apply(builder)
                 .peerLostAfter(Duration.ofSeconds(30))); // reading 128 MiB back may take a while on a loaded machine
         int length = 1 << 20;
@@ -75,7 +76,7 @@ class NettyBackPressureTest extends RawPeerHarness {
      */
     @Test
     void aPeerSlowlyTakingLargeRepliesIsNotLostWhileTheNodeHasStoppedReadingIt() throws Exception {
-        List<InetSocketAddress> addresses = NettyTestCluster.freeAddresses(2);
+        List<InetSocketAddress> addresses = LoopbackPorts.free(2);
         NettyFabric n0 = start(0, addresses, builder -> builder.heartbeatInterval(Duration.ofMillis(100))
                 .peerLostAfter(Duration.ofSeconds(1)));
         n0.onPeerLost((node, reason) -> losses.add(node + ": " + reason));

@@ -13,6 +13,7 @@ import io.gtran.rdma.ClusterConfig;
 import io.gtran.rdma.DeliveryException;
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.Fabrics;
+import io.gtran.rdma.LoopbackPorts;
 import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Region;
 import io.gtran.rdma.RegionAccessException;
@@ -55,7 +56,7 @@ class NettyFabricTest {
     @Test
     void theNettyTransportIsFoundByName() {
         NettyTestCluster cluster = cluster(1);
-        ClusterConfig config = ClusterConfig.builder(0).nodes(NettyTestCluster.freeAddresses(1)).build();
+        ClusterConfig config = ClusterConfig.builder(0).nodes(LoopbackPorts.free(1)).build();
         Fabric fabric = closing(Fabrics.start(config));
         assertInstanceOf(NettyFabric.class, fabric);
         assertEquals(0, fabric.localNode());
@@ -104,7 +105,7 @@ class NettyFabricTest {
 
     @Test
     void anOperationWithoutAReplyFailsAfterTheOperationTimeout() throws Exception {
-        List<InetSocketAddress> addresses = NettyTestCluster.freeAddresses(2);
+        List<InetSocketAddress> addresses = LoopbackPorts.free(2);
         toClose.add(new FakePeer(1, addresses.get(1), true));
         NettyFabric n0 = start(0, addresses, builder -> builder.operationTimeout(Duration.ofMillis(300))
                 .heartbeatInterval(Duration.ofMillis(50)).peerLostAfter(Duration.ofSeconds(30)));
@@ -125,7 +126,7 @@ class NettyFabricTest {
 
     @Test
     void aPeerThatFallsSilentIsLostAndWhatWaitsOnItFailsAtOnce() throws Exception {
-        List<InetSocketAddress> addresses = NettyTestCluster.freeAddresses(2);
+        List<InetSocketAddress> addresses = LoopbackPorts.free(2);
         toClose.add(new FakePeer(1, addresses.get(1), false));
         NettyFabric n0 = start(0, addresses, builder -> builder.operationTimeout(Duration.ofSeconds(30))
                 .heartbeatInterval(Duration.ofMillis(100)).peerLostAfter(Duration.ofMillis(600)));
@@ -144,7 +145,7 @@ class NettyFabricTest {
 
     @Test
     void closingFailsWhatIsOutstandingAtOnce() throws Exception {
-        List<InetSocketAddress> addresses = NettyTestCluster.freeAddresses(2);
+        List<InetSocketAddress> addresses = LoopbackPorts.free(2);
         toClose.add(new FakePeer(1, addresses.get(1), true));
         NettyFabric n0 = start(0, addresses, builder -> builder.operationTimeout(Duration.ofSeconds(30)));
         Region region = n0.connect(1, "quiet");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.rdma.LoopbackPorts;
 import io.gtran.rdma.Region;
 import io.gtran.rdma.RegionAccessException;
 import java.net.InetSocketAddress;
@@ -61,7 +62,7 @@ class NettyPeerLossTest extends RawPeerHarness {
      */
     @Test
     void whatWaitsOnARestartedPeersOldIncarnationFailsWhenTheRestartIsKnown() throws Exception {
-        List<InetSocketAddress> addresses = NettyTestCluster.freeAddresses(2);
+        List<InetSocketAddress> addresses = LoopbackPorts.free(2);
         FakePeer oldIncarnation = new FakePeer(1, addresses.get(1), true);
         toClose.add(oldIncarnation);
         NettyFabric n0 = start(0, addresses, builder -> builder.operationTimeout(Duration.ofSeconds(30))
@@ -89,7 +90,7 @@ class NettyPeerLossTest extends RawPeerHarness {
      */
     @Test
     void aPeersLossIsToldAfterAnEarlierBreakOfOneOfItsConnections() throws Exception {
-        List<InetSocketAddress> addresses = NettyTestCluster.freeAddresses(2);
+        List<InetSocketAddress> addresses = LoopbackPorts.free(2);
         FakePeer peer = new FakePeer(1, addresses.get(1), true);
         toClose.add(peer);
         NettyFabric n0 = start(0, addresses, builder -> builder.heartbeatInterval(Duration.ofMillis(100))

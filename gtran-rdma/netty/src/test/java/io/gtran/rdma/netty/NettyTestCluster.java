@@ -1,11 +1,8 @@
 package io.gtran.rdma.netty;
 
 import io.gtran.rdma.ClusterConfig;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
+import io.gtran.rdma.LoopbackPorts;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +44,7 @@ final class NettyTestCluster implements AutoCloseable {
     static NettyTestCluster start(int nodes, int started, UnaryOperator<ClusterConfig.Builder> limits) {
         IllegalStateException last = null;
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-            List<InetSocketAddress> addresses = freeAddresses(nodes);
+            List<InetSocketAddress> addresses = LoopbackPorts.free(nodes);
             List<NettyFabric> fabrics = new ArrayList<>();
             try {
                 for (int node = 0; node < started; node++) {
@@ -62,30 +59,6 @@ final class NettyTestCluster implements AutoCloseable {
         throw new IllegalStateException("could not start a cluster on free ports in " + START_ATTEMPTS + " attempts", last);
     }
 
-    /** {@code count} addresses on 127.0.0.1 whose ports were free a moment ago. */
-    static List<InetSocketAddress> freeAddresses(int count) {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            InetAddress loopback = InetAddress.getByName("127.0.0.1");
-            List<InetSocketAddress> addresses = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                ServerSocket socket = new ServerSocket(0, 1, loopback);
-                sockets.add(socket);
-                addresses.add(new InetSocketAddress("127.0.0.1", socket.getLocalPort()));
-            }
-            return addresses;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            for (ServerSocket socket : sockets) {
-                try {
-                    socket.close();
-                } catch (IOException e) {
-                    // a port we could not release stays taken: the start attempt will fail and retry
-                }
-            }
-        }
-    }
 
     NettyFabric node(int id) {
         return fabrics.get(id);

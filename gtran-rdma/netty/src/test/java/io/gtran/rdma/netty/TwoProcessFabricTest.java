@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gtran.rdma.Batch;
 import io.gtran.rdma.ClusterConfig;
 import io.gtran.rdma.DeliveryException;
+import io.gtran.rdma.LoopbackPorts;
 import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Message;
 import io.gtran.rdma.Region;
@@ -70,7 +71,7 @@ class TwoProcessFabricTest {
     @BeforeEach
     void start() throws Exception {
         for (int attempt = 1; ; attempt++) {
-            List<InetSocketAddress> addresses = NettyTestCluster.freeAddresses(2);
+            List<InetSocketAddress> addresses = LoopbackPorts.free(2);
             try {
                 child = startChild(addresses);
                 local = NettyFabric.start(config(0, addresses));
