@@ -34,6 +34,8 @@ class ParticipantRecordTest {
     void aFenceFreezesAMissingVoteAsNo() {
         ParticipantRecord record = new ParticipantRecord(2);
         assertEquals(new ParticipantRecord.Report(2, Vote.NO, null), record.recover(PARTS));
+        assertArrayEquals(PARTS, record.participants(), "a recovery names the participants: enough to recover in turn");
+        assertEquals(2, record.node());
         assertEquals(Vote.NO, record.validate(PARTS, () -> Vote.YES), "a VALIDATE after the fence cannot vote YES");
         ParticipantRecord voted = new ParticipantRecord(1);
         voted.validate(PARTS, () -> Vote.YES);
@@ -59,6 +61,8 @@ class ParticipantRecordTest {
     void aParticipantThatNeverGotValidateAbortsWhenTheCoordinatorIsLost() {
         ParticipantRecord record = new ParticipantRecord(1);
         assertEquals(Outcome.ABORT, record.abandonIfUnvalidated());
+        assertEquals(Vote.NO, record.vote(), "abandoned: its vote is NO, for any recovery that asks");
+        assertEquals(new ParticipantRecord.Report(1, Vote.NO, Outcome.ABORT), record.recover(PARTS));
         assertEquals(Vote.NO, record.validate(PARTS, () -> Vote.YES));
         ParticipantRecord validated = new ParticipantRecord(2);
         validated.validate(PARTS, () -> Vote.YES);
