@@ -47,6 +47,8 @@ public final class Transaction implements AutoCloseable {
     private final long beginTime;
     private final Isolation isolation;
     private final TxnConfig config;
+    /** When status reads started failing (System.nanoTime; see awaitReachable), 0 while they succeed. */
+    private long unreachableSince;
     private State state = State.ACTIVE;
     private long commitTime;
     /** This transaction's row in the recent committed table, once it took a commit time. */
@@ -530,7 +532,14 @@ public final class Transaction implements AutoCloseable {
         if (word == id) {
             return OWN;
         }
-        long status = readStatus(word);
+        long status;
+        try {
+            status = engine.statusTable().read(word);
+            unreachableSince = 0;
+        } catch (io.gtran.rdma.RegionAccessException | io.gtran.rdma.UnknownRegionException unreachable) {
+            awaitReachable(word, unreachable);
+            return RETRY; // its node is out of reach for now: read the word again, it may have been rewritten
+        }
         if (status == StatusTable.GONE) {
             return RETRY; // it finished and rewrote its words: the word now holds a time
         }
@@ -548,29 +557,23 @@ public final class Transaction implements AutoCloseable {
     }
 
     /**
-     * The status word of transaction {@code other}, read from its coordinating node. A node that
-     * cannot be reached (closed, lost, cut off) is tried again until gtran.txn.dependency-wait-ms
-     * has passed; then this transaction aborts ({@link ConflictKind#COORDINATOR_UNREACHABLE}),
-     * since it cannot tell whether what {@code other} wrote is visible. Never an answer: a
-     * transaction that cannot read a status neither sees nor skips the version.
+     * Called when transaction {@code other}'s coordinating node cannot be reached (closed, lost, cut
+     * off) to read its status: the caller answers {@link #RETRY}, so the word is read again (a
+     * recovery may have rewritten it meanwhile; a commit time or NEVER needs no status). Once
+     * gtran.txn.dependency-wait-ms has passed without a status, this transaction aborts ({@link
+     * ConflictKind#COORDINATOR_UNREACHABLE}): it cannot tell whether what {@code other} wrote is
+     * visible, and it never guesses.
      */
-    private long readStatus(long other) {
-        long deadline = 0;
-        while (true) {
-            try {
-                return engine.statusTable().read(other);
-            } catch (io.gtran.rdma.RegionAccessException | io.gtran.rdma.UnknownRegionException unreachable) {
-                long now = System.nanoTime();
-                if (deadline == 0) {
-                    deadline = now + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(config.dependencyWaitMs);
-                } else if (now - deadline > 0) {
-                    throw conflict(ConflictKind.COORDINATOR_UNREACHABLE, other, null, "its coordinator, node "
-                            + TxnWords.node(other) + ", could not be reached for " + config.dependencyWaitMs + " ms ("
-                            + unreachable.getMessage() + "); retry the transaction");
-                }
-                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-            }
+    private void awaitReachable(long other, RuntimeException unreachable) {
+        long now = System.nanoTime();
+        if (unreachableSince == 0) {
+            unreachableSince = now;
+        } else if (now - unreachableSince > java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(config.dependencyWaitMs)) {
+            throw conflict(ConflictKind.COORDINATOR_UNREACHABLE, other, null, "its coordinator, node " + TxnWords.node(other)
+                    + ", could not be reached for " + config.dependencyWaitMs + " ms (" + unreachable.getMessage()
+                    + "); retry the transaction");
         }
+        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
     }
 
     /**

@@ -46,4 +46,30 @@ class UnreachableCoordinatorTest {
             assertThrows(IllegalStateException.class, () -> reader.vertexExists(vertex), "the reader is aborted");
         }
     }
+
+    @Test
+    @Timeout(30)
+    void aReaderWaitingOnAnUnreachableCoordinatorSeesTheWordOnceARecoveryRewritesIt() throws Exception {
+        try (InJvmCluster cluster = new InJvmCluster();
+             GtranNode n0 = GtranNode.join(cluster, Map.of(StoreConfig.NODE_ID, 0));
+             GtranNode n1 = GtranNode.join(cluster, Map.of(StoreConfig.NODE_ID, 1, TxnConfig.DEPENDENCY_WAIT_MS, 5_000))) {
+            Transaction writer = n0.engine().begin(Isolation.SERIALIZABLE);
+            int label = n1.store().labels().intern("v");
+            long vertex = n1.store().addVertex(label, writer.id(), TxnWords.INFINITY);
+            long committedAt = n1.engine().clock().next(); // before the reader begins: the reader's snapshot holds it
+            n0.close();
+            Transaction reader = n1.engine().begin(Isolation.SERIALIZABLE);
+            java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try {
+                java.util.concurrent.Future<Boolean> seen = thread.submit(() -> reader.vertexExists(vertex));
+                Thread.sleep(200); // the reader is waiting on node 0
+                assertFalse(seen.isDone(), "it waits rather than guess");
+                // A recovery decided COMMIT and stamps the commit time over the writer's id.
+                assertTrue(n1.store().vertices().compareAndSetBeginTime(vertex, writer.id(), committedAt));
+                assertTrue(seen.get(5, TimeUnit.SECONDS), "it reads the word again and sees the committed vertex");
+            } finally {
+                thread.shutdownNow();
+            }
+        }
+    }
 }
