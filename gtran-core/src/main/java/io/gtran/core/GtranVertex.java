@@ -183,13 +183,13 @@ final class GtranVertex extends GtranElement implements Vertex {
         Object userId = ElementHelper.getIdValue(keyValues).orElse(null);
         try {
             int keyId = graph.store.propertyKeys().intern(key);
-            boolean derivable = PropertyValues.derivedId(internalId, keyId) != ElementIds.NONE;
-            if (card == VertexProperty.Cardinality.single && keyValues.length == 0 && derivable) {
+            long derived = PropertyValues.derivedId(internalId, keyId); // NONE for a key id too large
+            if (card == VertexProperty.Cardinality.single && keyValues.length == 0 && derived != ElementIds.NONE) {
                 // the common case in one write: replaces whatever the key held
                 List<Entry> before = graph.indexes.isIndexed(false, key) ? entries(scope, keyId) : null;
                 Object stored = PropertyValues.toStored(value);
                 scope.txn().setVertexProperty(internalId, keyId, stored);
-                long id = PropertyValues.derivedId(internalId, keyId);
+                long id = derived;
                 graph.indexes.vertexPropertyWritten(scope, internalId, key, before,
                         List.of(new Entry(id, value, null)));
                 return new GtranVertexProperty<>(this, key, keyId, id, value);
@@ -200,7 +200,7 @@ final class GtranVertex extends GtranElement implements Vertex {
             }
             List<Entry> before = entries(scope, keyId);
             Object id = userId != null ? GtranIds.validated(userId, VertexProperty.class)
-                    : before.isEmpty() && derivable ? PropertyValues.derivedId(internalId, keyId)
+                    : before.isEmpty() && derived != ElementIds.NONE ? derived
                     : PropertyValues.countedId(graph.store.nodeId(), graph.nextVertexPropertyCounter());
             List<Entry> after = new ArrayList<>(before);
             after.add(new Entry(id, value, null));

@@ -49,8 +49,7 @@ abstract class HeaderTable implements AutoCloseable {
     final long allocateId() {
         int slot = headers.allocate();
         if (slot == SlotPool.NO_SLOT) {
-            throw new StoreCapacityException("pool exhausted: pool=" + headers.name() + " capacity=" + (headers.maxSlots() - 1)
-                    + " slots; raise " + capacityKey);
+            throw StoreCapacityException.poolExhausted(headers.name(), headers.maxSlots() - 1, capacityKey); // less slot 0
         }
         long previous = headers.getLong(slot, ID_OFFSET);
         // A fresh slot holds 0; a freed one its last id's dead marker, whose generation is not spent.

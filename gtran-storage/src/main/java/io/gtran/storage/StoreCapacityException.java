@@ -9,7 +9,11 @@ public final class StoreCapacityException extends StoreException {
     }
 
     static StoreCapacityException poolExhausted(SlotPool pool, String configKey) {
-        return new StoreCapacityException("pool exhausted: pool=" + pool.name() + " capacity=" + pool.maxSlots()
-                + " slots; raise " + configKey);
+        return poolExhausted(pool.name(), pool.maxSlots(), configKey);
+    }
+
+    /** For a pool whose usable capacity differs from its slot count (a header table keeps slot 0). */
+    static StoreCapacityException poolExhausted(String pool, int capacity, String configKey) {
+        return new StoreCapacityException("pool exhausted: pool=" + pool + " capacity=" + capacity + " slots; raise " + configKey);
     }
 }
