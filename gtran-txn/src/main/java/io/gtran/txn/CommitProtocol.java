@@ -4,17 +4,31 @@ import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
 import static io.gtran.txn.TxnWords.INFINITY;
 import static io.gtran.txn.TxnWords.NEVER;
 
+import io.gtran.rdma.RegionAccessException;
+import io.gtran.rdma.UnknownRegionException;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.MvStore;
+import io.gtran.txn.cluster.CommitMessenger;
+import io.gtran.txn.cluster.Outcome;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The end of a transaction: validation, dependency waits, the commit decision and the commit or
  * abort phase that rewrites every word the transaction wrote. See {@link Transaction#commit} for
- * the steps.
+ * the steps on one node, and docs/cluster-transactions.md for a transaction with parts on other
+ * nodes: the coordinator validates its own part, then asks the others to vote
+ * ({@link CommitMessenger}); a participant's part is validated and stamped here by
+ * {@link #voteAsParticipant} and {@link #finishAsParticipant}.
  */
 final class CommitProtocol {
     private static final Logger LOG = LoggerFactory.getLogger(CommitProtocol.class);
@@ -26,8 +40,10 @@ final class CommitProtocol {
     private final StatusTable statusTable;
     private final RecentCommittedTable recentCommitted;
     private final GarbageCollector gc;
-    /** Validating transactions this one conflicted with (optimistic validation): they must abort. */
-    private final List<RecentCommittedTable.Entry> mustAbort = new ArrayList<>();
+    /** Null on a node alone in its cluster. */
+    private final ClusterParts cluster;
+    /** Validating transactions this one conflicted with (optimistic validation), by id: they must abort. */
+    private final List<Long> mustAbort = new ArrayList<>();
 
     CommitProtocol(Transaction txn) {
         this.txn = txn;
@@ -37,11 +53,15 @@ final class CommitProtocol {
         this.statusTable = engine.statusTable();
         this.recentCommitted = engine.recentCommitted();
         this.gc = engine.gc();
+        this.cluster = engine.clusterParts();
     }
 
-    /** Steps 1 to 7 of {@link Transaction#commit}. */
+    /** Steps 1 to 7 of {@link Transaction#commit}; with parts on other nodes, {@link #commitAcross}. */
     void commit() {
-        if (prepare()) {
+        RemoteParts remote = txn.remote;
+        if (remote != null && !remote.isEmpty()) {
+            commitAcross(remote);
+        } else if (prepare()) {
             decide();
         }
     }
@@ -61,13 +81,17 @@ final class CommitProtocol {
             engine.countCommit();
             return false;
         }
-        int node = store.nodeId();
-        for (int owner : txn.writes.nodes()) {
-            if (owner != node) {
-                throw new UnsupportedOperationException("transaction wrote on node " + owner
-                        + "; distributed commit arrives with the cluster transport");
-            }
+        RecentCommittedTable.Entry entry = enterValidating();
+        // 3. Validation of reads and scans (SR).
+        if (txn.isolation() == Isolation.SERIALIZABLE && engine.config().validation) {
+            validate(entry.commitTime);
         }
+        return true;
+    }
+
+    /** Step 2: publishes the count deltas, takes the commit time, enters the RCT; status VALIDATING. */
+    private RecentCommittedTable.Entry enterValidating() {
+        int node = store.nodeId();
         // Count deltas go in before the commit time is taken: see ElementCounts.
         txn.publishCounts();
         // 2. Commit time and RCT entry in one step; then the status says VALIDATING.
@@ -86,11 +110,114 @@ final class CommitProtocol {
         if (!statusTable.move(txn.id(), TxnStatus.VALIDATING, pending, TxnStatus.VALIDATING, entry.commitTime)) {
             throw new IllegalStateException("status of " + txn + " changed under its owner");
         }
-        // 3. Validation of reads and scans (SR).
-        if (txn.isolation() == Isolation.SERIALIZABLE && engine.config().validation) {
-            validate(entry, mustAbort);
+        return entry;
+    }
+
+    /**
+     * Commit of a transaction with parts on other nodes. Read-only: what it pre-read there is
+     * resolved there (a round trip only to parts that pre-read), and the parts are released off the
+     * client's path. Otherwise this node's part is validated first (its YES is implied by VALIDATE),
+     * then every other part votes in parallel; the decision is the status CAS here. The status
+     * entry is freed once every part acknowledged the decision (no word anywhere names it then).
+     *
+     * @throws CommitOutcomeUnknownException if the votes did not come in time; the protocol decides later
+     */
+    private void commitAcross(RemoteParts remote) {
+        CommitMessenger messenger = cluster.messenger();
+        int[] nodes = remote.nodes();
+        if (txn.isReadOnly()) {
+            remote.resolvePreReads();
+            awaitPreReadDependencies();
+            statusTable.release(txn.id());
+            txn.markCommitted(txn.beginTime());
+            engine.countCommit();
+            messenger.abort(txn.id(), nodes); // drops the parts: they wrote nothing, so nothing is undone
+            return;
         }
-        return true;
+        RecentCommittedTable.Entry entry = enterValidating();
+        if (txn.isolation() == Isolation.SERIALIZABLE && engine.config().validation) {
+            validate(entry.commitTime);
+        }
+        awaitPreReadDependencies();
+        awaitMustAbort();
+        CompletableFuture<Outcome> answer = messenger.commit(txn.id(), entry.commitTime, nodes);
+        long waitMs = 2L * engine.config().remoteTimeoutMs;
+        Outcome outcome;
+        try {
+            outcome = answer.get(waitMs, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | InterruptedException | ExecutionException e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            answer.thenAccept(decided -> finishDecided(decided, entry, nodes));
+            throw new CommitOutcomeUnknownException(txn.id(), nodes, waitMs);
+        }
+        finishDecided(outcome, entry, nodes);
+        if (outcome == Outcome.ABORT) {
+            throw txn.conflict(ConflictKind.PARTICIPANT_VOTED_NO, 0, null, "a node holding part of it voted NO or was lost; its"
+                    + " parts are on nodes " + Arrays.toString(nodes));
+        }
+    }
+
+    /** Applies the decision here: the status CAS (the commit point) and this node's stamp, or the abort. */
+    private void finishDecided(Outcome outcome, RecentCommittedTable.Entry entry, int[] nodes) {
+        long commitTime = entry.commitTime;
+        if (outcome == Outcome.ABORT) {
+            abort();
+            return;
+        }
+        if (!statusTable.move(txn.id(), TxnStatus.VALIDATING, commitTime, TxnStatus.COMMITTED, commitTime)) {
+            throw new IllegalStateException("status of " + txn + " changed under its owner");
+        }
+        recentCommitted.decide(entry, TxnStatus.COMMITTED);
+        txn.markCommitted(commitTime);
+        engine.countCommit();
+        stamp(commitTime);
+        long id = txn.id();
+        cluster.messenger().acknowledged(id).whenComplete((done, failure) -> statusTable.release(id));
+        gc.help();
+    }
+
+    /**
+     * VALIDATE at a participant: enters this part in the RCT under the coordinator's commit time,
+     * validates it (SR) and resolves its dependencies here. Returns the vote; a NO has aborted the
+     * part here already.
+     */
+    boolean voteAsParticipant(long commitTime, Runnable onEntered) {
+        if (!txn.isActive()) {
+            return false;
+        }
+        try {
+            if (!txn.isReadOnly()) {
+                txn.registered = recentCommitted.enter(txn.id(), commitTime, txn.writes.of(store.nodeId()));
+                onEntered.run();
+            }
+            if (txn.isolation() == Isolation.SERIALIZABLE && engine.config().validation) {
+                validate(commitTime);
+            }
+            awaitPreReadDependencies();
+            awaitMustAbort();
+            return true;
+        } catch (TransactionConflictException e) {
+            return false; // conflict() aborted the part here
+        }
+    }
+
+    /** DECIDE at a participant: stamps the commit time over this part's words, or undoes them. */
+    void finishAsParticipant(boolean commit, long commitTime) {
+        if (!txn.isActive()) {
+            return;
+        }
+        if (!commit) {
+            abort();
+            return;
+        }
+        if (txn.registered != null) {
+            recentCommitted.decide(txn.registered, TxnStatus.COMMITTED);
+        }
+        txn.markCommitted(commitTime);
+        stamp(commitTime);
+        gc.help();
     }
 
     /** Steps 4 to 7, after {@link #prepare}: dependencies, the decision, the commit phase. */
@@ -99,12 +226,7 @@ final class CommitProtocol {
         long commitTime = entry.commitTime;
         // 4. Dependencies.
         awaitPreReadDependencies();
-        for (RecentCommittedTable.Entry other : mustAbort) {
-            if (txn.awaitOutcome(other, null) == TxnStatus.COMMITTED) {
-                throw txn.conflict(ConflictKind.VALIDATION_DEPENDENCY_COMMITTED, other.txnId, null,
-                        "it wrote what this transaction read and committed first, at " + other.commitTime);
-            }
-        }
+        awaitMustAbort();
         // 5. The decision.
         if (!statusTable.move(txn.id(), TxnStatus.VALIDATING, commitTime, TxnStatus.COMMITTED, commitTime)) {
             throw new IllegalStateException("status of " + txn + " changed under its owner");
@@ -119,10 +241,18 @@ final class CommitProtocol {
         gc.help();
     }
 
-    private void validate(RecentCommittedTable.Entry self, List<RecentCommittedTable.Entry> mustAbort) {
-        long commitTime = self.commitTime;
+    /**
+     * SR validation of this node's part at {@code commitTime}: every writer here that committed or
+     * is validating in (begin time, commit time) and wrote what this part read, or that it read
+     * around, is a conflict (a validating one a dependency, with optimistic validation). The writers
+     * are those entered in the RCT, and those of other nodes' transactions that wrote here and are
+     * not entered yet: their status, read at their coordinator, says whether they are in the window
+     * (EXECUTING: they will take a commit time above this one).
+     */
+    private void validate(long commitTime) {
         boolean complete;
         try {
+            // Also a barrier: a local commit that took a smaller commit time has entered the RCT.
             complete = recentCommitted.awaitRegisteredBelow(commitTime, engine.config().dependencyWaitMs);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -132,30 +262,118 @@ final class CommitProtocol {
             throw txn.conflict(ConflictKind.DEPENDENCY_TIMEOUT, 0, null,
                     "commit times below " + commitTime + " did not all register in time");
         }
-        int node = store.nodeId();
+        if (cluster != null) {
+            for (Transaction writer : cluster.unenteredWriters(txn.id())) {
+                checkUnentered(writer, commitTime);
+            }
+        }
         for (RecentCommittedTable.Entry other : recentCommitted.between(txn.beginTime(), commitTime)) {
-            if (other.txnId == txn.id() || other.outcome() == TxnStatus.ABORTED) {
-                continue; // ourselves, or a transaction whose writes never happened
-            }
-            ConflictKey common = txn.reads.firstCommon(node, other.writes);
-            // A version we read around while its writer executed: that writer committed (or is
-            // validating) inside our window, so what we read is stale even if no key says so.
-            boolean readAround = txn.skippedWriters.contains(other.txnId);
-            if (common == null && !readAround) {
-                continue;
-            }
-            String detail = common == null ? "it committed a version this transaction read around" : "it wrote what this transaction read";
-            if (other.outcome() == TxnStatus.COMMITTED) {
-                throw txn.conflict(ConflictKind.READ_WRITE, other.txnId, common, detail + ", committing at " + other.commitTime);
-            }
-            if (!engine.config().optimisticValidation) {
-                throw txn.conflict(ConflictKind.READ_WRITE, other.txnId, common, detail + " and is validating");
-            }
-            mustAbort.add(other); // optimistic validation: commit only if it aborts
+            checkWriter(other.txnId, other.commitTime, other.outcome(), other.writes);
         }
     }
 
-    private void awaitPreReadDependencies() {
+    private void checkWriter(long other, long otherCommitTime, TxnStatus outcome, Set<ConflictKey> otherWrites) {
+        if (other == txn.id() || outcome == TxnStatus.ABORTED) {
+            return; // ourselves, or a transaction whose writes never happened
+        }
+        ConflictKey common = txn.reads.firstCommon(store.nodeId(), otherWrites);
+        // A version we read around while its writer executed: that writer committed (or is
+        // validating) inside our window, so what we read is stale even if no key says so.
+        boolean readAround = txn.skippedWriters.contains(other);
+        if (common == null && !readAround) {
+            return;
+        }
+        String detail = common == null ? "it committed a version this transaction read around" : "it wrote what this transaction read";
+        if (outcome == TxnStatus.COMMITTED) {
+            throw txn.conflict(ConflictKind.READ_WRITE, other, common, detail + ", committing at " + otherCommitTime);
+        }
+        if (!engine.config().optimisticValidation) {
+            throw txn.conflict(ConflictKind.READ_WRITE, other, common, detail + " and is validating");
+        }
+        mustAbort.add(other); // optimistic validation: commit only if it aborts
+    }
+
+    /** Validation against another node's transaction that wrote here and has not entered this node's RCT. */
+    private void checkUnentered(Transaction writer, long commitTime) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(engine.config().dependencyWaitMs);
+        while (true) {
+            long status;
+            try {
+                status = statusTable.read(writer.id());
+            } catch (RegionAccessException | UnknownRegionException unreachable) {
+                status = 0; // read again until the deadline
+            }
+            if (status == StatusTable.GONE) {
+                return; // decided and acknowledged everywhere, so entered here if it committed: the RCT scan sees it
+            }
+            if (status != 0) {
+                TxnStatus other = StatusTableDescriptor.status(status);
+                long otherCommitTime = StatusTableDescriptor.commitTime(status);
+                if (other == TxnStatus.EXECUTING || other == TxnStatus.ABORTED) {
+                    return; // EXECUTING now: its commit time will be above ours (I4)
+                }
+                if (otherCommitTime != StatusTableDescriptor.PENDING_COMMIT_TIME) {
+                    if (otherCommitTime > txn.beginTime() && otherCommitTime < commitTime) {
+                        checkWriter(writer.id(), otherCommitTime, other, writer.writes.of(store.nodeId()));
+                    }
+                    return;
+                }
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw txn.conflict(ConflictKind.DEPENDENCY_TIMEOUT, writer.id(), null,
+                        "its status could not be read, or it did not take its commit time, within " + TxnConfig.DEPENDENCY_WAIT_MS
+                                + "=" + engine.config().dependencyWaitMs);
+            }
+            LockSupport.parkNanos(50_000);
+        }
+    }
+
+    /** Optimistic validation's dependencies: each must abort, or this transaction does. */
+    private void awaitMustAbort() {
+        for (long other : mustAbort) {
+            if (awaitOutcomeOf(other) == TxnStatus.COMMITTED) {
+                throw txn.conflict(ConflictKind.VALIDATION_DEPENDENCY_COMMITTED, other, null,
+                        "it wrote what this transaction read and committed first");
+            }
+        }
+    }
+
+    /**
+     * The outcome of a validating transaction: from its RCT entry here, or, while it has none (another
+     * node's transaction whose VALIDATE has not arrived), from its status at its coordinator.
+     */
+    private TxnStatus awaitOutcomeOf(long other) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(engine.config().dependencyWaitMs);
+        while (true) {
+            RecentCommittedTable.Entry entry = recentCommitted.find(other);
+            if (entry != null) {
+                return txn.awaitOutcome(entry, null);
+            }
+            long status;
+            try {
+                status = statusTable.read(other);
+            } catch (RegionAccessException | UnknownRegionException unreachable) {
+                status = 0;
+            }
+            if (status == StatusTable.GONE) {
+                // Finished everywhere; had it committed it would have entered here first (found above).
+                return recentCommitted.find(other) != null ? recentCommitted.find(other).outcome() : TxnStatus.ABORTED;
+            }
+            if (status != 0) {
+                TxnStatus outcome = StatusTableDescriptor.status(status);
+                if (outcome == TxnStatus.COMMITTED || outcome == TxnStatus.ABORTED) {
+                    return outcome;
+                }
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw txn.conflict(ConflictKind.DEPENDENCY_TIMEOUT, other, null,
+                        "it did not decide within " + TxnConfig.DEPENDENCY_WAIT_MS + "=" + engine.config().dependencyWaitMs);
+            }
+            LockSupport.parkNanos(50_000);
+        }
+    }
+
+    void awaitPreReadDependencies() {
         for (RecentCommittedTable.Entry other : txn.preReadDependencies) {
             if (txn.awaitOutcome(other, null) == TxnStatus.ABORTED) {
                 throw txn.conflict(ConflictKind.PRE_READ_DEPENDENCY_ABORTED, other.txnId, null,
@@ -208,11 +426,12 @@ final class CommitProtocol {
         long id = txn.id();
         RecentCommittedTable.Entry entry = txn.registered;
         long pending = StatusTableDescriptor.PENDING_COMMIT_TIME;
-        boolean moved = entry == null
+        boolean moved = txn.participant // a participant's status is its coordinator's
+                || (entry == null
                 ? statusTable.move(id, TxnStatus.EXECUTING, 0, TxnStatus.ABORTED, 0)
                         // or it failed to take its commit time (the clock gave none)
                         || statusTable.move(id, TxnStatus.VALIDATING, pending, TxnStatus.ABORTED, 0)
-                : statusTable.move(id, TxnStatus.VALIDATING, entry.commitTime, TxnStatus.ABORTED, entry.commitTime);
+                : statusTable.move(id, TxnStatus.VALIDATING, entry.commitTime, TxnStatus.ABORTED, entry.commitTime));
         if (!moved) {
             throw new IllegalStateException("status of " + txn + " changed under its owner");
         }
@@ -246,7 +465,15 @@ final class CommitProtocol {
             d.word = NEVER;
         }
         retire();
-        statusTable.release(id);
+        RemoteParts remote = txn.remote;
+        if (txn.participant) {
+            return;
+        } else if (remote != null && !remote.isEmpty()) {
+            // The parts elsewhere undo theirs on DECIDE; until all have, words there name this transaction.
+            cluster.messenger().abort(id, remote.nodes()).whenComplete((done, failure) -> statusTable.release(id));
+        } else {
+            statusTable.release(id);
+        }
         txn.runAbortActions(); // last, as the layer above undid its own changes after a rollback
     }
 

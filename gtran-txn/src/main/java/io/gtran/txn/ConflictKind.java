@@ -20,5 +20,12 @@ public enum ConflictKind {
      * It met the id of a transaction whose coordinating node could not be reached to read its
      * status within gtran.txn.dependency-wait-ms: it cannot tell what that transaction wrote.
      */
-    COORDINATOR_UNREACHABLE
+    COORDINATOR_UNREACHABLE,
+    /**
+     * Another node holding part of it did not answer within gtran.txn.remote-timeout-ms, was lost,
+     * or no longer accepts its operations: it cannot commit.
+     */
+    PARTICIPANT_UNREACHABLE,
+    /** Another node holding part of it voted NO at commit (its validation or a dependency failed there). */
+    PARTICIPANT_VOTED_NO
 }

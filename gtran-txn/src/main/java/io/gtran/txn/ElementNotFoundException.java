@@ -13,6 +13,12 @@ public final class ElementNotFoundException extends RuntimeException {
         this.elementId = elementId;
     }
 
+    /** The exception another node raised, carried to the coordinator with its message. */
+    ElementNotFoundException(String message, long elementId, boolean fromAnotherNode) {
+        super(message);
+        this.elementId = elementId;
+    }
+
     public long elementId() {
         return elementId;
     }

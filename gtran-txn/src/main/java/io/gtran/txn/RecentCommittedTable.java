@@ -62,6 +62,19 @@ final class RecentCommittedTable {
         return entry;
     }
 
+    /**
+     * Enters a transaction another node coordinates, under the commit time its coordinator took
+     * (a participant's VALIDATE). Validation here covers the gap until it arrives by reading the
+     * status of the writers not entered yet (see CommitProtocol).
+     */
+    synchronized Entry enter(long txnId, long commitTime, Set<ConflictKey> writes) {
+        Entry entry = new Entry(txnId, commitTime, writes);
+        byCommitTime.put(commitTime, entry);
+        byTxn.put(txnId, entry);
+        notifyAll();
+        return entry;
+    }
+
     /** Takes a commit time whose write set will follow through {@link #publish}; queries above it wait. */
     synchronized long reserve(Clock clock) {
         long commitTime = clock.next();

@@ -47,6 +47,10 @@ public final class Transaction implements AutoCloseable {
     private final long beginTime;
     private final Isolation isolation;
     private final TxnConfig config;
+    /** True for a participant context: another node coordinates this transaction, this is its part here. */
+    final boolean participant;
+    /** The coordinator's parts on other nodes; null on a node alone in its cluster, and in a participant. */
+    final RemoteParts remote;
     /** When status reads started failing (System.nanoTime; see awaitReachable), 0 while they succeed. */
     private long unreachableSince;
     private State state = State.ACTIVE;
@@ -77,7 +81,15 @@ public final class Transaction implements AutoCloseable {
     final List<ElementCounts.Delta> publishedCounts = new ArrayList<>();
 
     Transaction(TransactionEngine engine, long id, long beginTime, Isolation isolation) {
+        this(engine, id, beginTime, isolation, false);
+    }
+
+    /** A transaction this node coordinates ({@code participant} false), or another node's part here (true). */
+    Transaction(TransactionEngine engine, long id, long beginTime, Isolation isolation, boolean participant) {
         this.engine = engine;
+        this.participant = participant;
+        ClusterParts cluster = engine.clusterParts();
+        this.remote = participant || cluster == null ? null : new RemoteParts(this, cluster, engine.members(), engine.store().nodeId());
         this.store = engine.store();
         this.versions = store.mvStore();
         this.id = id;
@@ -116,7 +128,7 @@ public final class Transaction implements AutoCloseable {
 
     /** Whether this transaction has written nothing so far. */
     public boolean isReadOnly() {
-        return log.isEmpty() && writes.isEmpty();
+        return log.isEmpty() && writes.isEmpty() && (remote == null || !remote.anyWrote());
     }
 
     // ---------------------------------------------------------------- reads
@@ -130,21 +142,37 @@ public final class Transaction implements AutoCloseable {
     }
 
     public int vertexLabel(long vertexId) {
+        int owner = owner(vertexId);
+        if (owner >= 0) {
+            return store.labels().intern(remote.call(owner, RemoteOp.LABEL, w -> w.putByte(0).putLong(vertexId)).getString());
+        }
         requireVisible(ElementKind.VERTEX, vertexId);
         return store.vertices().label(vertexId);
     }
 
     public int edgeLabel(long edgeId) {
+        int owner = owner(edgeId);
+        if (owner >= 0) {
+            return store.labels().intern(remote.call(owner, RemoteOp.LABEL, w -> w.putByte(1).putLong(edgeId)).getString());
+        }
         requireVisible(ElementKind.EDGE, edgeId);
         return store.edges().label(edgeId);
     }
 
     public long edgeOutVertex(long edgeId) {
+        int owner = owner(edgeId);
+        if (owner >= 0) {
+            return remote.call(owner, RemoteOp.EDGE_OUT, w -> w.putLong(edgeId)).getLong();
+        }
         requireVisible(ElementKind.EDGE, edgeId);
         return store.edgeOutVertex(edgeId);
     }
 
     public long edgeInVertex(long edgeId) {
+        int owner = owner(edgeId);
+        if (owner >= 0) {
+            return remote.call(owner, RemoteOp.EDGE_IN, w -> w.putLong(edgeId)).getLong();
+        }
         requireVisible(ElementKind.EDGE, edgeId);
         return store.edgeInVertex(edgeId);
     }
@@ -174,6 +202,11 @@ public final class Transaction implements AutoCloseable {
      * edge added or removed concurrently aborts this transaction rather than go unnoticed.
      */
     public long[] edges(long vertexId, EdgeDirection direction, int label) {
+        int owner = owner(vertexId);
+        if (owner >= 0) {
+            return remote.call(owner, RemoteOp.EDGES, w -> w.putLong(vertexId).putByte(direction.ordinal())
+                    .putString(RemoteOp.labelName(store, label))).getLongs();
+        }
         requireVisible(ElementKind.VERTEX, vertexId);
         if (direction != EdgeDirection.IN) {
             recordRead(ConflictKey.adjacencyOut(vertexId));
@@ -204,6 +237,19 @@ public final class Transaction implements AutoCloseable {
     }
 
     private long[] scan(ElementKind kind, int label) {
+        long[] here = scanHere(kind, label);
+        if (remote == null) {
+            return here;
+        }
+        LongList all = new LongList();
+        all.addAll(here);
+        for (int node : remote.otherMembers()) {
+            all.addAll(remote.call(node, RemoteOp.SCAN, w -> w.putByte(kind.ordinal()).putString(RemoteOp.labelName(store, label))).getLongs());
+        }
+        return all.toArray();
+    }
+
+    private long[] scanHere(ElementKind kind, int label) {
         ensureActive();
         recordRead(kind == ElementKind.VERTEX ? ConflictKey.vertexScan(label) : ConflictKey.edgeScan(label));
         ElementTable table = kind.table(store);
@@ -233,13 +279,7 @@ public final class Transaction implements AutoCloseable {
      */
     public long[] visibleVertices(long[] candidates) {
         ensureActive();
-        LongList result = new LongList();
-        for (long id : candidates) {
-            if (ElementIds.isWellFormed(id) && visible(ElementKind.VERTEX, id)) {
-                result.add(id);
-            }
-        }
-        return result.toArray();
+        return remote != null ? visibleAcross(ElementKind.VERTEX, candidates) : visibleHere(ElementKind.VERTEX, candidates);
     }
 
     /**
@@ -250,13 +290,7 @@ public final class Transaction implements AutoCloseable {
      */
     public long[] visibleEdges(long[] candidates) {
         ensureActive();
-        LongList result = new LongList();
-        for (long id : candidates) {
-            if (ElementIds.isWellFormed(id) && visible(ElementKind.EDGE, id)) {
-                result.add(id);
-            }
-        }
-        return result.toArray();
+        return remote != null ? visibleAcross(ElementKind.EDGE, candidates) : visibleHere(ElementKind.EDGE, candidates);
     }
 
     /**
@@ -274,6 +308,16 @@ public final class Transaction implements AutoCloseable {
     }
 
     private long count(ElementKind kind, int label) {
+        long total = countHere(kind, label);
+        if (remote != null) {
+            for (int node : remote.otherMembers()) {
+                total += remote.call(node, RemoteOp.COUNT, w -> w.putByte(kind.ordinal()).putString(RemoteOp.labelName(store, label))).getLong();
+            }
+        }
+        return total;
+    }
+
+    private long countHere(ElementKind kind, int label) {
         ensureActive();
         ConflictKey.Kind scan = kind == ElementKind.VERTEX ? ConflictKey.Kind.VERTEX_SCAN : ConflictKey.Kind.EDGE_SCAN;
         recordRead(new ConflictKey(scan, label, 0));
@@ -299,6 +343,16 @@ public final class Transaction implements AutoCloseable {
     void counted(ElementKind kind, int label, int delta) {
         countDeltas.computeIfAbsent(ElementCounts.key(kind, label), k -> new long[1])[0] += delta;
         countDeltas.computeIfAbsent(ElementCounts.key(kind, ConflictKey.ANY_LABEL), k -> new long[1])[0] += delta;
+        if (participant) {
+            // A participant does not know which operation is its last: each delta goes in at once,
+            // with this transaction's id in its word, long before the coordinator takes the commit time.
+            ElementCounts counts = engine.counts();
+            for (long key : new long[] {ElementCounts.key(kind, label), ElementCounts.key(kind, ConflictKey.ANY_LABEL)}) {
+                ElementCounts.Counter counter = counts.counter(key);
+                publishedCounts.add(counter.append(id, delta));
+                counter.foldIfDue();
+            }
+        }
     }
 
     /**
@@ -306,6 +360,9 @@ public final class Transaction implements AutoCloseable {
      * it takes its commit time, so that every reader whose snapshot includes the commit finds them.
      */
     void publishCounts() {
+        if (participant) {
+            return; // published as they happened: see counted
+        }
         ElementCounts counts = engine.counts();
         for (Map.Entry<Long, long[]> e : countDeltas.entrySet()) {
             long delta = e.getValue()[0];
@@ -322,6 +379,9 @@ public final class Transaction implements AutoCloseable {
      * validation catches a concurrent write of the same key.
      */
     public void recordRead(ConflictKey key) {
+        if (routeRecord(key, RemoteOp.RECORD_READ)) {
+            return;
+        }
         ensureActive();
         if (isolation == Isolation.SERIALIZABLE) {
             reads.add(key); // SI validates nothing, so it need not remember what it read
@@ -330,13 +390,33 @@ public final class Transaction implements AutoCloseable {
 
     /** Records a write of a key defined by a layer above; see {@link #recordRead}. */
     public void recordWrite(ConflictKey key) {
+        if (routeRecord(key, RemoteOp.RECORD_WRITE)) {
+            return;
+        }
         ensureActive();
         writes.add(key);
     }
 
     // ---------------------------------------------------------------- writes
 
-    /** Creates a vertex (with no properties yet); returns its id. */
+    /**
+     * Creates a vertex on node {@code node}, a member of this node's cluster (with no properties
+     * yet); returns its id, which names that node.
+     *
+     * @throws IllegalArgumentException if {@code node} is not a member
+     */
+    public long addVertex(int node, int label) {
+        if (node == store.nodeId()) {
+            return addVertex(label);
+        }
+        if (remote == null || !engine.members().nodes().contains(node)) {
+            throw new IllegalArgumentException("node " + node + " is not a member of this cluster: members="
+                    + engine.members().nodes());
+        }
+        return remote.call(node, RemoteOp.ADD_VERTEX, w -> w.putString(store.labels().name(label))).getLong();
+    }
+
+    /** Creates a vertex on this node (with no properties yet); returns its id. */
     public long addVertex(int label) {
         ensureActive();
         long vertexId = store.addVertex(label, id, INFINITY);
@@ -354,6 +434,17 @@ public final class Transaction implements AutoCloseable {
      * @throws TransactionConflictException if an endpoint is being deleted, or was deleted after this transaction began
      */
     public long addEdge(long outVertex, long inVertex, int label) {
+        int outOwner = owner(outVertex);
+        int inOwner = owner(inVertex);
+        if (outOwner != inOwner) {
+            throw new UnsupportedOperationException("an edge between vertices on different nodes: out vertex "
+                    + ElementIds.toString(outVertex) + " on node " + nodeOf(outVertex) + ", in vertex " + ElementIds.toString(inVertex)
+                    + " on node " + nodeOf(inVertex) + "; this version keeps both ends of an edge on one node");
+        }
+        if (outOwner >= 0) {
+            return remote.call(outOwner, RemoteOp.ADD_EDGE, w -> w.putLong(outVertex).putLong(inVertex)
+                    .putString(store.labels().name(label))).getLong();
+        }
         requireVisible(ElementKind.VERTEX, outVertex);
         requireVisible(ElementKind.VERTEX, inVertex);
         long edgeId = store.addEdge(outVertex, inVertex, label, id, INFINITY);
@@ -370,6 +461,11 @@ public final class Transaction implements AutoCloseable {
 
     /** Deletes an edge this transaction sees. */
     public void removeEdge(long edgeId) {
+        int owner = owner(edgeId);
+        if (owner >= 0) {
+            remote.call(owner, RemoteOp.REMOVE_EDGE, w -> w.putLong(edgeId));
+            return;
+        }
         requireVisible(ElementKind.EDGE, edgeId);
         rules.endElement(ElementKind.EDGE, edgeId);
         rules.writeEdgeKeys(edgeId, store.edgeOutVertex(edgeId), store.edgeInVertex(edgeId), store.edges().label(edgeId));
@@ -377,6 +473,11 @@ public final class Transaction implements AutoCloseable {
 
     /** Deletes a vertex this transaction sees, with all its edges. */
     public void removeVertex(long vertexId) {
+        int owner = owner(vertexId);
+        if (owner >= 0) {
+            remote.call(owner, RemoteOp.REMOVE_VERTEX, w -> w.putLong(vertexId));
+            return;
+        }
         requireVisible(ElementKind.VERTEX, vertexId);
         int label = store.vertices().label(vertexId);
         rules.endElement(ElementKind.VERTEX, vertexId);
@@ -405,20 +506,33 @@ public final class Transaction implements AutoCloseable {
 
     /** Sets a vertex property; null removes it (as {@link #removeVertexProperty}). */
     public void setVertexProperty(long vertexId, int keyId, Object value) {
-        rules.writeProperty(ElementKind.VERTEX, vertexId, keyId, value);
+        writeProperty(ElementKind.VERTEX, vertexId, keyId, value);
     }
 
     public void setEdgeProperty(long edgeId, int keyId, Object value) {
-        rules.writeProperty(ElementKind.EDGE, edgeId, keyId, value);
+        writeProperty(ElementKind.EDGE, edgeId, keyId, value);
     }
 
     /** Removes a vertex property; returns false if the vertex had none under that key. */
     public boolean removeVertexProperty(long vertexId, int keyId) {
-        return rules.writeProperty(ElementKind.VERTEX, vertexId, keyId, null);
+        return writeProperty(ElementKind.VERTEX, vertexId, keyId, null);
     }
 
     public boolean removeEdgeProperty(long edgeId, int keyId) {
-        return rules.writeProperty(ElementKind.EDGE, edgeId, keyId, null);
+        return writeProperty(ElementKind.EDGE, edgeId, keyId, null);
+    }
+
+    private boolean writeProperty(ElementKind kind, long element, int keyId, Object value) {
+        int owner = owner(element);
+        if (owner < 0) {
+            return rules.writeProperty(kind, element, keyId, value);
+        }
+        String key = store.propertyKeys().name(keyId);
+        if (value == null) {
+            return remote.call(owner, RemoteOp.REMOVE_PROPERTY, w -> w.putByte(kind.ordinal()).putLong(element).putString(key)).getBoolean();
+        }
+        remote.call(owner, RemoteOp.SET_PROPERTY, w -> w.putByte(kind.ordinal()).putLong(element).putString(key).putValue(value));
+        return true;
     }
 
     // ---------------------------------------------------------------- commit and abort
@@ -509,12 +623,29 @@ public final class Transaction implements AutoCloseable {
 
     TransactionConflictException conflict(ConflictKind kind, long other, ConflictKey key, String detail) {
         String on = key == null ? null : key.describe(store.propertyKeys(), store.labels());
+        return conflict(kind, other, key, on, detail);
+    }
+
+    /** A conflict another node found in its part of this transaction, described there. */
+    TransactionConflictException remoteConflict(ConflictKind kind, long other, String on, String detail) {
+        return conflict(kind, other, null, on, detail);
+    }
+
+    private TransactionConflictException conflict(ConflictKind kind, long other, ConflictKey key, String on, String detail) {
         TransactionConflictException e = new TransactionConflictException(kind, id, other, key, on, detail);
-        engine.countAbort(kind);
+        if (!participant) {
+            engine.countAbort(kind); // counted once, by the coordinator
+        }
         if (state == State.ACTIVE) {
             new CommitProtocol(this).abort();
         }
         return e;
+    }
+
+    /** Waits for the validating transactions this part pre-read to commit (a read-only transaction's end, here). */
+    void resolvePreReads() {
+        ensureActive();
+        new CommitProtocol(this).awaitPreReadDependencies();
     }
 
     // ---------------------------------------------------------------- visibility
@@ -698,6 +829,10 @@ public final class Transaction implements AutoCloseable {
      * included); recorded as a read of the element. As {@link #vertexExists} or {@link #edgeExists}.
      */
     public boolean exists(ElementKind kind, long element) {
+        int owner = owner(element);
+        if (owner >= 0) {
+            return remote.call(owner, RemoteOp.EXISTS, w -> w.putByte(kind.ordinal()).putLong(element)).getBoolean();
+        }
         ensureActive();
         recordRead(ConflictKey.element(element));
         return ElementIds.isWellFormed(element) && visible(kind, element);
@@ -748,6 +883,11 @@ public final class Transaction implements AutoCloseable {
     }
 
     private Object property(ElementKind kind, long element, int key) {
+        int owner = owner(element);
+        if (owner >= 0) {
+            return remote.call(owner, RemoteOp.PROPERTY, w -> w.putByte(kind.ordinal()).putLong(element)
+                    .putString(store.propertyKeys().name(key))).getValue();
+        }
         requireVisible(kind, element);
         recordRead(ConflictKey.property(element, key));
         int version = visibleVersion(kind, element, key);
@@ -755,6 +895,16 @@ public final class Transaction implements AutoCloseable {
     }
 
     private Map<Integer, Object> properties(ElementKind kind, long element) {
+        int owner = owner(element);
+        if (owner >= 0) {
+            io.gtran.txn.cluster.Wire.Reader in = remote.call(owner, RemoteOp.PROPERTIES, w -> w.putByte(kind.ordinal()).putLong(element));
+            Map<Integer, Object> byKey = new java.util.TreeMap<>();
+            for (int i = in.getInt(); i > 0; i--) {
+                int key = store.propertyKeys().intern(in.getString());
+                byKey.put(key, in.getValue());
+            }
+            return new LinkedHashMap<>(byKey);
+        }
         requireVisible(kind, element);
         recordRead(ConflictKey.propertyKeys(element));
         Map<Integer, Object> result = new LinkedHashMap<>();
@@ -774,6 +924,69 @@ public final class Transaction implements AutoCloseable {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    /** The other member that owns {@code element}, where its operations run; -1 to run here. */
+    private int owner(long element) {
+        return remote == null ? -1 : remote.remoteOwner(element);
+    }
+
+    /** The node an element's operations run on: its owner if a member, else this one. */
+    private int nodeOf(long element) {
+        int owner = owner(element);
+        return owner < 0 ? store.nodeId() : owner;
+    }
+
+    /** Sends a read or write of an element-based key to the element's owner; false if it is this node's. */
+    private boolean routeRecord(ConflictKey key, RemoteOp op) {
+        int owner = reads.ownerNode(key) == store.nodeId() ? -1 : owner(key.element());
+        if (owner < 0) {
+            return false;
+        }
+        remote.call(owner, op, w -> {
+            w.putByte(key.kind().ordinal()).putLong(key.element());
+            if (key.kind() == ConflictKey.Kind.PROPERTY) {
+                w.putString(store.propertyKeys().name((int) key.detail()));
+            } else {
+                w.putLong(key.detail());
+            }
+        });
+        return true;
+    }
+
+    /** {@link #visibleVertices}/{@link #visibleEdges} over candidates on several nodes, in their order. */
+    private long[] visibleAcross(ElementKind kind, long[] candidates) {
+        Map<Integer, LongList> byNode = new java.util.TreeMap<>();
+        for (long candidate : candidates) {
+            byNode.computeIfAbsent(owner(candidate), n -> new LongList()).add(candidate);
+        }
+        java.util.Set<Long> visible = new java.util.HashSet<>();
+        for (Map.Entry<Integer, LongList> e : byNode.entrySet()) {
+            long[] ids = e.getValue().toArray();
+            long[] seen = e.getKey() < 0
+                    ? visibleHere(kind, ids)
+                    : remote.call(e.getKey(), RemoteOp.VISIBLE, w -> w.putByte(kind.ordinal()).putLongs(ids)).getLongs();
+            for (long id : seen) {
+                visible.add(id);
+            }
+        }
+        LongList result = new LongList();
+        for (long candidate : candidates) {
+            if (visible.contains(candidate)) {
+                result.add(candidate);
+            }
+        }
+        return result.toArray();
+    }
+
+    private long[] visibleHere(ElementKind kind, long[] candidates) {
+        LongList result = new LongList();
+        for (long id : candidates) {
+            if (ElementIds.isWellFormed(id) && visible(kind, id)) {
+                result.add(id);
+            }
+        }
+        return result.toArray();
+    }
 
     void ensureActive() {
         if (state != State.ACTIVE) {
@@ -807,6 +1020,12 @@ public final class Transaction implements AutoCloseable {
                 values = Arrays.copyOf(values, size * 2);
             }
             values[size++] = value;
+        }
+
+        void addAll(long[] more) {
+            for (long v : more) {
+                add(v);
+            }
         }
 
         long get(int index) {

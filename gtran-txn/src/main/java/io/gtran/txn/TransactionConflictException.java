@@ -13,16 +13,16 @@ public final class TransactionConflictException extends RuntimeException {
     private final long otherTransaction;
     private final transient ConflictKey key;
     private final String reason;
+    private final String on;
+    private final String detail;
 
     /** {@code on} describes {@code key} for the message (property keys and labels by name), or is null. */
     TransactionConflictException(ConflictKind kind, long transaction, long otherTransaction, ConflictKey key, String on,
             String detail) {
-        this(reason(kind, transaction, otherTransaction, on, detail), kind, transaction, otherTransaction, key);
-    }
-
-    private TransactionConflictException(String reason, ConflictKind kind, long transaction, long otherTransaction, ConflictKey key) {
-        super("transaction aborted: " + reason + "; retry the transaction");
-        this.reason = reason;
+        super("transaction aborted: " + reason(kind, transaction, otherTransaction, on, detail) + "; retry the transaction");
+        this.reason = reason(kind, transaction, otherTransaction, on, detail);
+        this.on = on;
+        this.detail = detail;
         this.kind = kind;
         this.transaction = transaction;
         this.otherTransaction = otherTransaction;
@@ -63,6 +63,16 @@ public final class TransactionConflictException extends RuntimeException {
     /** The transaction it conflicted with, or 0 if none is known. */
     public long otherTransaction() {
         return otherTransaction;
+    }
+
+    /** The item, described, or null (for sending the conflict to another node). */
+    String on() {
+        return on;
+    }
+
+    /** The detail, or null. */
+    String detail() {
+        return detail;
     }
 
     /** The item the conflict was on, or null. */

@@ -15,10 +15,11 @@ import org.slf4j.LoggerFactory;
  * the fabric, the {@link RecentCommittedTable recent committed table} and the {@link
  * GarbageCollector GC}, over the node's {@link GraphStore}. {@link #begin} starts transactions.
  *
- * <p>A transaction runs on one node; everything that another node will need (statuses, begin
- * times) is already read through the fabric, and read/write sets are kept per owning node. In a
- * cluster of several {@link Membership members} the clock is the node's synchronised one and the
- * GC watermark is the cluster's ({@link #watermark}).
+ * <p>In a cluster of several {@link Membership members} a transaction begun here may read and
+ * write any member's elements: operations on another node's run there, under a participant
+ * context, and commit asks those nodes to vote ({@link ClusterParts},
+ * docs/cluster-transactions.md). The clock is then the node's synchronised one and the GC
+ * watermark is the cluster's ({@link #watermark}).
  */
 public final class TransactionEngine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionEngine.class);
@@ -37,6 +38,8 @@ public final class TransactionEngine implements AutoCloseable {
     private final Map<ConflictKind, LongAdder> aborts = new EnumMap<>(ConflictKind.class);
     private final LongAdder rollbacks = new LongAdder();
     private final AtomicLong lastWatermark = new AtomicLong();
+    /** Transactions across nodes; null on a node alone in its cluster. */
+    private final ClusterParts clusterParts;
     private volatile boolean closed;
 
     private TransactionEngine(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members) {
@@ -55,6 +58,7 @@ public final class TransactionEngine implements AutoCloseable {
         }
         this.gc = new GarbageCollector(this, config);
         this.externalIds = new ExternalIds(store);
+        this.clusterParts = members.isSingle() ? null : new ClusterParts(this, fabric);
     }
 
     /**
@@ -218,6 +222,7 @@ public final class TransactionEngine implements AutoCloseable {
         }
         stats.put("running", (long) statusTable.inUse());
         stats.put("rct.entries", (long) recentCommitted.size());
+        stats.put("participants", clusterParts == null ? 0L : clusterParts.contexts());
         return stats;
     }
 
@@ -227,7 +232,15 @@ public final class TransactionEngine implements AutoCloseable {
             return;
         }
         closed = true;
+        if (clusterParts != null) {
+            clusterParts.close();
+        }
         gc.close();
+    }
+
+    /** This node's side of transactions across nodes; null on a node alone in its cluster. */
+    ClusterParts clusterParts() {
+        return clusterParts;
     }
 
     boolean isClosed() {

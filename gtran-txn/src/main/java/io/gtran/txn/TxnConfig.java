@@ -37,8 +37,15 @@ public final class TxnConfig {
     public static final String STATUS_SLOTS = "gtran.txn.status-slots";
     public static final int STATUS_SLOTS_DEFAULT = 4096;
 
+    /**
+     * How long a transaction waits for another node holding part of it: an operation's answer (then
+     * the transaction aborts) or the commit's votes (then the client is told the outcome is unknown).
+     */
+    public static final String REMOTE_TIMEOUT_MS = "gtran.txn.remote-timeout-ms";
+    public static final int REMOTE_TIMEOUT_MS_DEFAULT = 10_000;
+
     private static final Set<String> KNOWN = Set.of(PRE_READ, VALIDATION, OPTIMISTIC_VALIDATION, GC, GC_INTERVAL_MS,
-            GC_WORKERS, DEPENDENCY_WAIT_MS, STATUS_SLOTS);
+            GC_WORKERS, DEPENDENCY_WAIT_MS, STATUS_SLOTS, REMOTE_TIMEOUT_MS);
 
     final boolean preRead;
     final boolean validation;
@@ -48,6 +55,7 @@ public final class TxnConfig {
     final int gcWorkers;
     final int dependencyWaitMs;
     final int statusSlots;
+    final int remoteTimeoutMs;
     private final Map<String, Object> effective;
 
     private TxnConfig(Map<String, ?> settings) {
@@ -65,6 +73,7 @@ public final class TxnConfig {
         gcWorkers = integer(settings, GC_WORKERS, GC_WORKERS_DEFAULT, 1, 64, values);
         dependencyWaitMs = integer(settings, DEPENDENCY_WAIT_MS, DEPENDENCY_WAIT_MS_DEFAULT, 1, 600_000, values);
         statusSlots = integer(settings, STATUS_SLOTS, STATUS_SLOTS_DEFAULT, 1, TxnWords.MAX_SLOTS, values);
+        remoteTimeoutMs = integer(settings, REMOTE_TIMEOUT_MS, REMOTE_TIMEOUT_MS_DEFAULT, 1, 600_000, values);
         effective = Collections.unmodifiableMap(values);
     }
 

@@ -64,6 +64,8 @@ public final class CommitMessenger implements AutoCloseable {
         final long commitTime;
         final long startNanos;
         final CompletableFuture<Outcome> answer = new CompletableFuture<>();
+        /** Completed once every participant acknowledged the decision (or is lost). */
+        final CompletableFuture<Void> done = new CompletableFuture<>();
         final Set<Integer> acked = ConcurrentHashMap.newKeySet();
         /** When the round's messages were last sent: the ticker resends only what has waited a tick. */
         volatile long sentNanos;
@@ -167,6 +169,45 @@ public final class CommitMessenger implements AutoCloseable {
         return round.answer;
     }
 
+    /**
+     * Aborts {@code txn}, which this node coordinates and which never sent VALIDATE (its own part
+     * failed, or the client rolled back): DECIDE ABORT reaches every participant in {@code
+     * participants}, retried until each acknowledged or is lost. Returns when that is done.
+     */
+    public CompletableFuture<Void> abort(long txn, int[] participants) {
+        if (TxnWords.node(txn) != node) {
+            throw new IllegalArgumentException("node " + node + " does not coordinate txn " + txn);
+        }
+        Round round = new Round(participants, 0);
+        round.round.abandon();
+        Round before = rounds.putIfAbsent(txn, round);
+        if (before != null) {
+            return before.done;
+        }
+        decided(txn, round);
+        return round.done;
+    }
+
+    /** Completes once every participant of {@code txn}'s round acknowledged the decision (at once if there is no round). */
+    public CompletableFuture<Void> acknowledged(long txn) {
+        Round round = rounds.get(txn);
+        return round == null ? CompletableFuture.completedFuture(null) : round.done;
+    }
+
+    /**
+     * Notes that this node holds a part of {@code txn} (a participant context): if its coordinator
+     * is lost before VALIDATE arrives, the part is aborted here ({@link Participant#apply}).
+     */
+    public void open(long txn) {
+        part(txn);
+    }
+
+    /** Whether operations of {@code txn} may still run here: false once it voted, was fenced or decided. */
+    public boolean acceptsOperations(long txn) {
+        Part part = parts.get(txn);
+        return part == null || part.record.acceptsOperations();
+    }
+
     private void sendValidates(long txn, Round round) {
         for (int p : round.round.participants()) {
             if (round.round.decision() == null && !lost.contains(p)) {
@@ -188,6 +229,7 @@ public final class CommitMessenger implements AutoCloseable {
         }
         if (allAcked(round.acked, round.round.participants())) {
             rounds.remove(txn);
+            round.done.complete(null);
         }
     }
 

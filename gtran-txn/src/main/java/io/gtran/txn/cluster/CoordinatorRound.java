@@ -68,6 +68,17 @@ public final class CoordinatorRound {
         return decision;
     }
 
+    /**
+     * The coordinator's own part failed before VALIDATE was sent (its vote is NO): the decision is
+     * ABORT, which every participant reaches too (none of them can have been asked to vote).
+     */
+    public synchronized Outcome abandon() {
+        if (decision == null) {
+            decision = Outcome.ABORT;
+        }
+        return decision;
+    }
+
     /** The votes are late: the participants to fence and ask for their frozen vote. */
     public synchronized Set<Integer> missing() {
         Set<Integer> missing = new HashSet<>();

@@ -1,0 +1,327 @@
+package io.gtran.txn;
+
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.Mailbox;
+import io.gtran.rdma.Message;
+import io.gtran.txn.cluster.CommitMessenger;
+import io.gtran.txn.cluster.Outcome;
+import io.gtran.txn.cluster.Vote;
+import io.gtran.txn.cluster.Wire;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node's side of transactions that span nodes (docs/cluster-transactions.md): as coordinator it
+ * sends a transaction's operations on other nodes' elements ({@link #call}); as participant it
+ * runs other nodes' transactions' operations here, each under a participant context (a {@link
+ * Transaction} with the coordinator's id and begin time, holding this node's part of the read and
+ * write sets), and it votes and stamps for them through the {@link CommitMessenger}.
+ *
+ * <p>Operations go through mailbox {@value #MAILBOX}. A request carries the transaction's id,
+ * begin time, isolation and a sequence number; the coordinator sends it again until answered, and
+ * a participant answers a repeated sequence number with the reply it gave, so each operation runs
+ * once. A participant refuses operations of a transaction it has voted for or finished, and
+ * starts no context for a transaction whose begin time is below the GC watermark.
+ */
+final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
+    static final String MAILBOX = "gtran.ops";
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterParts.class);
+    private static final int REQUEST = 0;
+    private static final int REPLY = 1;
+    static final int OK = 0;
+    static final int CONFLICT = 1;
+    static final int NOT_FOUND = 2;
+    static final int ERROR = 3;
+    static final int REFUSED = 4;
+    /** First resend of an unanswered request; doubled up to {@link #MAX_RESEND_MS}. */
+    private static final long RESEND_MS = 20;
+    private static final long MAX_RESEND_MS = 320;
+    private static final long COMMIT_TICK_MS = 20;
+
+    private final TransactionEngine engine;
+    private final Fabric fabric;
+    private final int node;
+    private final Mailbox mailbox;
+    private final CommitMessenger messenger;
+    private final ExecutorService work;
+    private final Thread receiver;
+    private final AtomicLong nextRequest = new AtomicLong();
+    private final Map<Long, CompletableFuture<byte[]>> waiting = new ConcurrentHashMap<>();
+    private final Map<Long, Context> contexts = new ConcurrentHashMap<>();
+    private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    /** Another node's transaction here. Its operations run one at a time, under its lock. */
+    static final class Context {
+        final Transaction txn;
+        int lastSeq;
+        byte[] lastReply;
+        /** Set once an operation here wrote (read by other transactions' validation without the lock). */
+        volatile boolean wrote;
+        /** Set once VALIDATE entered it in this node's recent committed table. */
+        volatile boolean entered;
+
+        Context(Transaction txn) {
+            this.txn = txn;
+        }
+    }
+
+    /** An answer: its status, what the context holds after it, and the result. */
+    record Reply(int status, boolean wrote, boolean preReads, Wire.Reader body) {
+    }
+
+    ClusterParts(TransactionEngine engine, Fabric fabric) {
+        this.engine = engine;
+        this.fabric = fabric;
+        this.node = fabric.localNode();
+        this.mailbox = fabric.openMailbox(MAILBOX, 1 << 16);
+        this.work = Executors.newCachedThreadPool(r -> daemon(r, "gtran-ops-" + node));
+        fabric.onPeerLost((peer, reason) -> peerLost(peer));
+        this.messenger = new CommitMessenger(fabric, this, engine.config().remoteTimeoutMs, COMMIT_TICK_MS);
+        this.receiver = daemon(this::receive, "gtran-ops-receive-" + node);
+        receiver.start();
+    }
+
+    private static Thread daemon(Runnable body, String name) {
+        Thread thread = new Thread(body, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    CommitMessenger messenger() {
+        return messenger;
+    }
+
+    // ------------------------------------------------------------------ coordinator side
+
+    /**
+     * Sends operation {@code op} of {@code txn} (sequence number {@code seq}) to node {@code to}
+     * and waits for the answer, sending again while none comes.
+     *
+     * @throws TimeoutException if none came within gtran.txn.remote-timeout-ms, or {@code to} is lost
+     */
+    Reply call(int to, Transaction txn, int seq, byte[] op) throws TimeoutException {
+        long request = nextRequest.incrementAndGet();
+        byte[] payload = new Wire.Writer().putByte(REQUEST).putLong(request).putLong(txn.id()).putLong(txn.beginTime())
+                .putByte(txn.isolation().ordinal()).putInt(seq).putBytes(op).bytes();
+        CompletableFuture<byte[]> answer = new CompletableFuture<>();
+        waiting.put(request, answer);
+        try {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(engine.config().remoteTimeoutMs);
+            long resend = RESEND_MS;
+            while (true) {
+                if (lost.contains(to)) {
+                    throw new TimeoutException("node " + to + " is lost");
+                }
+                if (closed) {
+                    throw new IllegalStateException("transaction engine is closed: node=" + node);
+                }
+                send(to, payload);
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new TimeoutException("node " + to + " did not answer within " + TxnConfig.REMOTE_TIMEOUT_MS + "="
+                            + engine.config().remoteTimeoutMs + " ms");
+                }
+                try {
+                    byte[] reply = answer.get(Math.min(TimeUnit.MILLISECONDS.toNanos(resend), left), TimeUnit.NANOSECONDS);
+                    Wire.Reader in = new Wire.Reader(reply);
+                    return new Reply(in.getByte(), in.getBoolean(), in.getBoolean(), in);
+                } catch (TimeoutException notYet) {
+                    resend = Math.min(resend * 2, MAX_RESEND_MS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new TimeoutException("interrupted while waiting for node " + to);
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException(e.getCause());
+                }
+            }
+        } finally {
+            waiting.remove(request);
+        }
+    }
+
+    private void send(int to, byte[] payload) {
+        try {
+            mailbox.send(to, MAILBOX, payload); // a lost message shows as a missing answer: sent again
+        } catch (IllegalStateException e) {
+            LOG.debug("node={} could not send to node {}: {}", node, to, e.getMessage());
+        }
+    }
+
+    // ------------------------------------------------------------------ participant side
+
+    private void receive() {
+        while (!closed) {
+            try {
+                Message message = mailbox.receive(100, TimeUnit.MILLISECONDS);
+                if (message == null) {
+                    continue;
+                }
+                Wire.Reader in = new Wire.Reader(message.payload());
+                int type = in.getByte();
+                long request = in.getLong();
+                if (type == REPLY) {
+                    CompletableFuture<byte[]> answer = waiting.get(request);
+                    if (answer != null) {
+                        answer.complete(in.getBytes());
+                    }
+                } else {
+                    int from = message.fromNode();
+                    work.execute(() -> {
+                        byte[] reply = serve(from, in);
+                        if (reply != null) {
+                            send(from, new Wire.Writer().putByte(REPLY).putLong(request).putBytes(reply).bytes());
+                        }
+                    });
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                if (closed) {
+                    return;
+                }
+                LOG.warn("node={} operation message could not be handled", node, e);
+            }
+        }
+    }
+
+    /** Runs a request here; returns the reply, or null for a stale duplicate (nobody waits for it). */
+    private byte[] serve(int from, Wire.Reader in) {
+        long txnId = in.getLong();
+        long beginTime = in.getLong();
+        Isolation isolation = Isolation.values()[in.getByte()];
+        int seq = in.getInt();
+        byte[] op = in.getBytes();
+        if (TxnWords.node(txnId) != from) {
+            return refused("node " + from + " sent an operation of " + TxnWords.toString(txnId) + ", which node "
+                    + TxnWords.node(txnId) + " coordinates");
+        }
+        Context context = contexts.get(txnId);
+        if (context == null) {
+            if (closed || engine.isClosed()) {
+                return refused("node " + node + " is closing");
+            }
+            messenger.open(txnId); // from here, the coordinator's loss aborts the part
+            if (!messenger.acceptsOperations(txnId) || beginTime < engine.lastWatermark()) {
+                return refused(TxnWords.toString(txnId) + " has finished at node " + node);
+            }
+            context = contexts.computeIfAbsent(txnId, id -> new Context(new Transaction(engine, id, beginTime, isolation, true)));
+        }
+        synchronized (context) {
+            if (seq == context.lastSeq) {
+                return context.lastReply;
+            }
+            if (seq < context.lastSeq) {
+                return null;
+            }
+            if (!messenger.acceptsOperations(txnId) || contexts.get(txnId) != context) {
+                return refused(TxnWords.toString(txnId) + " no longer takes operations at node " + node
+                        + " (it is validating or has finished)");
+            }
+            byte[] reply = run(context, op);
+            context.lastSeq = seq;
+            context.lastReply = reply;
+            return reply;
+        }
+    }
+
+    private byte[] run(Context context, byte[] op) {
+        Transaction txn = context.txn;
+        Wire.Writer body = new Wire.Writer();
+        int status;
+        try {
+            RemoteOp.execute(txn, engine.store(), new Wire.Reader(op), body);
+            status = OK;
+        } catch (TransactionConflictException e) {
+            status = CONFLICT;
+            body = new Wire.Writer().putByte(e.kind().ordinal()).putLong(e.otherTransaction()).putString(e.on())
+                    .putString(e.detail());
+        } catch (ElementNotFoundException e) {
+            status = NOT_FOUND;
+            body = new Wire.Writer().putString(e.getMessage()).putLong(e.elementId());
+        } catch (RuntimeException e) {
+            status = ERROR;
+            body = new Wire.Writer().putString(e.getClass().getName()).putString(e.getMessage());
+        }
+        if (!txn.isReadOnly()) {
+            context.wrote = true;
+        }
+        return new Wire.Writer().putByte(status).putBoolean(context.wrote).putBoolean(!txn.preReadDependencies.isEmpty())
+                .putBytes(body.bytes()).bytes();
+    }
+
+    private static byte[] refused(String reason) {
+        return new Wire.Writer().putByte(REFUSED).putBoolean(false).putBoolean(false)
+                .putBytes(new Wire.Writer().putString(reason).bytes()).bytes();
+    }
+
+    /**
+     * The other nodes' transactions that wrote here and are not entered in this node's recent
+     * committed table yet, for validation here (see CommitProtocol).
+     */
+    List<Transaction> unenteredWriters(long except) {
+        List<Transaction> writers = new ArrayList<>();
+        for (Context context : contexts.values()) {
+            if (context.wrote && !context.entered && context.txn.id() != except) {
+                writers.add(context.txn);
+            }
+        }
+        return writers;
+    }
+
+    @Override
+    public Vote validate(long txn, long commitTime) {
+        Context context = contexts.get(txn);
+        if (context == null) {
+            return Vote.NO; // aborted here, or never ran here
+        }
+        synchronized (context) {
+            boolean yes = new CommitProtocol(context.txn).voteAsParticipant(commitTime, () -> context.entered = true);
+            return yes ? Vote.YES : Vote.NO;
+        }
+    }
+
+    @Override
+    public void apply(long txn, Outcome outcome, long commitTime) {
+        Context context = contexts.remove(txn);
+        if (context == null) {
+            return;
+        }
+        synchronized (context) {
+            new CommitProtocol(context.txn).finishAsParticipant(outcome == Outcome.COMMIT, commitTime);
+        }
+    }
+
+    private void peerLost(int peer) {
+        lost.add(peer);
+    }
+
+    /** Participant contexts held here. */
+    int contexts() {
+        return contexts.size();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        messenger.close();
+        receiver.interrupt();
+        work.shutdownNow();
+        mailbox.close();
+    }
+}

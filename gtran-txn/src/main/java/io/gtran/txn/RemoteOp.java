@@ -1,0 +1,149 @@
+package io.gtran.txn;
+
+import io.gtran.storage.Dictionary;
+import io.gtran.storage.EdgeCursor;
+import io.gtran.storage.EdgeDirection;
+import io.gtran.storage.GraphStore;
+import io.gtran.txn.cluster.Wire;
+import java.util.Map;
+
+/**
+ * The operations a transaction runs on another node's elements (docs/cluster-transactions.md,
+ * "Execution"): each is one {@link Transaction} method, sent by the coordinator with its arguments
+ * and run by the owner under the transaction's participant context there. Labels and property
+ * keys travel by name, as every node has dictionaries of its own.
+ */
+enum RemoteOp {
+    EXISTS, LABEL, EDGE_OUT, EDGE_IN, PROPERTY, PROPERTIES, EDGES, SCAN, VISIBLE, COUNT, RECORD_READ, RECORD_WRITE,
+    ADD_VERTEX, ADD_EDGE, REMOVE_EDGE, REMOVE_VERTEX, SET_PROPERTY, REMOVE_PROPERTY,
+    /** The end of a read-only transaction: wait for what it pre-read here to commit. */
+    RESOLVE;
+
+    private static final RemoteOp[] VALUES = values();
+
+    static RemoteOp of(int ordinal) {
+        if (ordinal >= VALUES.length) {
+            throw new IllegalStateException("unknown remote operation: " + ordinal);
+        }
+        return VALUES[ordinal];
+    }
+
+    /** A label id of the sender's dictionary as it travels: its name, or null for any label. */
+    static String labelName(GraphStore store, int label) {
+        return label == EdgeCursor.ANY_LABEL ? null : store.labels().name(label);
+    }
+
+    /**
+     * Runs the operation {@code in} holds on {@code txn} (a participant context) and writes its
+     * result to {@code out}. Exceptions are the transaction's own.
+     */
+    static void execute(Transaction txn, GraphStore store, Wire.Reader in, Wire.Writer out) {
+        RemoteOp op = of(in.getByte());
+        switch (op) {
+            case EXISTS -> out.putBoolean(txn.exists(kind(in), in.getLong()));
+            case LABEL -> {
+                ElementKind kind = kind(in);
+                long id = in.getLong();
+                int label = kind == ElementKind.VERTEX ? txn.vertexLabel(id) : txn.edgeLabel(id);
+                out.putString(store.labels().name(label));
+            }
+            case EDGE_OUT -> out.putLong(txn.edgeOutVertex(in.getLong()));
+            case EDGE_IN -> out.putLong(txn.edgeInVertex(in.getLong()));
+            case PROPERTY -> {
+                ElementKind kind = kind(in);
+                long id = in.getLong();
+                int key = store.propertyKeys().find(in.getString());
+                if (key == Dictionary.ABSENT) {
+                    txn.requireVisible(kind, id); // no element has the key here; the element must still be there
+                    out.putValue(null);
+                } else {
+                    out.putValue(kind == ElementKind.VERTEX ? txn.vertexProperty(id, key) : txn.edgeProperty(id, key));
+                }
+            }
+            case PROPERTIES -> {
+                ElementKind kind = kind(in);
+                long id = in.getLong();
+                Map<Integer, Object> properties = kind == ElementKind.VERTEX ? txn.vertexProperties(id) : txn.edgeProperties(id);
+                out.putInt(properties.size());
+                properties.forEach((key, value) -> out.putString(store.propertyKeys().name(key)).putValue(value));
+            }
+            case EDGES -> {
+                long vertex = in.getLong();
+                EdgeDirection direction = EdgeDirection.values()[in.getByte()];
+                int label = label(store, in.getString());
+                out.putLongs(label == Dictionary.ABSENT ? new long[0] : txn.edges(vertex, direction, label));
+            }
+            case SCAN -> {
+                ElementKind kind = kind(in);
+                int label = label(store, in.getString());
+                if (label == Dictionary.ABSENT) {
+                    out.putLongs(new long[0]);
+                } else {
+                    out.putLongs(kind == ElementKind.VERTEX ? txn.vertices(label) : txn.allEdges(label));
+                }
+            }
+            case VISIBLE -> {
+                ElementKind kind = kind(in);
+                long[] ids = in.getLongs();
+                out.putLongs(kind == ElementKind.VERTEX ? txn.visibleVertices(ids) : txn.visibleEdges(ids));
+            }
+            case COUNT -> {
+                ElementKind kind = kind(in);
+                int label = label(store, in.getString());
+                out.putLong(label == Dictionary.ABSENT ? 0 : kind == ElementKind.VERTEX ? txn.countVertices(label) : txn.countEdges(label));
+            }
+            case RECORD_READ, RECORD_WRITE -> {
+                ConflictKey.Kind kind = ConflictKey.Kind.values()[in.getByte()];
+                long element = in.getLong();
+                long detail = kind == ConflictKey.Kind.PROPERTY ? store.propertyKeys().intern(in.getString()) : in.getLong();
+                ConflictKey key = new ConflictKey(kind, element, detail);
+                if (op == RECORD_READ) {
+                    txn.recordRead(key);
+                } else {
+                    txn.recordWrite(key);
+                }
+            }
+            case ADD_VERTEX -> out.putLong(txn.addVertex(store.labels().intern(in.getString())));
+            case ADD_EDGE -> {
+                long from = in.getLong();
+                long to = in.getLong();
+                out.putLong(txn.addEdge(from, to, store.labels().intern(in.getString())));
+            }
+            case REMOVE_EDGE -> txn.removeEdge(in.getLong());
+            case REMOVE_VERTEX -> txn.removeVertex(in.getLong());
+            case SET_PROPERTY -> {
+                ElementKind kind = kind(in);
+                long id = in.getLong();
+                int key = store.propertyKeys().intern(in.getString());
+                Object value = in.getValue();
+                if (kind == ElementKind.VERTEX) {
+                    txn.setVertexProperty(id, key, value);
+                } else {
+                    txn.setEdgeProperty(id, key, value);
+                }
+            }
+            case REMOVE_PROPERTY -> {
+                ElementKind kind = kind(in);
+                long id = in.getLong();
+                int key = store.propertyKeys().find(in.getString());
+                if (key == Dictionary.ABSENT) {
+                    txn.requireVisible(kind, id);
+                    out.putBoolean(false);
+                } else {
+                    out.putBoolean(kind == ElementKind.VERTEX ? txn.removeVertexProperty(id, key) : txn.removeEdgeProperty(id, key));
+                }
+            }
+            case RESOLVE -> txn.resolvePreReads();
+            default -> throw new IllegalStateException("unhandled remote operation: " + op);
+        }
+    }
+
+    private static ElementKind kind(Wire.Reader in) {
+        return ElementKind.values()[in.getByte()];
+    }
+
+    /** A label sent by name (null: any label) as this node's id, or ABSENT if this node never saw it. */
+    private static int label(GraphStore store, String name) {
+        return name == null ? EdgeCursor.ANY_LABEL : store.labels().find(name);
+    }
+}

@@ -1,0 +1,131 @@
+package io.gtran.txn;
+
+import io.gtran.storage.ElementIds;
+import io.gtran.txn.cluster.Wire;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * A coordinator's record of the parts of one transaction on other nodes (its participants), and
+ * the calls that run operations there. Each call's answer says whether the part has written and
+ * has pre-read dependencies, which is what commit needs to know.
+ */
+final class RemoteParts {
+    /** One other node's part, as far as the coordinator knows. */
+    static final class Part {
+        final int node;
+        int seq;
+        boolean wrote;
+        boolean preReads;
+
+        Part(int node) {
+            this.node = node;
+        }
+    }
+
+    private final Transaction txn;
+    private final ClusterParts cluster;
+    private final Membership members;
+    private final int local;
+    private final Map<Integer, Part> parts = new TreeMap<>();
+
+    RemoteParts(Transaction txn, ClusterParts cluster, Membership members, int local) {
+        this.txn = txn;
+        this.cluster = cluster;
+        this.members = members;
+        this.local = local;
+    }
+
+    /** The node an element belongs to if it is another member, else -1 (this node's, or no member's). */
+    int remoteOwner(long element) {
+        if (!ElementIds.isWellFormed(element)) {
+            return -1;
+        }
+        int owner = ElementIds.node(element);
+        return owner != local && members.nodes().contains(owner) ? owner : -1;
+    }
+
+    /** The other members, for operations that span every node (scans, counts). */
+    int[] otherMembers() {
+        return members.others().stream().mapToInt(Integer::intValue).sorted().toArray();
+    }
+
+    boolean isEmpty() {
+        return parts.isEmpty();
+    }
+
+    boolean anyWrote() {
+        for (Part p : parts.values()) {
+            if (p.wrote) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The nodes holding a part, ascending. */
+    int[] nodes() {
+        return parts.keySet().stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * Runs {@code op} at {@code node} and returns its result. A conflict there aborts the whole
+     * transaction (the part aborted itself already); an element missing there throws as it would
+     * here; an answer that does not come aborts the transaction ({@link ConflictKind#PARTICIPANT_UNREACHABLE}).
+     */
+    Wire.Reader call(int node, RemoteOp op, Consumer<Wire.Writer> args) {
+        txn.ensureActive();
+        Part part = parts.computeIfAbsent(node, Part::new);
+        Wire.Writer w = new Wire.Writer().putByte(op.ordinal());
+        args.accept(w);
+        ClusterParts.Reply reply;
+        try {
+            reply = cluster.call(node, txn, ++part.seq, w.bytes());
+        } catch (TimeoutException e) {
+            throw txn.conflict(ConflictKind.PARTICIPANT_UNREACHABLE, 0, null, e.getMessage());
+        }
+        part.wrote |= reply.wrote();
+        part.preReads |= reply.preReads();
+        Wire.Reader body = new Wire.Reader(reply.body().getBytes());
+        switch (reply.status()) {
+            case ClusterParts.OK:
+                return body;
+            case ClusterParts.CONFLICT: {
+                ConflictKind kind = ConflictKind.values()[body.getByte()];
+                long other = body.getLong();
+                String on = body.getString();
+                String detail = body.getString();
+                throw txn.remoteConflict(kind, other, on, "at node " + node + (detail == null ? "" : ": " + detail));
+            }
+            case ClusterParts.NOT_FOUND: {
+                String message = body.getString();
+                throw new ElementNotFoundException(message, body.getLong(), true);
+            }
+            case ClusterParts.REFUSED:
+                throw txn.conflict(ConflictKind.PARTICIPANT_UNREACHABLE, 0, null, body.getString());
+            default: {
+                String type = body.getString();
+                String message = "at node " + node + ": " + body.getString();
+                switch (type) {
+                    case "java.lang.IllegalArgumentException" -> throw new IllegalArgumentException(message);
+                    case "java.lang.UnsupportedOperationException" -> throw new UnsupportedOperationException(message);
+                    default -> throw new IllegalStateException(type + " " + message);
+                }
+            }
+        }
+    }
+
+    /**
+     * A read-only transaction's end: each part whose reads depended on a validating writer waits
+     * there for it to commit (one round trip to each such part; none when there are none).
+     */
+    void resolvePreReads() {
+        for (Part part : parts.values().toArray(new Part[0])) {
+            if (part.preReads) {
+                call(part.node, RemoteOp.RESOLVE, w -> { });
+            }
+        }
+    }
+}

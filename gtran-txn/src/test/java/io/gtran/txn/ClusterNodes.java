@@ -1,0 +1,103 @@
+package io.gtran.txn;
+
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.InJvmCluster;
+import io.gtran.storage.StoreConfig;
+import io.gtran.txn.clock.ClockConfig;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * N members of one cluster ({@code gtran.cluster.nodes} = 0..n-1) over a chosen transport, for
+ * tests written once and run over each: {@link #inJvm} or {@link #netty} (loopback TCP).
+ */
+final class ClusterNodes implements AutoCloseable {
+    /** Starts the fabrics of nodes 0..n-1. */
+    interface Transport {
+        Fabric[] start(int n);
+    }
+
+    static final Transport IN_JVM = new Transport() {
+        @Override
+        public Fabric[] start(int n) {
+            InJvmCluster cluster = new InJvmCluster();
+            Fabric[] fabrics = new Fabric[n];
+            for (int i = 0; i < n; i++) {
+                fabrics[i] = cluster.join(i);
+            }
+            return fabrics;
+        }
+
+        @Override
+        public String toString() {
+            return "in-jvm";
+        }
+    };
+
+    static final Transport NETTY = new Transport() {
+        @Override
+        public Fabric[] start(int n) {
+            return NettyNodes.start(n);
+        }
+
+        @Override
+        public String toString() {
+            return "netty";
+        }
+    };
+
+    final GtranNode[] nodes;
+
+    /** Starts {@code n} nodes over {@code transport}; {@code extra} are more settings, key, value, ... */
+    ClusterNodes(Transport transport, int n, Object... extra) {
+        Fabric[] fabrics = transport.start(n);
+        nodes = new GtranNode[n];
+        StringBuilder members = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            members.append(i == 0 ? "" : ",").append(i);
+        }
+        for (int i = 0; i < n; i++) {
+            Map<String, Object> settings = new HashMap<>();
+            settings.put(StoreConfig.NODE_ID, i);
+            settings.put(StoreConfig.CHUNK_BYTES, 1 << 16);
+            settings.put(StoreConfig.EDGE_ROW_CHUNK_BYTES, 1 << 16);
+            settings.put(Membership.NODES, members.toString());
+            settings.put(ClockConfig.SYNC_INTERVAL_MS, 5);
+            for (int k = 0; k < extra.length; k += 2) {
+                settings.put((String) extra[k], extra[k + 1]);
+            }
+            nodes[i] = GtranNode.open(fabrics[i], settings);
+        }
+    }
+
+    TransactionEngine engine(int node) {
+        return nodes[node].engine();
+    }
+
+    Transaction begin(int node, Isolation isolation) {
+        return nodes[node].engine().begin(isolation);
+    }
+
+    /** Every open node's status-table entries in use and participant contexts held. */
+    String leftovers() {
+        List<String> parts = new ArrayList<>();
+        for (GtranNode node : nodes) {
+            if (!node.isClosed()) {
+                Map<String, Long> stats = node.engine().stats();
+                parts.add("node " + node.id() + ": running=" + stats.get("running") + " participants=" + stats.get("participants"));
+            }
+        }
+        return String.join("; ", parts);
+    }
+
+    @Override
+    public void close() {
+        for (GtranNode node : nodes) {
+            if (node != null) {
+                node.close();
+            }
+        }
+    }
+}
