@@ -1,0 +1,74 @@
+package io.gtran.txn;
+
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.ForwardingFabric;
+import io.gtran.rdma.ForwardingMailbox;
+import io.gtran.rdma.Mailbox;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A fabric that crashes its node at a chosen point: when the node is about to send a message the
+ * {@link Trigger} picks, the message is sent or not ({@link #crashAfterSending}), and from then on
+ * nothing leaves the node and its fabric closes (other nodes see it lost, its regions vanish). The
+ * node's threads go on running cut off, as a crashed process's would be, from the others' view.
+ */
+final class CrashingFabric extends ForwardingFabric {
+    /** Picks the message at which the node crashes. */
+    interface Trigger {
+        boolean at(String mailbox, int toNode, byte[] payload);
+    }
+
+    private final AtomicBoolean dead = new AtomicBoolean();
+    private volatile Trigger trigger;
+    private volatile boolean crashAfterSending;
+
+    CrashingFabric(Fabric delegate) {
+        super(delegate);
+    }
+
+    /** Crashes the node when it first sends a message {@code trigger} picks; the message is lost with it. */
+    void crashBeforeSending(Trigger trigger) {
+        this.crashAfterSending = false;
+        this.trigger = trigger;
+    }
+
+    /** Crashes the node right after it sends the first message {@code trigger} picks. */
+    void crashAfterSending(Trigger trigger) {
+        this.crashAfterSending = true;
+        this.trigger = trigger;
+    }
+
+    /** Crashes the node now. */
+    void crash() {
+        if (dead.compareAndSet(false, true)) {
+            Thread closer = new Thread(() -> delegate().close(), "crash-" + localNode());
+            closer.setDaemon(true);
+            closer.start();
+        }
+    }
+
+    boolean isDead() {
+        return dead.get();
+    }
+
+    @Override
+    public Mailbox openMailbox(String name, int capacity) {
+        return new ForwardingMailbox(super.openMailbox(name, capacity)) {
+            @Override
+            public CompletableFuture<Void> send(int node, String mailbox, byte[] payload) {
+                if (dead.get()) {
+                    return CompletableFuture.completedFuture(null); // lost with the node
+                }
+                Trigger t = trigger;
+                if (t != null && t.at(mailbox, node, payload)) {
+                    trigger = null;
+                    CompletableFuture<Void> sent = crashAfterSending ? super.send(node, mailbox, payload) : null;
+                    crash();
+                    return sent != null ? sent : CompletableFuture.completedFuture(null);
+                }
+                return super.send(node, mailbox, payload);
+            }
+        };
+    }
+}
