@@ -40,6 +40,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterParts.class);
     private static final int REQUEST = 0;
     private static final int REPLY = 1;
+    private static final int PING = 2;
     static final int OK = 0;
     static final int CONFLICT = 1;
     static final int NOT_FOUND = 2;
@@ -61,6 +62,10 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     private final Map<Long, CompletableFuture<byte[]>> waiting = new ConcurrentHashMap<>();
     private final Map<Long, Context> contexts = new ConcurrentHashMap<>();
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
+    /** When each member was last heard from (System.nanoTime), by node id. */
+    private final Map<Integer, Long> lastHeard = new ConcurrentHashMap<>();
+    private final Membership members;
+    private final Thread heartbeat;
     private volatile boolean closed;
 
     /** Another node's transaction here. Its operations run one at a time, under its lock. */
@@ -86,12 +91,54 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         this.engine = engine;
         this.fabric = fabric;
         this.node = fabric.localNode();
+        this.members = engine.members();
         this.mailbox = fabric.openMailbox(MAILBOX, 1 << 16);
         this.work = Executors.newCachedThreadPool(r -> daemon(r, "gtran-ops-" + node));
+        long now = System.nanoTime();
+        for (int other : members.others()) {
+            lastHeard.put(other, now); // a grace of one lease at start
+        }
         fabric.onPeerLost((peer, reason) -> peerLost(peer));
-        this.messenger = new CommitMessenger(fabric, this, engine.config().remoteTimeoutMs, COMMIT_TICK_MS);
+        int lease = engine.config().leaseMs;
+        this.messenger = new CommitMessenger(fabric, this, engine.config().remoteTimeoutMs, COMMIT_TICK_MS, this::hasMajority,
+                lease + lease / 5);
         this.receiver = daemon(this::receive, "gtran-ops-receive-" + node);
+        this.heartbeat = daemon(this::beat, "gtran-ops-heartbeat-" + node);
         receiver.start();
+        heartbeat.start();
+    }
+
+    /** Sends every other member a ping five times per lease, so each knows whom it hears from. */
+    private void beat() {
+        long interval = Math.max(1, engine.config().leaseMs / 5);
+        byte[] ping = new Wire.Writer().putByte(PING).putLong(0).bytes();
+        while (!closed) {
+            for (int other : members.others()) {
+                send(other, ping);
+            }
+            try {
+                Thread.sleep(interval);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Whether this node has heard from a majority of the members (itself included) within the
+     * lease: only then does it act on a peer's loss (see {@link CommitMessenger.Quorum}).
+     */
+    boolean hasMajority() {
+        long now = System.nanoTime();
+        long lease = TimeUnit.MILLISECONDS.toNanos(engine.config().leaseMs);
+        int heard = 1;
+        for (int other : members.others()) {
+            Long at = lastHeard.get(other);
+            if (at != null && now - at < lease && !lost.contains(other)) {
+                heard++;
+            }
+        }
+        return heard > members.size() / 2;
     }
 
     private static Thread daemon(Runnable body, String name) {
@@ -172,6 +219,10 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                 Wire.Reader in = new Wire.Reader(message.payload());
                 int type = in.getByte();
                 long request = in.getLong();
+                lastHeard.put(message.fromNode(), System.nanoTime());
+                if (type == PING) {
+                    continue;
+                }
                 if (type == REPLY) {
                     CompletableFuture<byte[]> answer = waiting.get(request);
                     if (answer != null) {
@@ -204,6 +255,10 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         Isolation isolation = Isolation.values()[in.getByte()];
         int seq = in.getInt();
         byte[] op = in.getBytes();
+        if (lost.contains(from)) {
+            return refused("node " + node + " counts node " + from + " as lost and takes no more of its operations;"
+                    + " its transactions there were settled without it");
+        }
         if (TxnWords.node(txnId) != from) {
             return refused("node " + from + " sent an operation of " + TxnWords.toString(txnId) + ", which node "
                     + TxnWords.node(txnId) + " coordinates");
@@ -321,6 +376,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         closed = true;
         messenger.close();
         receiver.interrupt();
+        heartbeat.interrupt();
         work.shutdownNow();
         mailbox.close();
     }

@@ -44,8 +44,17 @@ public final class TxnConfig {
     public static final String REMOTE_TIMEOUT_MS = "gtran.txn.remote-timeout-ms";
     public static final int REMOTE_TIMEOUT_MS_DEFAULT = 10_000;
 
+    /**
+     * A node acts on the loss of a peer (aborts what waited for it, recovers what it coordinated)
+     * only if it has heard from a majority of the members within this time, checked this long
+     * after the loss is reported: a node cut off from the majority stops deciding before the
+     * majority decides for it.
+     */
+    public static final String LEASE_MS = "gtran.txn.lease-ms";
+    public static final int LEASE_MS_DEFAULT = 500;
+
     private static final Set<String> KNOWN = Set.of(PRE_READ, VALIDATION, OPTIMISTIC_VALIDATION, GC, GC_INTERVAL_MS,
-            GC_WORKERS, DEPENDENCY_WAIT_MS, STATUS_SLOTS, REMOTE_TIMEOUT_MS);
+            GC_WORKERS, DEPENDENCY_WAIT_MS, STATUS_SLOTS, REMOTE_TIMEOUT_MS, LEASE_MS);
 
     final boolean preRead;
     final boolean validation;
@@ -56,6 +65,7 @@ public final class TxnConfig {
     final int dependencyWaitMs;
     final int statusSlots;
     final int remoteTimeoutMs;
+    final int leaseMs;
     private final Map<String, Object> effective;
 
     private TxnConfig(Map<String, ?> settings) {
@@ -74,6 +84,7 @@ public final class TxnConfig {
         dependencyWaitMs = integer(settings, DEPENDENCY_WAIT_MS, DEPENDENCY_WAIT_MS_DEFAULT, 1, 600_000, values);
         statusSlots = integer(settings, STATUS_SLOTS, STATUS_SLOTS_DEFAULT, 1, TxnWords.MAX_SLOTS, values);
         remoteTimeoutMs = integer(settings, REMOTE_TIMEOUT_MS, REMOTE_TIMEOUT_MS_DEFAULT, 1, 600_000, values);
+        leaseMs = integer(settings, LEASE_MS, LEASE_MS_DEFAULT, 10, 60_000, values);
         effective = Collections.unmodifiableMap(values);
     }
 

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link Trigger} picks, the message is sent or not ({@link #crashAfterSending}), and from then on
  * nothing leaves the node and its fabric closes (other nodes see it lost, its regions vanish). The
  * node's threads go on running cut off, as a crashed process's would be, from the others' view.
+ * {@link #at} runs any other action at such a point (a partition).
  */
 final class CrashingFabric extends ForwardingFabric {
     /** Picks the message at which the node crashes. */
@@ -21,7 +22,8 @@ final class CrashingFabric extends ForwardingFabric {
 
     private final AtomicBoolean dead = new AtomicBoolean();
     private volatile Trigger trigger;
-    private volatile boolean crashAfterSending;
+    private volatile boolean afterSending;
+    private volatile Runnable action;
 
     CrashingFabric(Fabric delegate) {
         super(delegate);
@@ -29,14 +31,19 @@ final class CrashingFabric extends ForwardingFabric {
 
     /** Crashes the node when it first sends a message {@code trigger} picks; the message is lost with it. */
     void crashBeforeSending(Trigger trigger) {
-        this.crashAfterSending = false;
+        at(trigger, false, this::crash);
+    }
+
+    /** Runs {@code action} when the node first sends a message {@code trigger} picks, before or after sending it. */
+    void at(Trigger trigger, boolean afterSending, Runnable action) {
+        this.afterSending = afterSending;
+        this.action = action;
         this.trigger = trigger;
     }
 
     /** Crashes the node right after it sends the first message {@code trigger} picks. */
     void crashAfterSending(Trigger trigger) {
-        this.crashAfterSending = true;
-        this.trigger = trigger;
+        at(trigger, true, this::crash);
     }
 
     /** Crashes the node now. */
@@ -63,9 +70,13 @@ final class CrashingFabric extends ForwardingFabric {
                 Trigger t = trigger;
                 if (t != null && t.at(mailbox, node, payload)) {
                     trigger = null;
-                    CompletableFuture<Void> sent = crashAfterSending ? super.send(node, mailbox, payload) : null;
-                    crash();
-                    return sent != null ? sent : CompletableFuture.completedFuture(null);
+                    if (afterSending) {
+                        CompletableFuture<Void> sent = super.send(node, mailbox, payload);
+                        action.run();
+                        return sent;
+                    }
+                    action.run();
+                    return dead.get() ? CompletableFuture.completedFuture(null) : super.send(node, mailbox, payload);
                 }
                 return super.send(node, mailbox, payload);
             }

@@ -42,8 +42,18 @@ public final class CommitMessenger implements AutoCloseable {
         void apply(long txn, Outcome outcome, long commitTime);
     }
 
+    /** Whether this node may act on a peer's loss now: it has heard from a majority of the members lately. */
+    @FunctionalInterface
+    public interface Quorum {
+        boolean hasMajority();
+    }
+
     private final Fabric fabric;
     private final int node;
+    private final Quorum quorum;
+    private final long lossDelayMillis;
+    private final java.util.concurrent.ScheduledExecutorService delays = Executors.newSingleThreadScheduledExecutor(
+            r -> daemon(r, "gtran-commit-loss"));
     private final Participant participant;
     private final Mailbox mailbox;
     private final long voteTimeoutNanos;
@@ -107,13 +117,27 @@ public final class CommitMessenger implements AutoCloseable {
      * @param tickMillis        how often outstanding messages are sent again
      */
     public CommitMessenger(Fabric fabric, Participant participant, long voteTimeoutMillis, long tickMillis) {
+        this(fabric, participant, voteTimeoutMillis, tickMillis, () -> true, 0);
+    }
+
+    /**
+     * A messenger that acts on a peer's loss (the coordinator aborts rounds waiting for it; a
+     * participant recovers the transactions it coordinated) only if {@code quorum} holds {@code
+     * lossDelayMillis} after the fabric reported the loss. A node on the minority side of a
+     * partition then leaves every decision to the majority: its rounds wait (the client is told
+     * the outcome is unknown) and are settled by the majority's recovery when messages flow again.
+     */
+    public CommitMessenger(Fabric fabric, Participant participant, long voteTimeoutMillis, long tickMillis, Quorum quorum,
+            long lossDelayMillis) {
         this.fabric = fabric;
         this.node = fabric.localNode();
+        this.quorum = quorum;
+        this.lossDelayMillis = lossDelayMillis;
         this.participant = participant;
         this.voteTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(voteTimeoutMillis);
         this.tickMillis = tickMillis;
         this.mailbox = fabric.openMailbox(MAILBOX);
-        fabric.onPeerLost((peer, reason) -> execute(() -> peerLost(peer)));
+        fabric.onPeerLost((peer, reason) -> lossReported(peer));
         this.receiver = daemon(this::receive, "gtran-commit-receive-" + node);
         this.ticker = daemon(this::tick, "gtran-commit-tick-" + node);
         receiver.start();
@@ -357,6 +381,27 @@ public final class CommitMessenger implements AutoCloseable {
         execute(() -> participant.apply(txn, outcome, part.commitTime));
     }
 
+    private void lossReported(int peer) {
+        if (lossDelayMillis == 0) {
+            execute(() -> actOnLoss(peer));
+            return;
+        }
+        try {
+            delays.schedule(() -> execute(() -> actOnLoss(peer)), lossDelayMillis, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closedMeanwhile) {
+            // closed: nothing is owed
+        }
+    }
+
+    private void actOnLoss(int peer) {
+        if (!quorum.hasMajority()) {
+            LOG.warn("node={} lost node {} but has not heard from a majority of the cluster lately: it leaves the"
+                    + " decisions of the transactions they share to the majority", node, peer);
+            return;
+        }
+        peerLost(peer);
+    }
+
     private void peerLost(int peer) {
         if (!lost.add(peer)) {
             return;
@@ -495,6 +540,7 @@ public final class CommitMessenger implements AutoCloseable {
         if (closed.compareAndSet(false, true)) {
             receiver.interrupt();
             ticker.interrupt();
+            delays.shutdownNow();
             work.shutdownNow();
             mailbox.close();
         }
