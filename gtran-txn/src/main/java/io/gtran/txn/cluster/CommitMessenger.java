@@ -93,6 +93,10 @@ public final class CommitMessenger implements AutoCloseable {
         final ParticipantRecord record;
         volatile long commitTime;
         volatile boolean applied;
+        /** Set once {@link Participant#apply} returned: no word here names the transaction any more. */
+        volatile boolean done;
+        /** Nodes whose DECIDE came before the apply finished: acknowledged when it has. */
+        final Set<Integer> ackWhenDone = ConcurrentHashMap.newKeySet();
         /** When this part was decided here (System.nanoTime), 0 before. */
         volatile long decidedNanos;
         /** While recovering: the reports collected; null otherwise. */
@@ -346,8 +350,12 @@ public final class CommitMessenger implements AutoCloseable {
                     LOG.error("node={} told to commit txn {} it did not vote YES for; ignored", node, txn);
                     return;
                 }
+                boolean appliedBefore = part.done;
+                part.ackWhenDone.add(from);
                 decideHere(txn, part, outcome);
-                send(from, Type.ACK, txn, w -> { });
+                if (appliedBefore) {
+                    send(from, Type.ACK, txn, w -> { }); // a repeated DECIDE: acknowledged again
+                } // else the apply acknowledges when it returns (or a later DECIDE, if it returned meanwhile)
             }
             case ACK -> {
                 Round round = rounds.get(txn);
@@ -368,7 +376,12 @@ public final class CommitMessenger implements AutoCloseable {
         return parts.computeIfAbsent(txn, t -> new Part(node));
     }
 
-    /** Records the outcome and applies it here, once. */
+    /**
+     * Records the outcome and applies it here, once. DECIDE is acknowledged only once the apply
+     * returned: the coordinator frees the status entry on the acknowledgements, and no word may
+     * name the transaction by then (I3). An apply that throws is logged and never acknowledged, so
+     * the entry stays and readers keep finding the decision in it.
+     */
     private void decideHere(long txn, Part part, Outcome outcome) {
         part.record.decide(outcome);
         synchronized (part) {
@@ -378,7 +391,23 @@ public final class CommitMessenger implements AutoCloseable {
             part.applied = true;
             part.decidedNanos = System.nanoTime();
         }
-        execute(() -> participant.apply(txn, outcome, part.commitTime));
+        execute(() -> {
+            try {
+                participant.apply(txn, outcome, part.commitTime);
+            } catch (RuntimeException e) {
+                LOG.error("node={} could not apply {} to its part of txn {}; the decision is kept and not acknowledged",
+                        node, outcome, txn, e);
+                return;
+            }
+            part.done = true;
+            acknowledge(txn, part);
+        });
+    }
+
+    private void acknowledge(long txn, Part part) {
+        for (int to : part.ackWhenDone) {
+            send(to, Type.ACK, txn, w -> { });
+        }
     }
 
     private void lossReported(int peer) {

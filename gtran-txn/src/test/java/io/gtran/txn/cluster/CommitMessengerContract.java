@@ -34,7 +34,7 @@ abstract class CommitMessengerContract {
     private final List<AutoCloseable> closing = new ArrayList<>();
 
     /** A participant that votes as told and records what it applies. */
-    private static final class Recorder implements CommitMessenger.Participant {
+    private static class Recorder implements CommitMessenger.Participant {
         final LongFunction<Vote> votes;
         final Map<Long, Outcome> applied = new ConcurrentHashMap<>();
         final AtomicInteger duplicates = new AtomicInteger();
@@ -107,7 +107,9 @@ abstract class CommitMessengerContract {
             Map<Long, Vote> votes = n == 1 ? votesAt1 : votesAt2;
             recorders[n] = new Recorder(t -> votes.getOrDefault(t, Vote.YES));
             Fabric fabric = plan.wrap(nodes[n]);
-            messengers[n] = closeLater(new CommitMessenger(fabric, recorders[n], 200, 10));
+            // A vote timeout far above the resend tick: votes are late only on a loaded machine, and a late
+            // vote is fenced NO (another test's subject), which would turn an expected COMMIT into ABORT.
+            messengers[n] = closeLater(new CommitMessenger(fabric, recorders[n], 3_000, 10));
         }
         plan.links(java.util.Set.of(0, 1, 2), java.util.Set.of(0, 1, 2)).delay(Duration.ZERO, Duration.ofMillis(10))
                 .dropWithProbability(0.2).reorder(4, Duration.ofMillis(5));
@@ -209,6 +211,41 @@ abstract class CommitMessengerContract {
         assertEquals(2, fabrics[1].counts().messages(), "a participant: a vote and an acknowledgement");
         assertEquals(2, fabrics[2].counts().messages());
         assertEquals(0, fabrics[0].counts().roundTrips(), "no one-sided reads without dependencies");
+    }
+
+    @Test
+    @Timeout(60)
+    void aDecisionIsAcknowledgedOnlyOnceApplied() throws Exception {
+        Fabric[] fabrics = three();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Recorder[] recorders = new Recorder[3];
+        CommitMessenger[] messengers = new CommitMessenger[3];
+        for (int n = 0; n < 3; n++) {
+            boolean slow = n == 2;
+            recorders[n] = new Recorder(t -> Vote.YES) {
+                @Override
+                public void apply(long txn, Outcome outcome, long commitTime) {
+                    if (slow) {
+                        try {
+                            release.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    super.apply(txn, outcome, commitTime);
+                }
+            };
+            messengers[n] = closeLater(new CommitMessenger(fabrics[n], recorders[n], 10_000, 10));
+        }
+        long t = txn(0, 4);
+        assertEquals(Outcome.COMMIT, messengers[0].commit(t, 7000, new int[] {1, 2}).get(20, TimeUnit.SECONDS));
+        await(() -> recorders[1].applied.containsKey(t), "the fast participant applied");
+        Thread.sleep(200); // DECIDE resent meanwhile: still no acknowledgement from the slow one
+        assertEquals(1, messengers[0].pendingRounds(), "the status entry must outlive the words it names (I3)");
+        assertTrue(!messengers[0].acknowledged(t).isDone());
+        release.countDown();
+        messengers[0].acknowledged(t).get(20, TimeUnit.SECONDS);
+        assertEquals(0, messengers[0].pendingRounds());
     }
 
     @Test
