@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +42,8 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     private static final int REQUEST = 0;
     private static final int REPLY = 1;
     private static final int PING = 2;
+    private static final int HELLO = 3;
+    private static final int HELLO_ACK = 4;
     static final int OK = 0;
     static final int CONFLICT = 1;
     static final int NOT_FOUND = 2;
@@ -66,6 +69,12 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     private final Map<Integer, Long> lastHeard = new ConcurrentHashMap<>();
     private final Membership members;
     private final Thread heartbeat;
+    /** What every member must agree on: the members and the lease (the majority rule relies on both). */
+    private final String description;
+    /** Members whose description differs from this node's: their operations are refused. */
+    private final Set<Integer> foreign = ConcurrentHashMap.newKeySet();
+    /** Answers to this node's HELLO: "" when the peer agrees, else how it differs. */
+    private final Map<Integer, String> verdicts = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     /** Another node's transaction here. Its operations run one at a time, under its lock. */
@@ -92,6 +101,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         this.fabric = fabric;
         this.node = fabric.localNode();
         this.members = engine.members();
+        this.description = "members=" + members.nodes() + " " + TxnConfig.LEASE_MS + "=" + engine.config().leaseMs;
         this.mailbox = fabric.openMailbox(MAILBOX, 1 << 16);
         this.work = Executors.newCachedThreadPool(r -> daemon(r, "gtran-ops-" + node));
         long now = System.nanoTime();
@@ -207,6 +217,56 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         }
     }
 
+    // ------------------------------------------------------------------ joining
+
+    /**
+     * Compares this node's cluster description with every member that is up: each is sent HELLO
+     * and answers whether its own differs. Waits for the answers of the members whose HELLO could
+     * be delivered (a member not started yet compares when it starts), at most
+     * gtran.txn.remote-timeout-ms.
+     *
+     * @throws IllegalStateException naming the member and both descriptions if one differs
+     */
+    void join() {
+        byte[] hello = new Wire.Writer().putByte(HELLO).putLong(0).putString(description).bytes();
+        Map<Integer, CompletableFuture<Void>> sent = new java.util.TreeMap<>();
+        for (int other : members.others()) {
+            try {
+                sent.put(other, mailbox.send(other, MAILBOX, hello));
+            } catch (RuntimeException notUp) {
+                // not started yet: it compares when it does
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(engine.config().remoteTimeoutMs);
+        for (Map.Entry<Integer, CompletableFuture<Void>> e : sent.entrySet()) {
+            int other = e.getKey();
+            while (!verdicts.containsKey(other) && !e.getValue().isCompletedExceptionally() && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(200_000);
+            }
+            String verdict = verdicts.get(other);
+            if (verdict != null && !verdict.isEmpty()) {
+                throw new IllegalStateException("node " + node + " cannot join: node " + other + " describes the cluster"
+                        + " differently (" + verdict + "); start every node with the same " + Membership.NODES + " and "
+                        + TxnConfig.LEASE_MS);
+            }
+        }
+    }
+
+    private void hello(int from, int type, String theirs) {
+        if (type == HELLO_ACK) {
+            verdicts.put(from, theirs);
+            return;
+        }
+        String verdict = theirs.equals(description) ? "" : "node " + from + ": " + theirs + "; node " + node + ": " + description;
+        if (verdict.isEmpty()) {
+            foreign.remove(from); // a node started again, this time as described
+        } else {
+            foreign.add(from);
+            LOG.error("node={} refuses node {}: its cluster description differs ({})", node, from, verdict);
+        }
+        send(from, new Wire.Writer().putByte(HELLO_ACK).putLong(0).putString(verdict).bytes());
+    }
+
     // ------------------------------------------------------------------ participant side
 
     private void receive() {
@@ -221,6 +281,10 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                 long request = in.getLong();
                 lastHeard.put(message.fromNode(), System.nanoTime());
                 if (type == PING) {
+                    continue;
+                }
+                if (type == HELLO || type == HELLO_ACK) {
+                    hello(message.fromNode(), type, in.getString());
                     continue;
                 }
                 if (type == REPLY) {
@@ -255,6 +319,9 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         Isolation isolation = Isolation.values()[in.getByte()];
         int seq = in.getInt();
         byte[] op = in.getBytes();
+        if (foreign.contains(from)) {
+            return refused("node " + node + " refuses node " + from + ": their cluster descriptions differ");
+        }
         if (lost.contains(from)) {
             return refused("node " + node + " counts node " + from + " as lost and takes no more of its operations;"
                     + " its transactions there were settled without it");

@@ -179,6 +179,7 @@ public final class GtranNode implements AutoCloseable {
     private static GtranNode wire(InJvmCluster ownCluster, Fabric fabric, Plan plan) {
         GraphStore store = null;
         ClockSync clockSync = null;
+        TransactionEngine engine = null;
         try {
             store = GraphStore.open(plan.store());
             Clock clock;
@@ -191,9 +192,13 @@ public final class GtranNode implements AutoCloseable {
                         plan.clock().syncIntervalMs());
                 clock = synced;
             }
-            TransactionEngine engine = TransactionEngine.open(store, fabric, plan.txn(), clock, plan.members());
+            engine = TransactionEngine.open(store, fabric, plan.txn(), clock, plan.members());
+            engine.joinCluster();
             return new GtranNode(ownCluster, fabric, plan.members(), clockSync, store, engine);
         } catch (RuntimeException e) {
+            if (engine != null) {
+                engine.close();
+            }
             if (clockSync != null) {
                 clockSync.close();
             }

@@ -238,6 +238,18 @@ public final class TransactionEngine implements AutoCloseable {
         gc.close();
     }
 
+    /**
+     * Checks that every member that is up describes the cluster as this node does (see {@link
+     * ClusterParts#join}); nothing to check for a node alone.
+     *
+     * @throws IllegalStateException naming the member and both descriptions if one differs
+     */
+    void joinCluster() {
+        if (clusterParts != null) {
+            clusterParts.join();
+        }
+    }
+
     /** This node's side of transactions across nodes; null on a node alone in its cluster. */
     ClusterParts clusterParts() {
         return clusterParts;
