@@ -1,6 +1,8 @@
 package io.gtran.txn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.txn.ClusterNodes.Transport;
@@ -10,8 +12,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * SR validation at a participant node against writers that other nodes coordinate and that have
- * not entered its recent committed table (CommitProtocol's unentered writers), over each transport.
+ * SR validation at a participant node: against writers that other nodes coordinate and that have
+ * not entered its recent committed table (CommitProtocol's unentered writers), and of reads by a
+ * name the node has never seen; over each transport.
  */
 @Timeout(60)
 class ClusterValidationTest {
@@ -59,6 +62,70 @@ class ClusterValidationTest {
             assertEquals(11L, check.vertexProperty(a, value0));
             assertEquals(21L, check.vertexProperty(b, value0));
             check.commit();
+        }
+    }
+
+    /**
+     * Write skew through a property key the owner of the element has never seen: T1 (node 0)
+     * reads v.p, absent, and writes w.a; T2 (node 1) reads w.a and sets v.p, and commits first.
+     * At SR, T1 must abort. Node 2 used to answer the read of an unknown key without recording it
+     * (no id to record it under), so its validation found nothing and both committed.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("transports")
+    void aReadOfAPropertyKeyTheOwnerNeverSawIsValidated(Transport transport) {
+        try (ClusterNodes c = new ClusterNodes(transport, 3, TxnConfig.GC, false)) {
+            int a2 = c.engine(2).store().propertyKeys().intern("a");
+            int row2 = c.engine(2).store().labels().intern("row");
+            Transaction setup = c.begin(2, Isolation.SERIALIZABLE);
+            long v = setup.addVertex(row2);
+            long w = setup.addVertex(row2);
+            setup.setVertexProperty(v, a2, 1L);
+            setup.setVertexProperty(w, a2, 1L);
+            setup.commit();
+
+            int p0 = c.engine(0).store().propertyKeys().intern("p"); // node 2 has no key "p"
+            int a0 = c.engine(0).store().propertyKeys().intern("a");
+            int p1 = c.engine(1).store().propertyKeys().intern("p");
+            int a1 = c.engine(1).store().propertyKeys().intern("a");
+            Transaction t1 = c.begin(0, Isolation.SERIALIZABLE);
+            Transaction t2 = c.begin(1, Isolation.SERIALIZABLE);
+            assertNull(t1.vertexProperty(v, p0));
+            assertEquals(1L, t2.vertexProperty(w, a1));
+            t2.setVertexProperty(v, p1, 7L);
+            t2.commit();
+            t1.setVertexProperty(w, a0, 2L);
+            assertThrows(TransactionConflictException.class, t1::commit, "write skew committed at SR");
+        }
+    }
+
+    /**
+     * Write skew through a label some members have never seen: T1 (node 0) scans label x, finds
+     * nothing, and writes w.a on node 2; T2 (node 1) reads w.a and adds a vertex with label x on
+     * node 1, and commits first. At SR, T1 must abort. Node 1 used to answer the scan of an unknown
+     * label without recording it, so both committed.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("transports")
+    void aScanOfALabelAMemberNeverSawIsValidated(Transport transport) {
+        try (ClusterNodes c = new ClusterNodes(transport, 3, TxnConfig.GC, false)) {
+            int a2 = c.engine(2).store().propertyKeys().intern("a");
+            Transaction setup = c.begin(2, Isolation.SERIALIZABLE);
+            long w = setup.addVertex(c.engine(2).store().labels().intern("row"));
+            setup.setVertexProperty(w, a2, 1L);
+            setup.commit();
+
+            int x0 = c.engine(0).store().labels().intern("x"); // nodes 1 and 2 have no label "x"
+            int a0 = c.engine(0).store().propertyKeys().intern("a");
+            int a1 = c.engine(1).store().propertyKeys().intern("a");
+            Transaction t1 = c.begin(0, Isolation.SERIALIZABLE);
+            Transaction t2 = c.begin(1, Isolation.SERIALIZABLE);
+            assertEquals(0, t1.vertices(x0).length);
+            assertEquals(1L, t2.vertexProperty(w, a1));
+            t2.addVertex(c.engine(1).store().labels().intern("x"));
+            t2.commit();
+            t1.setVertexProperty(w, a0, 2L);
+            assertThrows(TransactionConflictException.class, t1::commit, "write skew committed at SR");
         }
     }
 }
