@@ -4,6 +4,7 @@ import io.gtran.rdma.Fabric;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.clock.ClockConfig;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -47,6 +48,24 @@ final class ClusterNodes implements AutoCloseable {
             return "netty";
         }
     };
+
+    /**
+     * Netty on loopback, a peer lost only after {@code peerLostAfter} without a frame: for tests
+     * in which no node is meant to be lost, on a machine that may stall a JVM for over a second.
+     */
+    static Transport netty(Duration peerLostAfter) {
+        return new Transport() {
+            @Override
+            public Fabric[] start(int n) {
+                return NettyNodes.start(n, peerLostAfter);
+            }
+
+            @Override
+            public String toString() {
+                return "netty";
+            }
+        };
+    }
 
     final GtranNode[] nodes;
 

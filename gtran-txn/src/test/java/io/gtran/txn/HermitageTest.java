@@ -36,6 +36,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (write skew, anti-dependency cycles) occur. Several Hermitage sections have variants (predicate
  * reads, write predicates, Fekete's read-only anomaly); each is its own case, and the expectation
  * is per family. The interleavings are fixed: there is no randomness to seed.
+ *
+ * <p>The scenarios and the verdict ({@link #verdict}) are shared with {@link ClusterHermitageTest},
+ * which runs the same matrix with the rows on one node and the transactions begun on others.
  */
 @Timeout(120)
 class HermitageTest {
@@ -50,19 +53,19 @@ class HermitageTest {
 
     /** A script runs the interleaving and says whether the anomaly's effect showed. */
     @FunctionalInterface
-    private interface Script {
+    interface Script {
         boolean run(Interleaving h) throws InterruptedException;
     }
 
     /** One Hermitage case: its family (the row of the expected matrix), its name and its script. */
-    private record Scenario(String family, String name, Script script) {
+    record Scenario(String family, String name, Script script) {
         Outcome expected(Isolation level) {
             boolean writeSkew = family.equals("G2-item") || family.equals("G2");
             return level == Isolation.SNAPSHOT && writeSkew ? Outcome.OCCURRED : Outcome.PREVENTED;
         }
     }
 
-    private static final List<Scenario> SCENARIOS = List.of(
+    static final List<Scenario> SCENARIOS = List.of(
             new Scenario("G0", "G0", HermitageTest::g0),
             new Scenario("G1a", "G1a", HermitageTest::g1a),
             new Scenario("G1b", "G1b", HermitageTest::g1b),
@@ -181,24 +184,29 @@ class HermitageTest {
 
     // ---------------------------------------------------------------- running a case
 
-    private record Result(Outcome outcome, Map<Integer, Long> expectedFinal, Map<Integer, Long> actualFinal, boolean raced, String details) {
+    record Result(Outcome outcome, Map<Integer, Long> expectedFinal, Map<Integer, Long> actualFinal, boolean raced, String details) {
     }
 
-    private static Scenario scenario(String name) {
+    static Scenario scenario(String name) {
         return SCENARIOS.stream().filter(s -> s.name.equals(name)).findFirst().orElseThrow();
     }
 
     private static Result run(Scenario s, Isolation level, Map<String, Object> settings, boolean racing) throws InterruptedException {
         try (TxnFixture node = new TxnFixture(settings); Interleaving h = new Interleaving(node, level, racing)) {
-            boolean effect = s.script.run(h);
-            String inconsistent = h.inconsistentReads();
-            Outcome outcome = effect ? Outcome.OCCURRED : inconsistent == null ? Outcome.PREVENTED : Outcome.READS_INCONSISTENT;
-            String details = h.describe() + (inconsistent == null ? "" : "\n  inconsistent read: " + inconsistent);
-            return new Result(outcome, h.expectedFinalState(), h.finalState(), h.raced(), details);
+            return verdict(s, h);
         }
     }
 
-    private static String render(Map<String, String> matrix) {
+    /** Runs the scenario's script on {@code h} and judges it: the verdict, and the final state expected and seen. */
+    static Result verdict(Scenario s, Interleaving h) throws InterruptedException {
+        boolean effect = s.script.run(h);
+        String inconsistent = h.inconsistentReads();
+        Outcome outcome = effect ? Outcome.OCCURRED : inconsistent == null ? Outcome.PREVENTED : Outcome.READS_INCONSISTENT;
+        String details = h.describe() + (inconsistent == null ? "" : "\n  inconsistent read: " + inconsistent);
+        return new Result(outcome, h.expectedFinalState(), h.finalState(), h.raced(), details);
+    }
+
+    static String render(Map<String, String> matrix) {
         StringBuilder b = new StringBuilder();
         matrix.forEach((cell, outcome) -> b.append(cell).append(" = ").append(outcome).append('\n'));
         return b.toString();

@@ -34,6 +34,11 @@ import java.util.function.Predicate;
  * writes at that moment), what it wrote, and the order in which transactions began and committed.
  * From that it tells whether every committed transaction read exactly its begin snapshot, and which
  * final state the committed transactions must leave.
+ *
+ * <p>It runs on one node ({@link Placement#ONE_NODE}) or across a cluster: a {@link Placement}
+ * says which node holds the rows and which node's engine begins each transaction. Label and
+ * property-key ids are per-node dictionaries, so each transaction uses those of the node that
+ * began it.
  */
 final class Interleaving implements AutoCloseable {
     /** Hermitage's start state: row id -> value. */
@@ -56,6 +61,8 @@ final class Interleaving implements AutoCloseable {
     private static final class Txn {
         final int number;
         final Transaction t;
+        /** The dictionaries' ids on the node that began it. */
+        final Names names;
         final int beginStep;
         int commitStep = -1;
         TransactionConflictException conflict;
@@ -64,9 +71,10 @@ final class Interleaving implements AutoCloseable {
         final Map<Integer, Long> writes = new LinkedHashMap<>();
         final List<Observation> observations = new ArrayList<>();
 
-        Txn(int number, Transaction t, int beginStep) {
+        Txn(int number, Transaction t, Names names, int beginStep) {
             this.number = number;
             this.t = t;
+            this.names = names;
             this.beginStep = beginStep;
         }
     }
@@ -74,12 +82,46 @@ final class Interleaving implements AutoCloseable {
     private record Row(int id, long vertex, long value) {
     }
 
-    private final TxnFixture node;
+    /**
+     * Where an interleaving runs: the node whose store holds the rows (setup and inserts create
+     * them there) and the node whose engine begins T1, T2, T3, ... ({@code coordinators[n - 1]}).
+     */
+    record Placement(int rowsNode, int... coordinators) {
+        /** Everything on node 0. */
+        static final Placement ONE_NODE = new Placement(0, 0, 0, 0);
+
+        int coordinatorOf(int n) {
+            if (n < 1 || n > coordinators.length) {
+                throw new IllegalArgumentException("T" + n + " has no node in " + this);
+            }
+            return coordinators[n - 1];
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder b = new StringBuilder("rows@").append(rowsNode);
+            for (int n = 1; n <= coordinators.length; n++) {
+                b.append(" T").append(n).append('@').append(coordinators[n - 1]);
+            }
+            return b.toString();
+        }
+    }
+
+    /** The ids of the table's label and columns in one node's dictionaries. */
+    private record Names(int label, int idKey, int valueKey) {
+        static Names of(TransactionEngine engine) {
+            return new Names(engine.store().labels().intern("test"), engine.store().propertyKeys().intern("id"),
+                    engine.store().propertyKeys().intern("value"));
+        }
+    }
+
+    /** Node id -> its engine. */
+    private final TransactionEngine[] engines;
+    private final Placement placement;
     private final Isolation isolation;
     private final boolean racingCommits;
-    private final int label;
-    private final int idKey;
-    private final int valueKey;
+    /** Node id -> the table's ids in its dictionaries. */
+    private final Names[] names;
     private final Map<Integer, Long> vertexOf = new HashMap<>();
     private final Map<Integer, Txn> txns = new TreeMap<>();
     private final List<Txn> commitOrder = new ArrayList<>();
@@ -92,17 +134,31 @@ final class Interleaving implements AutoCloseable {
      *                      threads (so both may validate together) rather than one after the other
      */
     Interleaving(TxnFixture node, Isolation isolation, boolean racingCommits) {
-        this.node = node;
+        this(new TransactionEngine[] {node.engine}, Placement.ONE_NODE, isolation, racingCommits);
+    }
+
+    /**
+     * An interleaving across the nodes of one cluster.
+     *
+     * @param engines   node id -> that node's engine (every node the placement names)
+     * @param placement where the rows live and where each transaction begins
+     */
+    Interleaving(TransactionEngine[] engines, Placement placement, Isolation isolation, boolean racingCommits) {
+        this.engines = engines.clone();
+        this.placement = placement;
         this.isolation = isolation;
         this.racingCommits = racingCommits;
-        this.label = node.label("test");
-        this.idKey = node.key("id");
-        this.valueKey = node.key("value");
-        Transaction setup = node.begin(Isolation.SERIALIZABLE);
+        this.names = new Names[engines.length];
+        for (int i = 0; i < engines.length; i++) {
+            names[i] = Names.of(engines[i]);
+        }
+        int home = placement.rowsNode;
+        Names n = names[home];
+        Transaction setup = engines[home].begin(Isolation.SERIALIZABLE);
         for (Map.Entry<Integer, Long> row : new TreeMap<>(START).entrySet()) {
-            long v = setup.addVertex(label);
-            setup.setVertexProperty(v, idKey, (long) row.getKey());
-            setup.setVertexProperty(v, valueKey, row.getValue());
+            long v = setup.addVertex(home, n.label);
+            setup.setVertexProperty(v, n.idKey, (long) row.getKey());
+            setup.setVertexProperty(v, n.valueKey, row.getValue());
             vertexOf.put(row.getKey(), v);
         }
         setup.commit();
@@ -112,7 +168,8 @@ final class Interleaving implements AutoCloseable {
 
     void begin(int... numbers) {
         for (int n : numbers) {
-            txns.put(n, new Txn(n, node.begin(isolation), step++));
+            int coordinator = placement.coordinatorOf(n);
+            txns.put(n, new Txn(n, engines[coordinator].begin(isolation), names[coordinator], step++));
         }
     }
 
@@ -120,7 +177,7 @@ final class Interleaving implements AutoCloseable {
     Long read(int n, int row) {
         return step(n, x -> {
             long v = vertexOf.get(row);
-            Long value = x.t.vertexExists(v) ? asLong(x.t.vertexProperty(v, valueKey), "value of row " + row) : null;
+            Long value = x.t.vertexExists(v) ? asLong(x.t.vertexProperty(v, x.names.valueKey), "value of row " + row) : null;
             observe(x, "read id=" + row + " -> " + value, state -> Objects.equals(state.get(row), value));
             return value;
         });
@@ -158,8 +215,8 @@ final class Interleaving implements AutoCloseable {
     /** {@code insert into test (id, value) values (row, value)}. */
     void insert(int n, int row, long value) {
         step(n, x -> {
-            long v = x.t.addVertex(label);
-            x.t.setVertexProperty(v, idKey, (long) row);
+            long v = x.t.addVertex(placement.rowsNode, x.names.label);
+            x.t.setVertexProperty(v, x.names.idKey, (long) row);
             vertexOf.put(row, v);
             return write(x, row, v, value);
         });
@@ -242,6 +299,16 @@ final class Interleaving implements AutoCloseable {
         return txns.get(n).t.isCommitted();
     }
 
+    /** Each transaction's fate, in number order: "T1 committed, T2 aborted, ...". */
+    String fates() {
+        List<String> fates = new ArrayList<>();
+        for (Txn x : txns.values()) {
+            String fate = x.t.isCommitted() ? "committed" : x.conflict != null ? "aborted" : x.rolledBack ? "rolled back" : "never finished";
+            fates.add("T" + x.number + " " + fate);
+        }
+        return String.join(", ", fates);
+    }
+
     /** Row -> value the transaction wrote (null: deleted), whether or not it committed. */
     Map<Integer, Long> wrote(int n) {
         return txns.get(n).writes;
@@ -292,19 +359,36 @@ final class Interleaving implements AutoCloseable {
     }
 
     /**
-     * The table as a fresh serializable transaction sees it (after a GC pass, when GC runs). Every
-     * row vertex must carry both properties: a vertex without them is half of a transaction.
+     * The table as a fresh serializable transaction sees it (after a GC pass on every node, when GC
+     * runs). Every row vertex must carry both properties: a vertex without them is half of a
+     * transaction. Across nodes, a fresh transaction begun on each node must see the same table.
      */
     Map<Integer, Long> finalState() throws InterruptedException {
-        if (node.engine.config().gcEnabled()) {
-            node.engine.gc().runOnce();
+        for (TransactionEngine engine : engines) {
+            if (engine.config().gcEnabled()) {
+                engine.gc().runOnce();
+            }
         }
-        Transaction t = node.begin(Isolation.SERIALIZABLE);
+        Map<Integer, Long> first = null;
+        for (int node = 0; node < engines.length; node++) {
+            Map<Integer, Long> rows = tableAsSeenFrom(node);
+            if (first == null) {
+                first = rows;
+            } else if (!rows.equals(first)) {
+                throw new AssertionError("a fresh transaction on node " + node + " sees " + rows + ", one on node 0 sees " + first);
+            }
+        }
+        return first;
+    }
+
+    private Map<Integer, Long> tableAsSeenFrom(int node) {
+        Names n = names[node];
+        Transaction t = engines[node].begin(Isolation.SERIALIZABLE);
         Map<Integer, Long> rows = new TreeMap<>();
-        for (long v : t.vertices(label)) {
+        for (long v : t.vertices(n.label)) {
             Map<Integer, Object> properties = t.vertexProperties(v);
-            int row = (int) asLong(properties.get(idKey), "id of vertex " + v + " " + properties);
-            Long previous = rows.put(row, asLong(properties.get(valueKey), "value of row " + row + " " + properties));
+            int row = (int) asLong(properties.get(n.idKey), "id of vertex " + v + " " + properties);
+            Long previous = rows.put(row, asLong(properties.get(n.valueKey), "value of row " + row + " " + properties));
             if (previous != null) {
                 throw new AssertionError("two visible vertices for row " + row);
             }
@@ -316,8 +400,12 @@ final class Interleaving implements AutoCloseable {
     /** Each transaction's fate, writes and reads, for failure messages. */
     String describe() {
         StringBuilder b = new StringBuilder(isolation.toString());
+        boolean cluster = engines.length > 1;
+        if (cluster) {
+            b.append(", ").append(placement);
+        }
         for (Txn x : txns.values()) {
-            b.append("\n  T").append(x.number).append(": ");
+            b.append("\n  T").append(x.number).append(cluster ? "@" + placement.coordinatorOf(x.number) : "").append(": ");
             if (x.t.isCommitted()) {
                 b.append("committed (#").append(commitOrder.indexOf(x) + 1).append(')');
             } else if (x.conflict != null) {
@@ -365,16 +453,16 @@ final class Interleaving implements AutoCloseable {
     }
 
     private Txn write(Txn x, int row, long vertex, long value) {
-        x.t.setVertexProperty(vertex, valueKey, value);
+        x.t.setVertexProperty(vertex, x.names.valueKey, value);
         x.writes.put(row, value);
         return x;
     }
 
     private List<Row> scanRows(Txn x, Where where) {
         List<Row> rows = new ArrayList<>();
-        for (long v : x.t.vertices(label)) {
-            int id = (int) asLong(x.t.vertexProperty(v, idKey), "id of vertex " + v);
-            long value = asLong(x.t.vertexProperty(v, valueKey), "value of row " + id);
+        for (long v : x.t.vertices(x.names.label)) {
+            int id = (int) asLong(x.t.vertexProperty(v, x.names.idKey), "id of vertex " + v);
+            long value = asLong(x.t.vertexProperty(v, x.names.valueKey), "value of row " + id);
             if (where.test.test(value)) {
                 rows.add(new Row(id, v, value));
             }

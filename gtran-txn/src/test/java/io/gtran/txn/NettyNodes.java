@@ -18,6 +18,11 @@ public final class NettyNodes {
 
     /** Nodes 0..n-1 of a fresh Netty cluster on free loopback ports (heartbeats 200 ms, peers lost after 1 s). */
     public static Fabric[] start(int n) {
+        return start(n, Duration.ofSeconds(1));
+    }
+
+    /** As {@link #start(int)}, a peer lost after {@code peerLostAfter} without a frame from it. */
+    public static Fabric[] start(int n, Duration peerLostAfter) {
         IllegalStateException last = null;
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             List<InetSocketAddress> addresses = LoopbackPorts.free(n);
@@ -25,7 +30,7 @@ public final class NettyNodes {
             try {
                 for (int i = 0; i < n; i++) {
                     fabrics[i] = Fabrics.start(ClusterConfig.builder(i).transport("netty").nodes(addresses)
-                            .heartbeatInterval(Duration.ofMillis(200)).peerLostAfter(Duration.ofSeconds(1)).build());
+                            .heartbeatInterval(Duration.ofMillis(200)).peerLostAfter(peerLostAfter).build());
                 }
                 return fabrics;
             } catch (IllegalStateException e) { // a port was taken between finding and binding it
