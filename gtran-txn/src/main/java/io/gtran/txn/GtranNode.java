@@ -53,8 +53,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * then the in-JVM cluster if the node made one of its own. It does not own a cluster it
  * {@link #join joined}.
  *
- * <p>Transactions span one node today: a transaction of this node's engine reads and writes this
- * node's store only, and commit refuses write sets on other nodes.
+ * <p>A transaction of this node's engine reads and writes every member's elements: operations on
+ * another member's run there, and commit asks those members to vote (docs/cluster-transactions.md).
+ * A node with other members checks at start that those already running describe the cluster as
+ * it does, and fails to open, naming the difference, if one does not.
  */
 public final class GtranNode implements AutoCloseable {
     /** The in-JVM cluster this node made for itself, or null. */
