@@ -38,7 +38,8 @@ import java.util.function.Predicate;
  * <p>It runs on one node ({@link Placement#ONE_NODE}) or across a cluster: a {@link Placement}
  * says which node holds the rows and which node's engine begins each transaction. Label and
  * property-key ids are per-node dictionaries, so each transaction uses those of the node that
- * began it.
+ * began it, interned there when it begins (a node meets the names first when the setup writes
+ * the rows there, a transaction begins there, or another node's transaction reads or writes there).
  */
 final class Interleaving implements AutoCloseable {
     /** Hermitage's start state: row id -> value. */
@@ -120,7 +121,7 @@ final class Interleaving implements AutoCloseable {
     private final Placement placement;
     private final Isolation isolation;
     private final boolean racingCommits;
-    /** Node id -> the table's ids in its dictionaries. */
+    /** Node id -> the table's ids in its dictionaries, once interned there; see {@link #names(int)}. */
     private final Names[] names;
     private final Map<Integer, Long> vertexOf = new HashMap<>();
     private final Map<Integer, Txn> txns = new TreeMap<>();
@@ -149,11 +150,8 @@ final class Interleaving implements AutoCloseable {
         this.isolation = isolation;
         this.racingCommits = racingCommits;
         this.names = new Names[engines.length];
-        for (int i = 0; i < engines.length; i++) {
-            names[i] = Names.of(engines[i]);
-        }
         int home = placement.rowsNode;
-        Names n = names[home];
+        Names n = names(home);
         Transaction setup = engines[home].begin(Isolation.SERIALIZABLE);
         for (Map.Entry<Integer, Long> row : new TreeMap<>(START).entrySet()) {
             long v = setup.addVertex(home, n.label);
@@ -169,7 +167,7 @@ final class Interleaving implements AutoCloseable {
     void begin(int... numbers) {
         for (int n : numbers) {
             int coordinator = placement.coordinatorOf(n);
-            txns.put(n, new Txn(n, engines[coordinator].begin(isolation), names[coordinator], step++));
+            txns.put(n, new Txn(n, engines[coordinator].begin(isolation), names(coordinator), step++));
         }
     }
 
@@ -382,7 +380,7 @@ final class Interleaving implements AutoCloseable {
     }
 
     private Map<Integer, Long> tableAsSeenFrom(int node) {
-        Names n = names[node];
+        Names n = names(node);
         Transaction t = engines[node].begin(Isolation.SERIALIZABLE);
         Map<Integer, Long> rows = new TreeMap<>();
         for (long v : t.vertices(n.label)) {
@@ -428,6 +426,14 @@ final class Interleaving implements AutoCloseable {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    /** The table's ids in {@code node}'s dictionaries, interned there on first use. */
+    private Names names(int node) {
+        if (names[node] == null) {
+            names[node] = Names.of(engines[node]);
+        }
+        return names[node];
+    }
 
     /** The transaction, or null if a conflict aborted it (its remaining steps are skipped). */
     private Txn live(int n) {
