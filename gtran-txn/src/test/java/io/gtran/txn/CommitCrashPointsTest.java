@@ -42,7 +42,7 @@ class CommitCrashPointsTest {
     }
 
     static Stream<Arguments> crashes() {
-        return Stream.of(ClusterNodes.IN_JVM, ClusterNodes.NETTY).flatMap(transport -> points().map(point ->
+        return Stream.of(ClusterNodes.IN_JVM, ClusterNodes.netty(java.time.Duration.ofSeconds(10))).flatMap(transport -> points().map(point ->
                 Arguments.of(transport, point.get()[0])));
     }
 

@@ -47,7 +47,7 @@ class PartitionDuringCommitTest {
             new Cut("coordinator cut off after both VALIDATEs", 0, VALIDATE, 2, true),
             new Cut("participant cut off after its vote", 2, VOTE, 1, true),
         };
-        return Stream.of(ClusterNodes.IN_JVM, ClusterNodes.NETTY).flatMap(t -> Stream.of(cuts).map(c -> Arguments.of(t, c)));
+        return Stream.of(ClusterNodes.IN_JVM, ClusterNodes.netty(java.time.Duration.ofSeconds(10))).flatMap(t -> Stream.of(cuts).map(c -> Arguments.of(t, c)));
     }
 
     @ParameterizedTest(name = "{0}: {1}")

@@ -97,14 +97,17 @@ class ListAppendHistoryTest {
 
     /**
      * SR without read validation is snapshot reads with no first-committer-wins: write skew and
-     * lost updates commit, and the checker must say so. Three seeds, each must show G2 or G-single.
+     * lost updates commit, and the checker must say so. Three seeds, each must show G2 or G-single,
+     * or a lost append as an incompatible order (what a lost update looks like when the appends it
+     * lost are read by others: a loaded machine's interleavings often show it that way only).
      */
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3})
     @Timeout(120)
     void weakenedSerializableIsCaught(long seed) throws Exception {
         Run run = run(Isolation.SERIALIZABLE, 5_000, seed, Map.of(TxnConfig.VALIDATION, false));
-        assertTrue(run.kinds().contains(Kind.G2) || run.kinds().contains(Kind.G_SINGLE),
-                () -> "no G2 or G-single without validation: " + run.examples());
+        assertTrue(run.kinds().contains(Kind.G2) || run.kinds().contains(Kind.G_SINGLE)
+                        || run.kinds().contains(Kind.INCOMPATIBLE_ORDER),
+                () -> "no G2, G-single or lost append without validation: " + run.examples());
     }
 }
