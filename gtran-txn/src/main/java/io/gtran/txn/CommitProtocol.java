@@ -297,16 +297,18 @@ final class CommitProtocol {
     private void checkUnentered(Transaction writer, long commitTime) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(engine.config().dependencyWaitMs);
         while (true) {
-            long status;
+            long status = 0;
+            boolean read; // not status != 0: EXECUTING with no commit time is the status word 0
             try {
                 status = statusTable.read(writer.id());
+                read = true;
             } catch (RegionAccessException | UnknownRegionException unreachable) {
-                status = 0; // read again until the deadline
+                read = false; // read again until the deadline
             }
-            if (status == StatusTable.GONE) {
+            if (read && status == StatusTable.GONE) {
                 return; // decided and acknowledged everywhere, so entered here if it committed: the RCT scan sees it
             }
-            if (status != 0) {
+            if (read) {
                 TxnStatus other = StatusTableDescriptor.status(status);
                 long otherCommitTime = StatusTableDescriptor.commitTime(status);
                 if (other == TxnStatus.EXECUTING || other == TxnStatus.ABORTED) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gtran.storage.ElementIds;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -200,6 +201,24 @@ abstract class ClusterTransactionsContract {
         write(2, 5L, y, z); // nothing the loser wrote still holds its id
         assertEquals(5L, n(1, z));
         assertQuiet();
+    }
+
+    @Test
+    void aSerializableReadOnAnotherNodeIsValidatedThere() throws Exception {
+        start();
+        long x = item(2, 0);
+        long y = item(1, 0);
+        Transaction t1 = c.begin(0, SR);
+        assertEquals(0L, t1.vertexProperty(x, key(0, "n")));
+        t1.setVertexProperty(y, key(0, "n"), 1L);
+        write(1, 2L, x); // T2, begun on node 1, writes x and commits first
+        TransactionConflictException e = assertThrows(TransactionConflictException.class, t1::commit);
+        assertTrue(Set.of(ConflictKind.READ_WRITE, ConflictKind.PARTICIPANT_VOTED_NO).contains(e.kind()), e.getMessage());
+        assertQuiet();
+        for (int node = 0; node < 3; node++) {
+            assertEquals(0L, n(node, y), "node " + node + ": T1's write on node 1 is undone");
+            assertEquals(2L, n(node, x));
+        }
     }
 
     @ParameterizedTest
