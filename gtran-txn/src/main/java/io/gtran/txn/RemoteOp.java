@@ -1,6 +1,5 @@
 package io.gtran.txn;
 
-import io.gtran.storage.Dictionary;
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.EdgeDirection;
 import io.gtran.storage.GraphStore;
@@ -11,7 +10,9 @@ import java.util.Map;
  * The operations a transaction runs on another node's elements (docs/cluster-transactions.md,
  * "Execution"): each is one {@link Transaction} method, sent by the coordinator with its arguments
  * and run by the owner under the transaction's participant context there. Labels and property
- * keys travel by name, as every node has dictionaries of its own.
+ * keys travel by name, as every node has dictionaries of its own; the owner interns a name it has
+ * not seen even to read it, so that the read is recorded (and validated at SR) under an id that a
+ * later first write of the name there shares.
  */
 enum RemoteOp {
     EXISTS, LABEL, EDGE_OUT, EDGE_IN, PROPERTY, PROPERTIES, EDGES, SCAN, VISIBLE, COUNT, RECORD_READ, RECORD_WRITE,
@@ -52,13 +53,8 @@ enum RemoteOp {
             case PROPERTY -> {
                 ElementKind kind = kind(in);
                 long id = in.getLong();
-                int key = store.propertyKeys().find(in.getString());
-                if (key == Dictionary.ABSENT) {
-                    txn.requireVisible(kind, id); // no element has the key here; the element must still be there
-                    out.putValue(null);
-                } else {
-                    out.putValue(kind == ElementKind.VERTEX ? txn.vertexProperty(id, key) : txn.edgeProperty(id, key));
-                }
+                int key = store.propertyKeys().intern(in.getString()); // a read of it is recorded under this id
+                out.putValue(kind == ElementKind.VERTEX ? txn.vertexProperty(id, key) : txn.edgeProperty(id, key));
             }
             case PROPERTIES -> {
                 ElementKind kind = kind(in);
@@ -70,17 +66,12 @@ enum RemoteOp {
             case EDGES -> {
                 long vertex = in.getLong();
                 EdgeDirection direction = EdgeDirection.values()[in.getByte()];
-                int label = label(store, in.getString());
-                out.putLongs(label == Dictionary.ABSENT ? new long[0] : txn.edges(vertex, direction, label));
+                out.putLongs(txn.edges(vertex, direction, label(store, in.getString())));
             }
             case SCAN -> {
                 ElementKind kind = kind(in);
                 int label = label(store, in.getString());
-                if (label == Dictionary.ABSENT) {
-                    out.putLongs(new long[0]);
-                } else {
-                    out.putLongs(kind == ElementKind.VERTEX ? txn.vertices(label) : txn.allEdges(label));
-                }
+                out.putLongs(kind == ElementKind.VERTEX ? txn.vertices(label) : txn.allEdges(label));
             }
             case VISIBLE -> {
                 ElementKind kind = kind(in);
@@ -90,7 +81,7 @@ enum RemoteOp {
             case COUNT -> {
                 ElementKind kind = kind(in);
                 int label = label(store, in.getString());
-                out.putLong(label == Dictionary.ABSENT ? 0 : kind == ElementKind.VERTEX ? txn.countVertices(label) : txn.countEdges(label));
+                out.putLong(kind == ElementKind.VERTEX ? txn.countVertices(label) : txn.countEdges(label));
             }
             case RECORD_READ, RECORD_WRITE -> {
                 ConflictKey.Kind kind = ConflictKey.Kind.values()[in.getByte()];
@@ -125,13 +116,8 @@ enum RemoteOp {
             case REMOVE_PROPERTY -> {
                 ElementKind kind = kind(in);
                 long id = in.getLong();
-                int key = store.propertyKeys().find(in.getString());
-                if (key == Dictionary.ABSENT) {
-                    txn.requireVisible(kind, id);
-                    out.putBoolean(false);
-                } else {
-                    out.putBoolean(kind == ElementKind.VERTEX ? txn.removeVertexProperty(id, key) : txn.removeEdgeProperty(id, key));
-                }
+                int key = store.propertyKeys().intern(in.getString()); // a removal is a read: see PROPERTY
+                out.putBoolean(kind == ElementKind.VERTEX ? txn.removeVertexProperty(id, key) : txn.removeEdgeProperty(id, key));
             }
             case RESOLVE -> txn.resolvePreReads();
             default -> throw new IllegalStateException("unhandled remote operation: " + op);
@@ -142,8 +128,12 @@ enum RemoteOp {
         return ElementKind.values()[in.getByte()];
     }
 
-    /** A label sent by name (null: any label) as this node's id, or ABSENT if this node never saw it. */
+    /**
+     * A label sent by name (null: any label) as this node's id, interned if this node never saw it:
+     * a scan of it must record its read under that id, or a first vertex or edge with the label
+     * created here later would be a phantom that SR validation cannot see.
+     */
     private static int label(GraphStore store, String name) {
-        return name == null ? EdgeCursor.ANY_LABEL : store.labels().find(name);
+        return name == null ? EdgeCursor.ANY_LABEL : store.labels().intern(name);
     }
 }

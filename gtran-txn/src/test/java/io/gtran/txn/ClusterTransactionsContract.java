@@ -240,6 +240,37 @@ abstract class ClusterTransactionsContract {
         assertEquals(isolation == Isolation.SNAPSHOT ? 2 : 1, total);
     }
 
+    /**
+     * SR reads of names the owner has never interned: a property key no element of node 1 or 2 has
+     * yet, and a label no vertex there has yet. Each transaction of a pair reads what the other
+     * writes (the first write of the name there), so at most one may commit.
+     */
+    @Test
+    void readsOfNamesTheOwnerHasNeverSeenAreStillValidated() throws Exception {
+        start();
+        long x = item(1, 0);
+        long y = item(2, 0);
+        Transaction t1 = c.begin(0, SR);
+        Transaction t2 = c.begin(0, SR);
+        int fresh = key(0, "fresh");
+        for (Transaction t : new Transaction[] {t1, t2}) {
+            assertEquals(null, t.vertexProperty(x, fresh));
+            assertEquals(null, t.vertexProperty(y, fresh));
+        }
+        t1.setVertexProperty(x, fresh, 1L);
+        t2.setVertexProperty(y, fresh, 1L);
+        assertEquals(1, commitEach(t1, t2), "write skew over a property key nodes 1 and 2 had never seen");
+        Transaction u1 = c.begin(0, SR);
+        Transaction u2 = c.begin(0, SR);
+        int person = label(0, "person");
+        assertEquals(0, u1.countVertices(person));
+        assertEquals(0, u2.vertices(person).length);
+        u1.addVertex(1, person);
+        u2.addVertex(2, person);
+        assertEquals(1, commitEach(u1, u2), "phantoms of a label nodes 1 and 2 had never seen");
+        assertQuiet();
+    }
+
     /** Commits each transaction in turn; returns how many committed (the others met a conflict). */
     private static int commitEach(Transaction... transactions) {
         int committed = 0;
