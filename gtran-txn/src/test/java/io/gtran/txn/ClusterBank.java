@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The bank over a cluster, for {@link ClusterTransactionsContract}: {@value #PER_NODE} accounts on
  * each node, two transfer threads per coordinator node moving random amounts between accounts on
- * any nodes (at SR; a conflict is retried as a new transaction), and one
+ * any nodes (one SR and one SI thread per node; a conflict is retried as a new transaction), and one
  * audit thread per node that finds the accounts with a label scan across the members, counts them,
  * and reads every balance. Every audit that commits must see every account and the initial total.
  * Workers never assert; the test thread does, naming the seed.
@@ -78,7 +78,7 @@ final class ClusterBank {
         try {
             for (int i = 0; i < nodes * TRANSFER_THREADS_PER_NODE; i++) {
                 int coordinator = i % nodes;
-                Isolation isolation = Isolation.SERIALIZABLE;
+                Isolation isolation = i < nodes ? Isolation.SERIALIZABLE : Isolation.SNAPSHOT; // one of each per node
                 Random random = new Random(seed + i);
                 transfers.add(pool.submit(() -> transfers(coordinator, isolation, random, deadline)));
             }

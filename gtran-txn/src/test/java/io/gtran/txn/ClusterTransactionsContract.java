@@ -389,6 +389,13 @@ abstract class ClusterTransactionsContract {
         }, Map.of("VALIDATE", 2, "DECIDE", 2), Map.of("VOTE", 1, "ACK", 1), Map.of("VOTE", 1, "ACK", 1));
     }
 
+    /** A participant that votes NO undoes its writes before its coordinator's status says ABORTED: see {@link UndoRace}. */
+    @Test
+    void readersOnANodeThatVotedNoNeverLoseACommittedValue() throws Exception {
+        start();
+        System.out.println("undo race over " + transport() + ": " + UndoRace.run(c, 2_000));
+    }
+
     @Test
     @Timeout(120)
     void bankTransfersAcrossNodesKeepTheTotal() throws Exception {
