@@ -161,7 +161,9 @@ final class ClusterBank {
                 } catch (TransactionConflictException e) {
                     conflicts++;
                     kinds.merge(e.kind(), 1, Integer::sum);
-                    Thread.yield();
+                    // Back off (up to 2 ms) to let the winner finish; retrying at once burns the
+                    // attempts within a millisecond while it commits.
+                    java.util.concurrent.locks.LockSupport.parkNanos(Math.min(attempt + 1, 40) * 50_000L);
                 } finally {
                     t.rollback(); // no-op unless something unexpected left it active
                 }
