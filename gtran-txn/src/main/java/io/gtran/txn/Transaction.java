@@ -765,11 +765,15 @@ public final class Transaction implements AutoCloseable {
         if (entry == null) {
             return RETRY; // it decided and was pruned meanwhile; the caller reads the word again
         }
-        if (config.preRead) {
+        // Decided here already, its entry is the truth: a participant part decides (an abort on a NO
+        // vote, or a DECIDE that overtook its coordinator's status change) before it undoes or
+        // stamps its words, while its coordinator's status may still say VALIDATING. Pre-reading
+        // the old version's end word then would hide both versions (the new one already undone).
+        if (config.preRead && entry.outcome() == TxnStatus.VALIDATING) {
             preReadDependencies.add(entry); // optimistic pre-read: read its version, commit only if it commits
             return otherCommitTime;
         }
-        TxnStatus outcome = awaitOutcome(entry, new ConflictKey(key, keyElement, 0));
+        TxnStatus outcome = awaitOutcome(entry, new ConflictKey(key, keyElement, 0)); // at once if decided
         return outcome == TxnStatus.COMMITTED ? entry.commitTime : beginWord ? NEVER : INFINITY;
     }
 

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * N members of one cluster ({@code gtran.cluster.nodes} = 0..n-1) over a chosen transport, for
@@ -71,6 +72,14 @@ final class ClusterNodes implements AutoCloseable {
 
     /** Starts {@code n} nodes over {@code transport}; {@code extra} are more settings, key, value, ... */
     ClusterNodes(Transport transport, int n, Object... extra) {
+        this(transport, n, UnaryOperator.identity(), extra);
+    }
+
+    /**
+     * As {@link #ClusterNodes(Transport, int, Object...)}, each node opened over {@code wrap} of its
+     * fabric (a decorator that counts or injects faults), which the node then owns.
+     */
+    ClusterNodes(Transport transport, int n, UnaryOperator<Fabric> wrap, Object... extra) {
         Fabric[] fabrics = transport.start(n);
         nodes = new GtranNode[n];
         StringBuilder members = new StringBuilder();
@@ -87,7 +96,7 @@ final class ClusterNodes implements AutoCloseable {
             for (int k = 0; k < extra.length; k += 2) {
                 settings.put((String) extra[k], extra[k + 1]);
             }
-            nodes[i] = GtranNode.open(fabrics[i], settings);
+            nodes[i] = GtranNode.open(wrap.apply(fabrics[i]), settings);
         }
     }
 
@@ -109,6 +118,28 @@ final class ClusterNodes implements AutoCloseable {
             }
         }
         return String.join("; ", parts);
+    }
+
+    /** Whether no open node holds a status-table entry or a participant context. */
+    boolean quiet() {
+        for (GtranNode node : nodes) {
+            if (!node.isClosed()) {
+                Map<String, Long> stats = node.engine().stats();
+                if (stats.get("running") != 0 || stats.get("participants") != 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Waits up to {@code millis} for {@link #quiet}; returns {@link #leftovers} as they are then. */
+    String awaitQuiet(long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        while (!quiet() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        return leftovers();
     }
 
     @Override

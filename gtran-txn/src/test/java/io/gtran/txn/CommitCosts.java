@@ -1,0 +1,79 @@
+package io.gtran.txn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gtran.rdma.CountingFabric;
+import io.gtran.rdma.Fabric;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The messages a commit costs, for {@link ClusterTransactionsContract}: each node's fabric is
+ * wrapped ({@link #wrap}, for {@link ClusterNodes}) in a {@link CountingFabric} over a {@link
+ * MessageTally}, and {@link #assertCommit} runs one transaction of node 0 and checks what each
+ * node sent to mailbox {@code gtran.commit} from its begin until every decision is acknowledged.
+ * Operations ({@code gtran.ops}) and clock samples ({@code gtran.clock}) go to other mailboxes.
+ */
+final class CommitCosts {
+    private final MessageTally[] tallies;
+    private final CountingFabric[] counting;
+    private ClusterNodes c;
+
+    CommitCosts(int nodes) {
+        tallies = new MessageTally[nodes];
+        counting = new CountingFabric[nodes];
+    }
+
+    /** The fabric node {@code fabric.localNode()} is opened over. */
+    Fabric wrap(Fabric fabric) {
+        int node = fabric.localNode();
+        tallies[node] = new MessageTally(fabric);
+        counting[node] = new CountingFabric(tallies[node]);
+        return counting[node];
+    }
+
+    void on(ClusterNodes nodes) {
+        this.c = nodes;
+    }
+
+    /**
+     * Runs {@code body} in an SR transaction of node 0 and commits it; once every node is quiet and
+     * every decision acknowledged, the commit messages node {@code i} sent are {@code expected[i]},
+     * by type. A message sent again with the same bytes (the ticker resends what waited a tick,
+     * which a loaded machine can cause) counts once; the message names every count, resends included.
+     */
+    @SafeVarargs
+    final void assertCommit(String what, Consumer<Transaction> body, Map<String, Integer>... expected)
+            throws InterruptedException {
+        settle();
+        for (int node = 0; node < tallies.length; node++) {
+            tallies[node].reset();
+            counting[node].reset();
+        }
+        Transaction t = c.begin(0, Isolation.SERIALIZABLE);
+        body.accept(t);
+        t.commit();
+        settle();
+        StringBuilder all = new StringBuilder(what + ":");
+        for (int node = 0; node < tallies.length; node++) {
+            all.append(" node ").append(node).append(" commit=").append(tallies[node].sent("gtran.commit")).append(" ops=")
+                    .append(tallies[node].sent("gtran.ops")).append(" all=").append(counting[node].counts().messages());
+        }
+        System.out.println(c.nodes[0].fabric() + " " + all);
+        for (int node = 0; node < tallies.length; node++) {
+            assertEquals(expected[node], tallies[node].distinct("gtran.commit"),
+                    "commit messages sent by node " + node + "; " + all);
+        }
+    }
+
+    private void settle() throws InterruptedException {
+        String left = c.awaitQuiet(5_000);
+        assertTrue(c.quiet(), "left behind: " + left);
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (c.nodes[0].engine().clusterParts().messenger().pendingRounds() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(0, c.nodes[0].engine().clusterParts().messenger().pendingRounds(), "decisions not acknowledged");
+    }
+}
