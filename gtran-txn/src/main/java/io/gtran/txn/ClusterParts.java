@@ -349,6 +349,9 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                 return null;
             }
             if (!messenger.acceptsOperations(txnId) || contexts.get(txnId) != context) {
+                if (context.lastSeq == 0) {
+                    contexts.remove(txnId, context); // made for a first operation that raced the decision: nothing to undo
+                }
                 return refused(TxnWords.toString(txnId) + " no longer takes operations at node " + node
                         + " (it is validating or has finished)");
             }
