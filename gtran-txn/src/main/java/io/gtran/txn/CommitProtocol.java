@@ -298,15 +298,18 @@ final class CommitProtocol {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(engine.config().dependencyWaitMs);
         while (true) {
             long status;
+            boolean read;
             try {
                 status = statusTable.read(writer.id());
+                read = true;
             } catch (RegionAccessException | UnknownRegionException unreachable) {
-                status = 0; // read again until the deadline
+                status = 0;
+                read = false; // read again until the deadline (status word 0 is EXECUTING, not "unread")
             }
             if (status == StatusTable.GONE) {
                 return; // decided and acknowledged everywhere, so entered here if it committed: the RCT scan sees it
             }
-            if (status != 0) {
+            if (read) {
                 TxnStatus other = StatusTableDescriptor.status(status);
                 long otherCommitTime = StatusTableDescriptor.commitTime(status);
                 if (other == TxnStatus.EXECUTING || other == TxnStatus.ABORTED) {
