@@ -1,6 +1,7 @@
 package io.gtran.txn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
@@ -19,6 +20,9 @@ import org.junit.jupiter.api.Timeout;
  *       commit messages: a DECIDE or RECOVER for the part it validates once blocked the node's
  *       commit receiver on the part's lock, so no other transaction's VALIDATE or DECIDE got through
  *       until the validation gave up.
+ *   <li>A commit whose outcome is unknown is the protocol's to decide: a rollback afterwards (as
+ *       try-with-resources' close does) must not abort the coordinator's part while the other
+ *       parts commit.
  * </ul>
  */
 class CrossNodeCommitTest {
@@ -114,6 +118,48 @@ class CrossNodeCommitTest {
             held.decide();
             committer.join(20_000);
             assertTrue(!t.isActive() && !t.isCommitted(), "T aborted (node 2 voted NO): " + t);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aRollbackAfterAnUnknownOutcomeLeavesTheDecisionToTheProtocol() throws Exception {
+        try (ClusterNodes c = new ClusterNodes(ClusterNodes.IN_JVM, 2, TxnConfig.REMOTE_TIMEOUT_MS, 200)) {
+            int label = c.engine(0).store().labels().intern("item");
+            int value = c.engine(0).store().propertyKeys().intern("value");
+            Transaction setup = c.begin(0, SR);
+            long x1 = setup.addVertex(1, label);
+            long y1 = setup.addVertex(1, label);
+            setup.setVertexProperty(x1, value, 0L);
+            setup.setVertexProperty(y1, value, 0L);
+            setup.commit();
+            int value1 = c.engine(1).store().propertyKeys().intern("value");
+
+            // X holds VALIDATING on node 1; T pre-reads it there, so node 1's vote for T waits for X,
+            // past the 2 x 200 ms the commit waits for votes: T's outcome is unknown.
+            Transaction x = c.begin(1, SR);
+            x.setVertexProperty(x1, value1, 1L);
+            CommitProtocol held = new CommitProtocol(x);
+            assertTrue(held.prepare());
+            Transaction t = c.begin(0, SR);
+            assertEquals(1L, t.vertexProperty(x1, value));
+            long here = t.addVertex(label);
+            t.setVertexProperty(here, value, 1L);
+            t.setVertexProperty(y1, value, 1L);
+            assertThrows(CommitOutcomeUnknownException.class, t::commit);
+            t.rollback(); // as close() does: must not decide anything
+            held.decide(); // X commits, node 1 votes YES: the protocol commits T
+
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (t.isActive() && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertTrue(t.isCommitted(), "every part voted YES, so T committed: " + t);
+            Transaction r = c.begin(0, SR);
+            assertTrue(r.vertexExists(here), "T's vertex on node 0");
+            assertEquals(1L, r.vertexProperty(here, value));
+            assertEquals(1L, r.vertexProperty(y1, value), "T's write on node 1");
+            r.commit();
         }
     }
 }
