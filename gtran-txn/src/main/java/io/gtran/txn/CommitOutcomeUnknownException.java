@@ -6,7 +6,9 @@ import java.util.Arrays;
  * A commit whose outcome is not known yet: the other nodes holding parts of the transaction did not
  * all vote in time (slow, or cut off). The transaction is neither committed nor aborted from the
  * client's point of view; the commit protocol decides it later, the same way everywhere
- * (docs/cluster-transactions.md). Read back what it wrote before trying it again.
+ * (docs/cluster-transactions.md). Read back what it wrote before trying it again. Until it is
+ * decided the transaction stays active: {@link Transaction#rollback} and {@link Transaction#close}
+ * leave it to the protocol, and any other operation on it throws {@link IllegalStateException}.
  */
 public final class CommitOutcomeUnknownException extends RuntimeException {
     private static final long serialVersionUID = 1L;

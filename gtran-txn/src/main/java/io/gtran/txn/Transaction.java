@@ -53,7 +53,13 @@ public final class Transaction implements AutoCloseable {
     final RemoteParts remote;
     /** When status reads started failing (System.nanoTime; see awaitReachable), 0 while they succeed. */
     private long unreachableSince;
-    private State state = State.ACTIVE;
+    /** Volatile: a commit whose outcome was unknown is decided on another thread (see CommitProtocol). */
+    private volatile State state = State.ACTIVE;
+    /**
+     * Set when commit ended in {@link CommitOutcomeUnknownException}: the commit protocol decides
+     * this transaction later (it stays active until then), so {@link #rollback} leaves it alone.
+     */
+    volatile boolean outcomeUnknown;
     private long commitTime;
     /** This transaction's row in the recent committed table, once it took a commit time. */
     RecentCommittedTable.Entry registered;
@@ -574,9 +580,13 @@ public final class Transaction implements AutoCloseable {
         return conflict(kind, other, key, detail);
     }
 
-    /** Aborts, undoing every write. Does nothing if the transaction already ended. */
+    /**
+     * Aborts, undoing every write. Does nothing if the transaction already ended, or if its commit
+     * outcome is unknown ({@link CommitOutcomeUnknownException}): that is the commit protocol's to
+     * decide, alike on every node.
+     */
     public void rollback() {
-        if (state != State.ACTIVE) {
+        if (state != State.ACTIVE || outcomeUnknown) {
             return;
         }
         engine.countRollback();
@@ -996,6 +1006,10 @@ public final class Transaction implements AutoCloseable {
         if (state != State.ACTIVE) {
             throw new IllegalStateException("transaction " + TxnWords.toString(id) + " is " + state.name().toLowerCase()
                     + "; begin a new one");
+        }
+        if (outcomeUnknown) {
+            throw new IllegalStateException("transaction " + TxnWords.toString(id) + " is being committed or aborted by the"
+                    + " commit protocol (its outcome was unknown); begin a new one");
         }
         if (engine.isClosed()) {
             throw new IllegalStateException("transaction engine is closed: node=" + store.nodeId());

@@ -1,6 +1,7 @@
 package io.gtran.txn;
 
 import io.gtran.rdma.Fabric;
+import io.gtran.rdma.FaultPlan;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.clock.ClockConfig;
@@ -13,15 +14,36 @@ import java.util.function.UnaryOperator;
 
 /**
  * N members of one cluster ({@code gtran.cluster.nodes} = 0..n-1) over a chosen transport, for
- * tests written once and run over each: {@link #inJvm} or {@link #netty} (loopback TCP).
+ * tests written once and run over each: {@link #IN_JVM} or {@link #NETTY} (loopback TCP), either
+ * of them through a {@link FaultPlan} ({@link #faulty}). Public for the tests of other packages
+ * (io.gtran.txn.check).
  */
-final class ClusterNodes implements AutoCloseable {
+public final class ClusterNodes implements AutoCloseable {
     /** Starts the fabrics of nodes 0..n-1. */
-    interface Transport {
+    public interface Transport {
         Fabric[] start(int n);
     }
 
-    static final Transport IN_JVM = new Transport() {
+    /** {@code transport}'s fabrics, each wrapped by {@code plan} ({@link FaultPlan#wrap}): the plan's rules apply between them. */
+    public static Transport faulty(Transport transport, FaultPlan plan) {
+        return new Transport() {
+            @Override
+            public Fabric[] start(int n) {
+                Fabric[] fabrics = transport.start(n);
+                for (int i = 0; i < n; i++) {
+                    fabrics[i] = plan.wrap(fabrics[i]);
+                }
+                return fabrics;
+            }
+
+            @Override
+            public String toString() {
+                return transport + " through fault plan seed=" + plan.seed();
+            }
+        };
+    }
+
+    public static final Transport IN_JVM = new Transport() {
         @Override
         public Fabric[] start(int n) {
             InJvmCluster cluster = new InJvmCluster();
@@ -38,7 +60,7 @@ final class ClusterNodes implements AutoCloseable {
         }
     };
 
-    static final Transport NETTY = new Transport() {
+    public static final Transport NETTY = new Transport() {
         @Override
         public Fabric[] start(int n) {
             return NettyNodes.start(n);
@@ -71,7 +93,7 @@ final class ClusterNodes implements AutoCloseable {
     final GtranNode[] nodes;
 
     /** Starts {@code n} nodes over {@code transport}; {@code extra} are more settings, key, value, ... */
-    ClusterNodes(Transport transport, int n, Object... extra) {
+    public ClusterNodes(Transport transport, int n, Object... extra) {
         this(transport, n, UnaryOperator.identity(), extra);
     }
 
@@ -100,16 +122,16 @@ final class ClusterNodes implements AutoCloseable {
         }
     }
 
-    TransactionEngine engine(int node) {
+    public TransactionEngine engine(int node) {
         return nodes[node].engine();
     }
 
-    Transaction begin(int node, Isolation isolation) {
+    public Transaction begin(int node, Isolation isolation) {
         return nodes[node].engine().begin(isolation);
     }
 
     /** Every open node's status-table entries in use and participant contexts held. */
-    String leftovers() {
+    public String leftovers() {
         List<String> parts = new ArrayList<>();
         for (GtranNode node : nodes) {
             if (!node.isClosed()) {
@@ -140,6 +162,15 @@ final class ClusterNodes implements AutoCloseable {
             Thread.sleep(5);
         }
         return leftovers();
+    }
+
+    /** The engines of nodes 0..n-1, in order. */
+    public List<TransactionEngine> engines() {
+        List<TransactionEngine> engines = new ArrayList<>();
+        for (GtranNode node : nodes) {
+            engines.add(node.engine());
+        }
+        return engines;
     }
 
     @Override

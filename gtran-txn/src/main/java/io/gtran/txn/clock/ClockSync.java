@@ -17,16 +17,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * everything it knew (see {@link SyncedClock#becomeMaster}). One daemon thread per node does it all.
  *
  * <p>Messages are 17 bytes: kind (1 = request, 2 = reply), a sequence number, the master's time
- * in microseconds (replies). A reply to anything but the last request is ignored: its round trip
- * is unknown. Requests are answered only by a node that is master; a requester whose master does
- * not answer keeps asking, and {@link SyncedClock#next()} fails after its wait limit if no sample
- * comes.
+ * in microseconds (replies). A reply is matched with the time its request was sent, kept for the
+ * last {@value #REMEMBERED} requests, so a round trip longer than the sync interval still gives a
+ * sample; a reply to an older request is ignored (its round trip is unknown). Requests are
+ * answered only by a node that is master; a requester whose master does not answer keeps asking,
+ * and {@link SyncedClock#next()} fails after its wait limit if no sample comes.
  */
 public final class ClockSync implements AutoCloseable {
     public static final String MAILBOX = "gtran.clock";
     private static final byte REQUEST = 1;
     private static final byte REPLY = 2;
     private static final int LENGTH = 17;
+    /** How many requests' send times are kept to match replies with (a ring, by sequence number). */
+    static final int REMEMBERED = 256;
 
     private final SyncedClock clock;
     private final TimeSource time;
@@ -36,7 +39,9 @@ public final class ClockSync implements AutoCloseable {
     private final Thread thread;
     private final AtomicBoolean closed = new AtomicBoolean();
     private long sequence;
-    private long sentNanos;
+    /** Send time and sequence number of each remembered request, at {@code sequence % REMEMBERED}. */
+    private final long[] sentNanos = new long[REMEMBERED];
+    private final long[] sentSequence = new long[REMEMBERED];
 
     /**
      * Starts synchronising {@code clock} with the other {@code members} of {@code fabric}'s cluster.
@@ -113,7 +118,9 @@ public final class ClockSync implements AutoCloseable {
             return;
         }
         sequence++;
-        sentNanos = now;
+        int at = (int) (sequence % REMEMBERED);
+        sentNanos[at] = now;
+        sentSequence[at] = sequence;
         mailbox.send(master, MAILBOX, encode(REQUEST, sequence, 0)); // failures show as a missing reply
     }
 
@@ -127,8 +134,11 @@ public final class ClockSync implements AutoCloseable {
         long micros = in.getLong();
         if (kind == REQUEST && clock.isMaster()) {
             mailbox.send(message.fromNode(), message.fromMailbox(), encode(REPLY, seq, clock.masterMicros()));
-        } else if (kind == REPLY && seq == sequence && message.fromNode() == master()) {
-            clock.addSample(sentNanos, now, micros);
+        } else if (kind == REPLY && seq > 0 && message.fromNode() == master()) {
+            int at = (int) (seq % REMEMBERED);
+            if (sentSequence[at] == seq) { // one of the last requests: its own send time bounds the reading
+                clock.addSample(sentNanos[at], now, micros);
+            }
         }
     }
 

@@ -321,9 +321,14 @@ public final class CommitMessenger implements AutoCloseable {
             }
             case RECOVER -> {
                 int[] all = in.getParticipants();
-                ParticipantRecord.Report report = part(txn).record.recover(all);
-                send(from, Type.REPORT, txn, w -> w.putByte(report.vote() == null ? 0 : 1 + report.vote().ordinal())
-                        .putByte(report.decision() == null ? 0 : 1 + report.decision().ordinal()));
+                Part part = part(txn);
+                // Off the receiver: the record is locked while this node validates the transaction,
+                // which may wait for other transactions' DECIDEs, which this thread must go on receiving.
+                execute(() -> {
+                    ParticipantRecord.Report report = part.record.recover(all);
+                    send(from, Type.REPORT, txn, w -> w.putByte(report.vote() == null ? 0 : 1 + report.vote().ordinal())
+                            .putByte(report.decision() == null ? 0 : 1 + report.decision().ordinal()));
+                });
             }
             case REPORT -> {
                 int vote = in.getByte();
@@ -345,17 +350,21 @@ public final class CommitMessenger implements AutoCloseable {
                 Outcome outcome = Outcome.values()[in.getByte()];
                 long commitTime = in.getLong();
                 Part part = part(txn);
-                part.commitTime = commitTime;
-                if (outcome == Outcome.COMMIT && part.record.vote() != Vote.YES && part.record.decision() == null) {
-                    LOG.error("node={} told to commit txn {} it did not vote YES for; ignored", node, txn);
-                    return;
-                }
-                boolean appliedBefore = part.done;
-                part.ackWhenDone.add(from);
-                decideHere(txn, part, outcome);
-                if (appliedBefore) {
-                    send(from, Type.ACK, txn, w -> { }); // a repeated DECIDE: acknowledged again
-                } // else the apply acknowledges when it returns (or a later DECIDE, if it returned meanwhile)
+                // Off the receiver, as RECOVER: an ABORT decided on another participant's NO may come
+                // while this node is still validating, holding the record's lock.
+                execute(() -> {
+                    part.commitTime = commitTime;
+                    if (outcome == Outcome.COMMIT && part.record.vote() != Vote.YES && part.record.decision() == null) {
+                        LOG.error("node={} told to commit txn {} it did not vote YES for; ignored", node, txn);
+                        return;
+                    }
+                    boolean appliedBefore = part.done;
+                    part.ackWhenDone.add(from);
+                    decideHere(txn, part, outcome);
+                    if (appliedBefore) {
+                        send(from, Type.ACK, txn, w -> { }); // a repeated DECIDE: acknowledged again
+                    } // else the apply acknowledges when it returns (or a later DECIDE, if it returned meanwhile)
+                });
             }
             case ACK -> {
                 Round round = rounds.get(txn);
