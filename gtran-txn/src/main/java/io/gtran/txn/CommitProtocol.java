@@ -149,6 +149,7 @@ final class CommitProtocol {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
+            txn.outcomeUnknown = true; // from here a rollback must not abort it: the protocol decides
             answer.thenAccept(decided -> finishDecided(decided, entry, nodes));
             throw new CommitOutcomeUnknownException(txn.id(), nodes, waitMs);
         }
