@@ -24,6 +24,8 @@ final class CrashingFabric extends ForwardingFabric {
     private volatile Trigger trigger;
     private volatile boolean afterSending;
     private volatile Runnable action;
+    /** If not 0, a commit message ({@code gtran.commit}) triggers only if it is about this transaction. */
+    private volatile long onlyTxn;
 
     CrashingFabric(Fabric delegate) {
         super(delegate);
@@ -44,6 +46,19 @@ final class CrashingFabric extends ForwardingFabric {
     /** Crashes the node right after it sends the first message {@code trigger} picks. */
     void crashAfterSending(Trigger trigger) {
         at(trigger, true, this::crash);
+    }
+
+    /** From now on, only commit messages about transaction {@code txn} trigger. */
+    void onlyFor(long txn) {
+        this.onlyTxn = txn;
+    }
+
+    private boolean about(String mailbox, byte[] payload) {
+        long txn = onlyTxn;
+        if (txn == 0 || !mailbox.equals(io.gtran.txn.cluster.CommitMessenger.MAILBOX) || payload.length < 9) {
+            return true;
+        }
+        return java.nio.ByteBuffer.wrap(payload, 1, 8).getLong() == txn;
     }
 
     /** Crashes the node now. */
@@ -68,7 +83,7 @@ final class CrashingFabric extends ForwardingFabric {
                     return CompletableFuture.completedFuture(null); // lost with the node
                 }
                 Trigger t = trigger;
-                if (t != null && t.at(mailbox, node, payload)) {
+                if (t != null && about(mailbox, payload) && t.at(mailbox, node, payload)) {
                     trigger = null;
                     if (afterSending) {
                         CompletableFuture<Void> sent = super.send(node, mailbox, payload);
