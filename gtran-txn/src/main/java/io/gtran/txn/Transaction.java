@@ -765,6 +765,12 @@ public final class Transaction implements AutoCloseable {
         if (entry == null) {
             return RETRY; // it decided and was pruned meanwhile; the caller reads the word again
         }
+        if (entry.outcome() == TxnStatus.ABORTED) {
+            // Its part here is aborted already (a participant undoes its words on its NO vote or on
+            // DECIDE, before the coordinator's status says so, and records the abort here first):
+            // its new versions are NEVER, so a version it ended has not ended.
+            return beginWord ? NEVER : INFINITY;
+        }
         if (config.preRead) {
             preReadDependencies.add(entry); // optimistic pre-read: read its version, commit only if it commits
             return otherCommitTime;
