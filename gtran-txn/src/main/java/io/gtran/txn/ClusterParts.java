@@ -271,11 +271,22 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
 
     private void receive() {
         while (!closed) {
+            Message message;
             try {
-                Message message = mailbox.receive(100, TimeUnit.MILLISECONDS);
-                if (message == null) {
-                    continue;
+                message = mailbox.receive(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                return;
+            } catch (IllegalStateException closedForGood) {
+                // The mailbox or its fabric is closed (Mailbox#receive), for good: nothing arrives any more.
+                if (!closed) {
+                    LOG.warn("node={} stops taking operation messages: {}", node, closedForGood.getMessage());
                 }
+                return;
+            }
+            if (message == null) {
+                continue;
+            }
+            try {
                 Wire.Reader in = new Wire.Reader(message.payload());
                 int type = in.getByte();
                 long request = in.getLong();
@@ -301,8 +312,6 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                         }
                     });
                 }
-            } catch (InterruptedException e) {
-                return;
             } catch (RuntimeException e) {
                 if (closed) {
                     return;

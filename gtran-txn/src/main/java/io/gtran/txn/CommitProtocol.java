@@ -298,6 +298,13 @@ final class CommitProtocol {
     private void checkUnentered(Transaction writer, long commitTime) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(engine.config().dependencyWaitMs);
         while (true) {
+            if (cluster.messenger().decisionHere(writer.id()) != null) {
+                // Its part here is decided (by its coordinator's DECIDE, or by the recovery that settled it
+                // when the coordinator was lost, which may then never answer a status read): ABORT, its
+                // writes never count; COMMIT, it voted YES here, so it entered the RCT here before the
+                // decision, and the RCT scan that follows checks it.
+                return;
+            }
             // Whether the status was read: not a sentinel value of it, as 0 is a status word
             // (EXECUTING, no commit time), the most common answer.
             boolean read;
@@ -353,6 +360,12 @@ final class CommitProtocol {
             RecentCommittedTable.Entry entry = recentCommitted.find(other);
             if (entry != null) {
                 return txn.awaitOutcome(entry, null);
+            }
+            if (cluster != null && cluster.messenger().decisionHere(other) == Outcome.ABORT) {
+                // Its part here was aborted (by DECIDE, or by the recovery that settled it when its
+                // coordinator was lost, which may then never answer a status read). A COMMIT here
+                // would have come with an entry (it voted YES here), found above.
+                return TxnStatus.ABORTED;
             }
             long status;
             try {

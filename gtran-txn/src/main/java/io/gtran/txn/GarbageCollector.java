@@ -134,7 +134,6 @@ public final class GarbageCollector implements AutoCloseable {
         while (running) {
             try {
                 runOnce();
-                Thread.sleep(config.gcIntervalMs);
             } catch (InterruptedException e) {
                 return;
             } catch (io.gtran.txn.clock.ClockUnavailableException e) {
@@ -144,6 +143,11 @@ public final class GarbageCollector implements AutoCloseable {
                 LOG.warn("GC pass has no watermark; the next pass retries: {}", e.getMessage());
             } catch (RuntimeException e) {
                 LOG.error("GC pass failed; the next pass retries", e);
+            }
+            try {
+                Thread.sleep(config.gcIntervalMs); // after a failed pass too: the next one is an interval later
+            } catch (InterruptedException e) {
+                return;
             }
         }
     }

@@ -97,7 +97,12 @@ public final class ClockSync implements AutoCloseable {
                     requestFromMaster(now);
                     nextSend = now + intervalNanos;
                 }
-                Message message = mailbox.receive(Math.max(1, (nextSend - time.nanos()) / 1000), TimeUnit.MICROSECONDS);
+                Message message;
+                try {
+                    message = mailbox.receive(Math.max(1, (nextSend - time.nanos()) / 1000), TimeUnit.MICROSECONDS);
+                } catch (IllegalStateException closedForGood) {
+                    return; // the mailbox or its fabric is closed (Mailbox#receive), for good: nothing arrives any more
+                }
                 if (message != null) {
                     handle(message, time.nanos());
                 }

@@ -280,13 +280,22 @@ public final class CommitMessenger implements AutoCloseable {
 
     private void receive() {
         while (!closed.get()) {
+            Message message;
             try {
-                Message message = mailbox.receive(100, TimeUnit.MILLISECONDS);
+                message = mailbox.receive(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                return;
+            } catch (IllegalStateException closedForGood) {
+                // The mailbox or its fabric is closed (Mailbox#receive), for good: nothing arrives any more.
+                if (!closed.get()) {
+                    LOG.warn("node={} stops taking commit messages: {}", node, closedForGood.getMessage());
+                }
+                return;
+            }
+            try {
                 if (message != null) {
                     handle(message.fromNode(), new Wire.Reader(message.payload()));
                 }
-            } catch (InterruptedException e) {
-                return;
             } catch (IllegalStateException e) {
                 if (closed.get()) {
                     return;

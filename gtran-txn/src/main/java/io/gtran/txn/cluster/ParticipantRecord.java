@@ -17,7 +17,8 @@ public final class ParticipantRecord {
     private final int node;
     private int[] participants; // known once VALIDATE or RECOVER named them
     private Vote vote;
-    private Outcome decision;
+    /** Volatile: read without the lock ({@link #decision}), which a validation in progress holds for long. */
+    private volatile Outcome decision;
     private boolean fenced;
 
     public ParticipantRecord(int node) {
@@ -95,7 +96,8 @@ public final class ParticipantRecord {
         return vote;
     }
 
-    public synchronized Outcome decision() {
+    /** The decision, or null; never waits (the lock may be held by a validation in progress). */
+    public Outcome decision() {
         return decision;
     }
 
