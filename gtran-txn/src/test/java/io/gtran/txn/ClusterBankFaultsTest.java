@@ -6,14 +6,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.FaultPlan;
-import io.gtran.storage.StoreConfig;
-import io.gtran.txn.clock.ClockConfig;
 import io.gtran.txn.clock.ClockUnavailableException;
 import io.gtran.txn.cluster.CommitMessenger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -532,29 +529,11 @@ class ClusterBankFaultsTest {
                 + Arrays.toString(residual) + ", unknown " + unknown);
     }
 
-    /** Waits until no survivor holds a status-table entry or a participant context. */
     private void awaitNothingLeft(GtranNode[] nodes) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SETTLE_MS);
-        String left = "";
-        while (System.nanoTime() < deadline) {
-            StringBuilder b = new StringBuilder();
-            for (GtranNode node : nodes) {
-                if (isDown(node)) {
-                    continue;
-                }
-                Map<String, Long> stats = node.engine().stats();
-                if (stats.get("running") != 0 || stats.get("participants") != 0) {
-                    b.append(" node ").append(node.id()).append(": running=").append(stats.get("running"))
-                            .append(" participants=").append(stats.get("participants"));
-                }
-            }
-            left = b.toString();
-            if (left.isEmpty()) {
-                return;
-            }
-            Thread.sleep(20);
+        String left = ClusterNodes.awaitNothingHeld(nodes, node -> !isDown(node), SETTLE_MS);
+        if (!left.isEmpty()) {
+            fail(context + ": still held " + SETTLE_MS + " ms after the run, with the faults healed:" + left);
         }
-        fail(context + ": still held " + SETTLE_MS + " ms after the run, with the faults healed:" + left);
     }
 
     private void report(Schedule schedule, Ledger ledger, long ranMs, long settledMs, GtranNode[] nodes) {
@@ -581,14 +560,6 @@ class ClusterBankFaultsTest {
     }
 
     private static Map<String, Object> settings(int node) {
-        Map<String, Object> settings = new HashMap<>();
-        settings.put(StoreConfig.NODE_ID, node);
-        settings.put(StoreConfig.CHUNK_BYTES, 1 << 16);
-        settings.put(StoreConfig.EDGE_ROW_CHUNK_BYTES, 1 << 16);
-        settings.put(Membership.NODES, "0,1,2");
-        settings.put(ClockConfig.SYNC_INTERVAL_MS, 5);
-        settings.put(TxnConfig.REMOTE_TIMEOUT_MS, REMOTE_TIMEOUT_MS);
-        settings.put(TxnConfig.DEPENDENCY_WAIT_MS, 2_000);
-        return settings;
+        return ClusterNodes.settings(node, "0,1,2", TxnConfig.REMOTE_TIMEOUT_MS, REMOTE_TIMEOUT_MS, TxnConfig.DEPENDENCY_WAIT_MS, 2_000);
     }
 }

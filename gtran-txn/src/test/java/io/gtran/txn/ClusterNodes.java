@@ -109,16 +109,50 @@ public final class ClusterNodes implements AutoCloseable {
             members.append(i == 0 ? "" : ",").append(i);
         }
         for (int i = 0; i < n; i++) {
-            Map<String, Object> settings = new HashMap<>();
-            settings.put(StoreConfig.NODE_ID, i);
-            settings.put(StoreConfig.CHUNK_BYTES, 1 << 16);
-            settings.put(StoreConfig.EDGE_ROW_CHUNK_BYTES, 1 << 16);
-            settings.put(Membership.NODES, members.toString());
-            settings.put(ClockConfig.SYNC_INTERVAL_MS, 5);
-            for (int k = 0; k < extra.length; k += 2) {
-                settings.put((String) extra[k], extra[k + 1]);
+            nodes[i] = GtranNode.open(wrap.apply(fabrics[i]), settings(i, members.toString(), extra));
+        }
+    }
+
+    /**
+     * A member's settings in these tests: small pools, {@code members} as gtran.cluster.nodes, a
+     * short clock sync interval, then {@code extra} (key, value, ...).
+     */
+    static Map<String, Object> settings(int node, String members, Object... extra) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(StoreConfig.NODE_ID, node);
+        settings.put(StoreConfig.CHUNK_BYTES, 1 << 16);
+        settings.put(StoreConfig.EDGE_ROW_CHUNK_BYTES, 1 << 16);
+        settings.put(Membership.NODES, members);
+        settings.put(ClockConfig.SYNC_INTERVAL_MS, 5);
+        for (int k = 0; k < extra.length; k += 2) {
+            settings.put((String) extra[k], extra[k + 1]);
+        }
+        return settings;
+    }
+
+    /**
+     * Waits up to {@code millis} until none of {@code nodes} that {@code counted} accepts holds a
+     * status-table entry or a participant context; returns what they still hold ("" if nothing).
+     */
+    static String awaitNothingHeld(GtranNode[] nodes, java.util.function.Predicate<GtranNode> counted, long millis)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        while (true) {
+            StringBuilder held = new StringBuilder();
+            for (GtranNode node : nodes) {
+                if (!counted.test(node)) {
+                    continue;
+                }
+                Map<String, Long> stats = node.engine().stats();
+                if (stats.get("running") != 0 || stats.get("participants") != 0) {
+                    held.append(" node ").append(node.id()).append(": running=").append(stats.get("running"))
+                            .append(" participants=").append(stats.get("participants"));
+                }
             }
-            nodes[i] = GtranNode.open(wrap.apply(fabrics[i]), settings);
+            if (held.length() == 0 || System.nanoTime() > deadline) {
+                return held.toString();
+            }
+            Thread.sleep(20);
         }
     }
 

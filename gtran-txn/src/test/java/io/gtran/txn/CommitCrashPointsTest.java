@@ -1,13 +1,9 @@
 package io.gtran.txn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.gtran.storage.StoreConfig;
-import io.gtran.txn.clock.ClockConfig;
 import io.gtran.txn.cluster.CommitMessenger;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -168,38 +164,13 @@ class CommitCrashPointsTest {
 
     /** Waits until no survivor holds a participant context or a status entry. */
     private static void awaitNothingLeft(GtranNode[] nodes, CrashingFabric[] fabrics) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        String left = "";
-        while (System.nanoTime() < deadline) {
-            StringBuilder b = new StringBuilder();
-            for (int i = 0; i < nodes.length; i++) {
-                if (fabrics[i].isDead()) {
-                    continue;
-                }
-                Map<String, Long> stats = nodes[i].engine().stats();
-                if (stats.get("running") != 0 || stats.get("participants") != 0) {
-                    b.append(" node ").append(i).append(": running=").append(stats.get("running"))
-                            .append(" participants=").append(stats.get("participants"));
-                }
-            }
-            left = b.toString();
-            if (left.isEmpty()) {
-                return;
-            }
-            Thread.sleep(20);
+        String left = ClusterNodes.awaitNothingHeld(nodes, node -> !fabrics[node.id()].isDead(), 15_000);
+        if (!left.isEmpty()) {
+            fail("left after the crash:" + left);
         }
-        fail("left after the crash:" + left);
     }
 
     private static Map<String, Object> settings(int node) {
-        Map<String, Object> settings = new HashMap<>();
-        settings.put(StoreConfig.NODE_ID, node);
-        settings.put(StoreConfig.CHUNK_BYTES, 1 << 16);
-        settings.put(StoreConfig.EDGE_ROW_CHUNK_BYTES, 1 << 16);
-        settings.put(Membership.NODES, "0,1,2");
-        settings.put(ClockConfig.SYNC_INTERVAL_MS, 5);
-        settings.put(TxnConfig.REMOTE_TIMEOUT_MS, 1000);
-        settings.put(TxnConfig.DEPENDENCY_WAIT_MS, 2000);
-        return settings;
+        return ClusterNodes.settings(node, "0,1,2", TxnConfig.REMOTE_TIMEOUT_MS, 1000, TxnConfig.DEPENDENCY_WAIT_MS, 2000);
     }
 }

@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.FaultPlan;
-import io.gtran.storage.StoreConfig;
-import io.gtran.txn.clock.ClockConfig;
 import io.gtran.txn.cluster.CommitMessenger;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -138,36 +135,14 @@ class PartitionDuringCommitTest {
     }
 
     private static void awaitNothingLeft(GtranNode[] nodes, Set<Integer> which) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        String left = "";
-        while (System.nanoTime() < deadline) {
-            StringBuilder b = new StringBuilder();
-            for (int i : which) {
-                Map<String, Long> stats = nodes[i].engine().stats();
-                if (stats.get("running") != 0 || stats.get("participants") != 0) {
-                    b.append(" node ").append(i).append(": running=").append(stats.get("running"))
-                            .append(" participants=").append(stats.get("participants"));
-                }
-            }
-            left = b.toString();
-            if (left.isEmpty()) {
-                return;
-            }
-            Thread.sleep(20);
+        String left = ClusterNodes.awaitNothingHeld(nodes, node -> which.contains(node.id()), 20_000);
+        if (!left.isEmpty()) {
+            fail("left:" + left);
         }
-        fail("left:" + left);
     }
 
     private static Map<String, Object> settings(int node) {
-        Map<String, Object> settings = new HashMap<>();
-        settings.put(StoreConfig.NODE_ID, node);
-        settings.put(StoreConfig.CHUNK_BYTES, 1 << 16);
-        settings.put(StoreConfig.EDGE_ROW_CHUNK_BYTES, 1 << 16);
-        settings.put(Membership.NODES, "0,1,2");
-        settings.put(ClockConfig.SYNC_INTERVAL_MS, 5);
-        settings.put(TxnConfig.REMOTE_TIMEOUT_MS, 1000);
-        settings.put(TxnConfig.DEPENDENCY_WAIT_MS, 2000);
-        settings.put(TxnConfig.LEASE_MS, 200);
-        return settings;
+        return ClusterNodes.settings(node, "0,1,2", TxnConfig.REMOTE_TIMEOUT_MS, 1000, TxnConfig.DEPENDENCY_WAIT_MS, 2000,
+                TxnConfig.LEASE_MS, 200);
     }
 }

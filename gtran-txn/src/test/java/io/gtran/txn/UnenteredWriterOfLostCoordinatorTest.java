@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.rdma.Fabric;
-import io.gtran.storage.StoreConfig;
-import io.gtran.txn.clock.ClockConfig;
 import io.gtran.txn.cluster.Outcome;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -150,13 +147,6 @@ class UnenteredWriterOfLostCoordinatorTest {
     }
 
     private static Map<String, Object> settings(int node) {
-        Map<String, Object> settings = new HashMap<>();
-        settings.put(StoreConfig.NODE_ID, node);
-        settings.put(StoreConfig.CHUNK_BYTES, 1 << 16);
-        settings.put(StoreConfig.EDGE_ROW_CHUNK_BYTES, 1 << 16);
-        settings.put(Membership.NODES, "0,1,2");
-        settings.put(ClockConfig.SYNC_INTERVAL_MS, 5);
-        settings.put(TxnConfig.DEPENDENCY_WAIT_MS, DEPENDENCY_WAIT_MS);
-        return settings;
+        return ClusterNodes.settings(node, "0,1,2", TxnConfig.DEPENDENCY_WAIT_MS, DEPENDENCY_WAIT_MS);
     }
 }
