@@ -375,7 +375,8 @@ final class CommitProtocol {
             }
             if (status == StatusTable.GONE) {
                 // Finished everywhere; had it committed it would have entered here first (found above).
-                return recentCommitted.find(other) != null ? recentCommitted.find(other).outcome() : TxnStatus.ABORTED;
+                RecentCommittedTable.Entry decided = recentCommitted.find(other);
+                return decided != null ? decided.outcome() : TxnStatus.ABORTED;
             }
             if (status != 0) {
                 TxnStatus outcome = StatusTableDescriptor.status(status);
