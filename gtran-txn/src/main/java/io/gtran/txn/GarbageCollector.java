@@ -371,6 +371,7 @@ public final class GarbageCollector implements AutoCloseable {
         }
         if (kind == ElementKind.EDGE) {
             store.removeEdge(item.element());
+            engine.mirrors().forget(item.element());
         } else {
             try {
                 store.removeVertex(item.element());

@@ -17,6 +17,10 @@ import java.util.Map;
 enum RemoteOp {
     EXISTS, LABEL, EDGE_OUT, EDGE_IN, PROPERTY, PROPERTIES, EDGES, SCAN, VISIBLE, COUNT, RECORD_READ, RECORD_WRITE,
     ADD_VERTEX, ADD_EDGE, REMOVE_EDGE, REMOVE_VERTEX, SET_PROPERTY, REMOVE_PROPERTY,
+    /** An edge's mirror at its in-vertex's node, added or removed with the edge (see {@link Mirrors}). */
+    ADD_MIRROR, REMOVE_MIRROR,
+    /** A vertex's edges with the vertex at each one's other end. */
+    ADJACENT,
     /** The end of a read-only transaction: wait for what it pre-read here to commit. */
     RESOLVE;
 
@@ -100,7 +104,19 @@ enum RemoteOp {
                 long to = in.getLong();
                 out.putLong(txn.addEdge(from, to, store.labels().intern(in.getString())));
             }
-            case REMOVE_EDGE -> txn.removeEdge(in.getLong());
+            case REMOVE_EDGE -> out.putLong(txn.removeEdgeHere(in.getLong()));
+            case ADD_MIRROR -> {
+                long edge = in.getLong();
+                long from = in.getLong();
+                long to = in.getLong();
+                txn.addMirror(edge, from, to, store.labels().intern(in.getString()));
+            }
+            case REMOVE_MIRROR -> txn.removeMirror(in.getLong());
+            case ADJACENT -> {
+                long vertex = in.getLong();
+                EdgeDirection direction = EdgeDirection.values()[in.getByte()];
+                out.putLongs(txn.adjacent(vertex, direction, label(store, in.getString())));
+            }
             case REMOVE_VERTEX -> txn.removeVertex(in.getLong());
             case SET_PROPERTY -> {
                 ElementKind kind = kind(in);

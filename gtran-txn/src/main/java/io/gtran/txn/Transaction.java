@@ -213,6 +213,11 @@ public final class Transaction implements AutoCloseable {
             return remote.call(owner, RemoteOp.EDGES, w -> w.putLong(vertexId).putByte(direction.ordinal())
                     .putString(RemoteOp.labelName(store, label))).getLongs();
         }
+        return adjacentHere(vertexId, direction, label, false);
+    }
+
+    /** {@link #edges} ({@code pairs} false) or {@link #adjacent} (true) of a vertex on this node. */
+    private long[] adjacentHere(long vertexId, EdgeDirection direction, int label, boolean pairs) {
         requireVisible(ElementKind.VERTEX, vertexId);
         if (direction != EdgeDirection.IN) {
             recordRead(ConflictKey.adjacencyOut(vertexId));
@@ -226,7 +231,12 @@ public final class Transaction implements AutoCloseable {
         while (cursor.next()) {
             long edgeId = cursor.edgeId();
             if (ElementIds.isWellFormed(edgeId) && visible(ElementKind.EDGE, edgeId)) {
-                result.add(edgeId);
+                long neighbour = cursor.neighbour();
+                boolean mirror = cursor.direction() == EdgeDirection.IN && engine.mirrors().isMirror(neighbour);
+                result.add(mirror ? engine.mirrors().edgeOf(edgeId) : edgeId);
+                if (pairs) {
+                    result.add(neighbour);
+                }
             }
         }
         return result.toArray();
@@ -267,7 +277,8 @@ public final class Transaction implements AutoCloseable {
                 continue;
             }
             try {
-                if ((label == EdgeCursor.ANY_LABEL || table.label(element) == label) && visible(kind, element)) {
+                if ((label == EdgeCursor.ANY_LABEL || table.label(element) == label) && visible(kind, element)
+                        && !(kind == ElementKind.EDGE && engine.mirrors().isMirror(store.edgeOutVertex(element)))) {
                     result.add(element);
                 }
             } catch (UnknownElementException freed) {
@@ -435,24 +446,55 @@ public final class Transaction implements AutoCloseable {
     }
 
     /**
-     * Creates an edge between two vertices this transaction sees; returns its id.
+     * Creates an edge between two vertices this transaction sees; returns its id, which names the
+     * out-vertex's node. The edge lives there; when the in-vertex is on another node, that node gets
+     * a mirror of it in the same transaction (see {@link Mirrors}).
      *
      * @throws TransactionConflictException if an endpoint is being deleted, or was deleted after this transaction began
      */
     public long addEdge(long outVertex, long inVertex, int label) {
-        int outOwner = owner(outVertex);
-        int inOwner = owner(inVertex);
-        if (outOwner != inOwner) {
-            throw new UnsupportedOperationException("an edge between vertices on different nodes: out vertex "
-                    + ElementIds.toString(outVertex) + " on node " + nodeOf(outVertex) + ", in vertex " + ElementIds.toString(inVertex)
-                    + " on node " + nodeOf(inVertex) + "; this version keeps both ends of an edge on one node");
+        int outHome = home(outVertex);
+        int inHome = home(inVertex);
+        if (outHome == inHome || !spansNodes()) {
+            int owner = owner(outVertex);
+            if (owner >= 0) {
+                return remote.call(owner, RemoteOp.ADD_EDGE, w -> w.putLong(outVertex).putLong(inVertex)
+                        .putString(store.labels().name(label))).getLong();
+            }
+            return addEdgeHere(outVertex, inVertex, label, true);
         }
-        if (outOwner >= 0) {
-            return remote.call(outOwner, RemoteOp.ADD_EDGE, w -> w.putLong(outVertex).putLong(inVertex)
-                    .putString(store.labels().name(label))).getLong();
+        if (participant) {
+            // Another node coordinates: it sent this half here, and sends the mirror to the in-vertex's node.
+            if (outHome != store.nodeId()) {
+                throw new IllegalStateException("node " + store.nodeId() + " asked to add edge " + ElementIds.toString(outVertex)
+                        + " -> " + ElementIds.toString(inVertex) + ", whose out-vertex lives on node " + outHome);
+            }
+            return addEdgeHere(outVertex, inVertex, label, false);
         }
+        requireMember(outHome, outVertex);
+        requireMember(inHome, inVertex);
+        long edgeId = outHome == store.nodeId()
+                ? addEdgeHere(outVertex, inVertex, label, false)
+                : remote.call(outHome, RemoteOp.ADD_EDGE, w -> w.putLong(outVertex).putLong(inVertex)
+                        .putString(store.labels().name(label))).getLong();
+        if (inHome == store.nodeId()) {
+            addMirror(edgeId, outVertex, inVertex, label);
+        } else {
+            remote.call(inHome, RemoteOp.ADD_MIRROR, w -> w.putLong(edgeId).putLong(outVertex).putLong(inVertex)
+                    .putString(store.labels().name(label)));
+        }
+        return edgeId;
+    }
+
+    /**
+     * The edge itself, on the out-vertex's node (this one); with {@code checkIn} the in-vertex is
+     * here too, else its node checks it when it adds the mirror.
+     */
+    private long addEdgeHere(long outVertex, long inVertex, int label, boolean checkIn) {
         requireVisible(ElementKind.VERTEX, outVertex);
-        requireVisible(ElementKind.VERTEX, inVertex);
+        if (checkIn) {
+            requireVisible(ElementKind.VERTEX, inVertex);
+        }
         long edgeId = store.addEdge(outVertex, inVertex, label, id, INFINITY);
         log.created(ElementKind.EDGE, edgeId);
         counted(ElementKind.EDGE, label, +1);
@@ -461,24 +503,85 @@ public final class Transaction implements AutoCloseable {
         // the other, so an edge never outlives its endpoint.
         VarHandle.fullFence();
         rules.requireNotBeingDeleted(outVertex);
-        rules.requireNotBeingDeleted(inVertex);
+        if (checkIn) {
+            rules.requireNotBeingDeleted(inVertex);
+        }
         return edgeId;
     }
 
-    /** Deletes an edge this transaction sees. */
-    public void removeEdge(long edgeId) {
-        int owner = owner(edgeId);
-        if (owner >= 0) {
-            remote.call(owner, RemoteOp.REMOVE_EDGE, w -> w.putLong(edgeId));
-            return;
+    /** The mirror of edge {@code edgeId} (on another node) at its in-vertex, which lives here. */
+    void addMirror(long edgeId, long outVertex, long inVertex, int label) {
+        ensureActive();
+        if (home(inVertex) != store.nodeId()) {
+            throw new IllegalStateException("node " + store.nodeId() + " asked to mirror edge " + ElementIds.toString(edgeId)
+                    + " whose in-vertex " + ElementIds.toString(inVertex) + " lives on node " + home(inVertex));
         }
-        requireVisible(ElementKind.EDGE, edgeId);
-        rules.endElement(ElementKind.EDGE, edgeId);
-        rules.writeEdgeKeys(edgeId, store.edgeOutVertex(edgeId), store.edgeInVertex(edgeId), store.edges().label(edgeId));
+        requireVisible(ElementKind.VERTEX, inVertex);
+        long mirror = store.addEdge(outVertex, inVertex, label, id, INFINITY);
+        engine.mirrors().add(mirror, edgeId);
+        log.created(ElementKind.EDGE, mirror); // stamped or undone with the transaction; never counted
+        writes.add(ConflictKey.element(mirror));
+        writes.add(ConflictKey.adjacencyIn(inVertex));
+        VarHandle.fullFence(); // see addEdgeHere
+        rules.requireNotBeingDeleted(inVertex);
     }
 
-    /** Deletes a vertex this transaction sees, with all its edges. */
+    /** Deletes an edge this transaction sees (and its mirror, if its in-vertex is on another node). */
+    public void removeEdge(long edgeId) {
+        int owner = owner(edgeId);
+        long inVertex;
+        if (owner >= 0) {
+            inVertex = remote.call(owner, RemoteOp.REMOVE_EDGE, w -> w.putLong(edgeId)).getLong();
+        } else {
+            inVertex = removeEdgeHere(edgeId);
+        }
+        int inHome = home(inVertex);
+        if (!participant && spansNodes() && inHome != home(edgeId)) {
+            if (inHome == store.nodeId()) {
+                removeMirror(edgeId);
+            } else {
+                remote.call(inHome, RemoteOp.REMOVE_MIRROR, w -> w.putLong(edgeId));
+            }
+        }
+    }
+
+    /** Ends the edge's header here; returns its in-vertex. */
+    long removeEdgeHere(long edgeId) {
+        requireVisible(ElementKind.EDGE, edgeId);
+        long outVertex = store.edgeOutVertex(edgeId);
+        long inVertex = store.edgeInVertex(edgeId);
+        rules.endElement(ElementKind.EDGE, edgeId);
+        rules.writeEdgeKeys(edgeId, outVertex, inVertex, store.edges().label(edgeId));
+        return inVertex;
+    }
+
+    /** Ends this node's mirror of edge {@code edgeId}, which the edge's node ends in the same transaction. */
+    void removeMirror(long edgeId) {
+        ensureActive();
+        long mirror = engine.mirrors().mirrorOf(edgeId);
+        if (mirror == ElementIds.NONE || !visible(ElementKind.EDGE, mirror)) {
+            // The edge's node saw the edge, so its mirror was made before our snapshot: its absence
+            // here means a concurrent deleter got to it first.
+            throw conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(edgeId),
+                    "the mirror of the edge on node " + store.nodeId() + " is gone");
+        }
+        rules.endElement(ElementKind.EDGE, mirror, false);
+        writes.add(ConflictKey.element(mirror));
+        writes.add(ConflictKey.adjacencyIn(store.edgeInVertex(mirror)));
+    }
+
+    /** Deletes a vertex this transaction sees, with all its edges (on other nodes too). */
     public void removeVertex(long vertexId) {
+        if (!participant && spansNodes()) {
+            // The edges to other nodes first, each with its mirror; the owner then ends the rest.
+            long[] adjacent = adjacent(vertexId, EdgeDirection.BOTH, EdgeCursor.ANY_LABEL);
+            int home = home(vertexId);
+            for (int i = 0; i < adjacent.length; i += 2) {
+                if (home(adjacent[i + 1]) != home) {
+                    removeEdge(adjacent[i]);
+                }
+            }
+        }
         int owner = owner(vertexId);
         if (owner >= 0) {
             remote.call(owner, RemoteOp.REMOVE_VERTEX, w -> w.putLong(vertexId));
@@ -504,10 +607,33 @@ public final class Transaction implements AutoCloseable {
         }
         for (int i = 0; i < incident.size(); i++) {
             long edgeId = incident.get(i);
-            if (rules.endEdgeOfDeletedVertex(edgeId)) {
-                rules.writeEdgeKeys(edgeId, store.edgeOutVertex(edgeId), store.edgeInVertex(edgeId), store.edges().label(edgeId));
+            long out = store.edgeOutVertex(edgeId);
+            long in = store.edgeInVertex(edgeId);
+            boolean crossing = home(out) != home(in);
+            if (rules.endEdgeOfDeletedVertex(edgeId, !crossing || !engine.mirrors().isMirror(out))) {
+                if (crossing) {
+                    // Its other half is on another node, which the coordinator ended first; one it
+                    // did not know of was added after this transaction's snapshot.
+                    throw conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(vertexId),
+                            "an edge to another node was added to the vertex after this transaction began");
+                }
+                rules.writeEdgeKeys(edgeId, out, in, store.edges().label(edgeId));
             }
         }
+    }
+
+    /**
+     * The vertex's edges this transaction sees in {@code direction} with label {@code label} (or
+     * any), as pairs: edge id, then the vertex at the edge's other end. Same order as {@link #edges};
+     * recorded as the same reads.
+     */
+    public long[] adjacent(long vertexId, EdgeDirection direction, int label) {
+        int owner = owner(vertexId);
+        if (owner >= 0) {
+            return remote.call(owner, RemoteOp.ADJACENT, w -> w.putLong(vertexId).putByte(direction.ordinal())
+                    .putString(RemoteOp.labelName(store, label))).getLongs();
+        }
+        return adjacentHere(vertexId, direction, label, true);
     }
 
     /** Sets a vertex property; null removes it (as {@link #removeVertexProperty}). */
@@ -942,6 +1068,22 @@ public final class Transaction implements AutoCloseable {
     /** The other member that owns {@code element}, where its operations run; -1 to run here. */
     private int owner(long element) {
         return remote == null ? -1 : remote.remoteOwner(element);
+    }
+
+    /** The node an element's id names (this node's for an id that is not a gtran element id). */
+    private int home(long element) {
+        return ElementIds.isWellFormed(element) ? ElementIds.node(element) : store.nodeId();
+    }
+
+    /** Whether this transaction can involve other nodes: it coordinates with parts elsewhere, or is such a part. */
+    private boolean spansNodes() {
+        return remote != null || participant;
+    }
+
+    private void requireMember(int node, long element) {
+        if (!engine.members().nodes().contains(node)) {
+            throw new ElementNotFoundException("vertex", element);
+        }
     }
 
     /** The node an element's operations run on: its owner if a member, else this one. */

@@ -34,6 +34,7 @@ public final class TransactionEngine implements AutoCloseable {
     private final GarbageCollector gc;
     private final ElementCounts counts = new ElementCounts(this::foldCuts);
     private final ExternalIds externalIds;
+    private final Mirrors mirrors;
     private final LongAdder commits = new LongAdder();
     private final Map<ConflictKind, LongAdder> aborts = new EnumMap<>(ConflictKind.class);
     private final LongAdder rollbacks = new LongAdder();
@@ -58,6 +59,7 @@ public final class TransactionEngine implements AutoCloseable {
         }
         this.gc = new GarbageCollector(this, config);
         this.externalIds = new ExternalIds(store);
+        this.mirrors = new Mirrors(store.nodeId());
         this.clusterParts = members.isSingle() ? null : new ClusterParts(this, fabric);
     }
 
@@ -208,6 +210,11 @@ public final class TransactionEngine implements AutoCloseable {
     }
 
     /** The node's user-supplied ids, bound and looked up in transactions. */
+    /** The mirrors of other nodes' edges whose in-vertex lives here. */
+    Mirrors mirrors() {
+        return mirrors;
+    }
+
     public ExternalIds externalIds() {
         return externalIds;
     }
@@ -223,6 +230,7 @@ public final class TransactionEngine implements AutoCloseable {
         stats.put("running", (long) statusTable.inUse());
         stats.put("rct.entries", (long) recentCommitted.size());
         stats.put("participants", clusterParts == null ? 0L : clusterParts.contexts());
+        stats.put("mirrors", (long) mirrors.size());
         return stats;
     }
 

@@ -45,6 +45,11 @@ final class WriteRules {
      * Ends an element's life at this transaction: its end time word goes from INFINITY to our id.
      */
     void endElement(ElementKind kind, long element) {
+        endElement(kind, element, true);
+    }
+
+    /** As {@link #endElement(ElementKind, long)}; {@code counted} false for a mirror, which the element counters leave out. */
+    void endElement(ElementKind kind, long element, boolean counted) {
         while (true) {
             long end = txn.inspectSettled(() -> kind.table(store).endTime(element));
             long word = txn.inspectedWord();
@@ -52,7 +57,9 @@ final class WriteRules {
                 // Alive (an aborted deleter's id is as good as INFINITY): lock it with our id.
                 if (kind.table(store).compareAndSetEndTime(element, word, id)) {
                     log.ended(kind, element);
-                    txn.counted(kind, kind.table(store).label(element), -1);
+                    if (counted) {
+                        txn.counted(kind, kind.table(store).label(element), -1);
+                    }
                     if (!log.createdHere(kind, element)) {
                         // Pairs with writeProperty: it links its version, then checks our end word.
                         VarHandle.fullFence();
@@ -127,7 +134,7 @@ final class WriteRules {
     }
 
     /** For removeVertex: ends an incident edge unless it is already dead to us. Returns whether it did. */
-    boolean endEdgeOfDeletedVertex(long edgeId) {
+    boolean endEdgeOfDeletedVertex(long edgeId, boolean counted) {
         long begin;
         try {
             begin = txn.inspectSettled(() -> store.edges().beginTime(edgeId));
@@ -161,7 +168,7 @@ final class WriteRules {
         if (end == OWN || (end != ABORTED_OTHER && end != INFINITY && end <= beginTime)) {
             return false; // deleted by us, or before our snapshot
         }
-        endElement(ElementKind.EDGE, edgeId);
+        endElement(ElementKind.EDGE, edgeId, counted);
         return true;
     }
 
@@ -182,10 +189,15 @@ final class WriteRules {
                 "an endpoint of the new edge was deleted at " + end);
     }
 
+    /** The keys an edge's creation or deletion writes on this node; the other endpoint's node writes its own (a mirror's). */
     void writeEdgeKeys(long edgeId, long out, long in, int label) {
         writes.add(ConflictKey.element(edgeId));
-        writes.add(ConflictKey.adjacencyOut(out));
-        writes.add(ConflictKey.adjacencyIn(in));
+        if (ElementIds.node(out) == store.nodeId()) {
+            writes.add(ConflictKey.adjacencyOut(out));
+        }
+        if (ElementIds.node(in) == store.nodeId()) {
+            writes.add(ConflictKey.adjacencyIn(in));
+        }
         writes.add(ConflictKey.edgeScan(label));
         writes.add(ConflictKey.edgeScan(ConflictKey.ANY_LABEL));
     }
