@@ -45,7 +45,7 @@ final class GtranEdge extends GtranElement implements Edge {
     long outId() {
         if (outVertex == ElementIds.NONE) {
             try {
-                outVertex = graph.store.edgeOutVertex(internalId);
+                outVertex = graph.endpointOf(internalId, true);
             } catch (UnknownElementException gone) {
                 throw removed();
             }
@@ -56,7 +56,7 @@ final class GtranEdge extends GtranElement implements Edge {
     long inId() {
         if (inVertex == ElementIds.NONE) {
             try {
-                inVertex = graph.store.edgeInVertex(internalId);
+                inVertex = graph.endpointOf(internalId, false);
             } catch (UnknownElementException gone) {
                 throw removed();
             }

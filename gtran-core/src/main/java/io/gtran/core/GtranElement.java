@@ -47,8 +47,7 @@ abstract class GtranElement implements Element {
         String known = label;
         if (known == null) {
             try {
-                int labelId = elementKind().table(graph.store).label(internalId);
-                known = graph.store.labels().name(labelId);
+                known = graph.labelOf(elementKind(), internalId);
             } catch (UnknownElementException gone) {
                 throw removed();
             }

@@ -65,9 +65,18 @@ public final class GtranGraph implements Graph {
      * ({@code true}, default); {@code false} leaves the service registry empty at open.
      */
     public static final String INDEX_SERVICES = "gtran.index.services";
+    /**
+     * On a node of a cluster, where a vertex created without a user-supplied id goes: {@code local}
+     * (default: the node the transaction runs on) or {@code spread} (the members in turn, as a bulk
+     * load wants). A vertex with a user-supplied id goes where the id places it.
+     */
+    public static final String PLACEMENT = "gtran.placement";
 
+    /** The prefixes of the node's settings (GtranNode): store, transactions, clock, members and fabric. */
+    private static final List<String> NODE_PREFIXES = List.of("gtran.storage.", "gtran.txn.", "gtran.clock.", "gtran.cluster.",
+            "gtran.fabric.");
     private static final Set<String> KEYS = Set.of(Graph.GRAPH, ISOLATION, DEFAULT_CARDINALITY, ALLOW_NULL_PROPERTY_VALUES,
-            VERTEX_HASH_INDEX, VERTEX_ORDERED_INDEX, EDGE_HASH_INDEX, EDGE_ORDERED_INDEX, INDEX_SERVICES);
+            VERTEX_HASH_INDEX, VERTEX_ORDERED_INDEX, EDGE_HASH_INDEX, EDGE_ORDERED_INDEX, INDEX_SERVICES, PLACEMENT);
 
     static {
         TraversalStrategies.GlobalCache.registerStrategies(GtranGraph.class,
@@ -87,11 +96,18 @@ public final class GtranGraph implements Graph {
     final boolean allowNullPropertyValues;
     final GtranIds ids;
     final Indexes indexes;
+    /** Whether the node shares its cluster with other members: elements may live elsewhere. */
+    final boolean clustered;
+    /** Whether new vertices without a user-supplied id go to the members in turn (else here). */
+    private final boolean spread;
+    private final java.util.concurrent.atomic.AtomicInteger nextPlacement = new java.util.concurrent.atomic.AtomicInteger();
+    private final int[] members;
     private final GtranTransaction transaction;
     private final GtranFeatures features;
     private final AtomicLong vertexPropertyCounter = new AtomicLong();
     private final ServiceRegistry services = new ServiceRegistry();
     private volatile boolean closed;
+    private final List<AutoCloseable> closeWith = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** A graph on {@code node} (null: open a node of its own from {@code configuration}, and own it). */
     private GtranGraph(GtranNode node, Configuration configuration) {
@@ -101,8 +117,11 @@ public final class GtranGraph implements Graph {
         this.defaultCardinality = cardinality(settings.get(DEFAULT_CARDINALITY));
         this.allowNullPropertyValues = bool(ALLOW_NULL_PROPERTY_VALUES, settings.get(ALLOW_NULL_PROPERTY_VALUES));
         boolean indexServices = !settings.containsKey(INDEX_SERVICES) || bool(INDEX_SERVICES, settings.get(INDEX_SERVICES));
+        this.spread = placement(settings.get(PLACEMENT));
         this.ownsNode = node == null;
         this.node = ownsNode ? GtranNode.open(settings) : node; // validates the gtran.storage.* and gtran.txn.* keys
+        this.members = this.node.engine().members().nodes().stream().mapToInt(Integer::intValue).sorted().toArray();
+        this.clustered = members.length > 1;
         try {
             List<String> vertexHash = keys(settings, VERTEX_HASH_INDEX);
             List<String> vertexOrdered = keys(settings, VERTEX_ORDERED_INDEX);
@@ -113,7 +132,7 @@ public final class GtranGraph implements Graph {
             this.node.claim("graph " + Integer.toHexString(System.identityHashCode(this)));
             this.store = this.node.store();
             this.engine = this.node.engine();
-            this.ids = new GtranIds(engine.externalIds());
+            this.ids = new GtranIds(this, engine.externalIds(), store.nodeId());
             this.indexes = new Indexes(this, vertexHash, vertexOrdered, edgeHash, edgeOrdered);
             this.transaction = new GtranTransaction(this);
         } catch (RuntimeException e) {
@@ -187,10 +206,11 @@ public final class GtranGraph implements Graph {
         GtranTransaction.Scope scope = transaction.scope();
         try {
             int labelId = store.labels().intern(label);
-            long id = scope.txn().addVertex(labelId);
-            while (userId == null && ids.shadowed(id, ElementKind.VERTEX)) {
+            int home = userId != null ? ids.homeOfVertex(scope.txn(), userId) : placeNew();
+            long id = scope.txn().addVertex(home, labelId);
+            while (userId == null && ids.shadowed(scope.txn(), id, ElementKind.VERTEX)) {
                 scope.txn().removeVertex(id); // a user's id already names this number: take another
-                id = scope.txn().addVertex(labelId);
+                id = scope.txn().addVertex(home, labelId);
             }
             indexes.vertexLabelAdded(labelId, id);
             Object exposed = null;
@@ -289,7 +309,23 @@ public final class GtranGraph implements Graph {
             if (ownsNode) {
                 node.close();
             }
+            for (AutoCloseable resource : closeWith) {
+                try {
+                    resource.close();
+                } catch (Exception e) {
+                    org.slf4j.LoggerFactory.getLogger(GtranGraph.class).warn("could not close {} with the graph", resource, e);
+                }
+            }
         }
+    }
+
+    /**
+     * Closes {@code resource} when this graph closes, after its node (if the graph owns it): for a
+     * caller that opened the graph on a node of a cluster it runs in this process, and wants the
+     * graph's owner to end the rest with it.
+     */
+    public void closeWith(AutoCloseable resource) {
+        closeWith.add(resource);
     }
 
     public boolean isClosed() {
@@ -346,6 +382,43 @@ public final class GtranGraph implements Graph {
 
     // ---------------------------------------------------------------- internals
 
+    /** The node a new vertex without a user-supplied id goes to (see {@link #PLACEMENT}). */
+    private int placeNew() {
+        if (!clustered || !spread) {
+            return store.nodeId();
+        }
+        return members[Math.floorMod(nextPlacement.getAndIncrement(), members.length)];
+    }
+
+    /** The label of a vertex or edge, read where it lives (labels never change). */
+    String labelOf(ElementKind kind, long internalId) {
+        if (clustered && io.gtran.storage.ElementIds.isWellFormed(internalId)
+                && io.gtran.storage.ElementIds.node(internalId) != store.nodeId()) {
+            GtranTransaction.Scope scope = transaction.scope();
+            try {
+                int labelId = kind == ElementKind.VERTEX ? scope.txn().vertexLabel(internalId) : scope.txn().edgeLabel(internalId);
+                return store.labels().name(labelId);
+            } catch (RuntimeException e) {
+                throw scope.translate(e);
+            }
+        }
+        return store.labels().name(kind.table(store).label(internalId));
+    }
+
+    /** An edge's out-vertex ({@code out}) or in-vertex, read where the edge lives. */
+    long endpointOf(long edgeId, boolean out) {
+        if (clustered && io.gtran.storage.ElementIds.isWellFormed(edgeId)
+                && io.gtran.storage.ElementIds.node(edgeId) != store.nodeId()) {
+            GtranTransaction.Scope scope = transaction.scope();
+            try {
+                return out ? scope.txn().edgeOutVertex(edgeId) : scope.txn().edgeInVertex(edgeId);
+            } catch (RuntimeException e) {
+                throw scope.translate(e);
+            }
+        }
+        return out ? store.edgeOutVertex(edgeId) : store.edgeInVertex(edgeId);
+    }
+
     long nextVertexPropertyCounter() {
         return vertexPropertyCounter.incrementAndGet();
     }
@@ -377,14 +450,14 @@ public final class GtranGraph implements Graph {
                 value = String.join(",", parts);
             }
             settings.put(key, value);
-            boolean nodeKey = key.startsWith("gtran.storage.") || key.startsWith("gtran.txn.");
+            boolean nodeKey = NODE_PREFIXES.stream().anyMatch(key::startsWith);
             if (nodeKey && !nodeKeys) {
                 throw new IllegalArgumentException("a node setting for a graph on a given node: " + key + "=" + value
-                        + "; set gtran.storage.* and gtran.txn.* when opening the node (GtranNode)");
+                        + "; set " + String.join("*, ", NODE_PREFIXES) + "* when opening the node (GtranNode)");
             }
             if (key.startsWith("gtran.") && !KEYS.contains(key) && !nodeKey) {
                 throw new IllegalArgumentException("unknown configuration key: " + key + "=" + value + didYouMean(key)
-                        + " (gtran keys: " + new TreeSet<>(KEYS) + ", gtran.storage.*, gtran.txn.*)");
+                        + " (gtran keys: " + new TreeSet<>(KEYS) + ", " + String.join("*, ", NODE_PREFIXES) + "*)");
             }
         }
         return settings;
@@ -453,6 +526,20 @@ public final class GtranGraph implements Graph {
             return Boolean.parseBoolean(text);
         }
         throw new IllegalArgumentException("bad value for " + key + "=" + value + ": expected true or false");
+    }
+
+    private static boolean placement(Object value) {
+        if (value == null) {
+            return false;
+        }
+        switch (String.valueOf(value).trim().toLowerCase(Locale.ROOT)) {
+            case "local":
+                return false;
+            case "spread":
+                return true;
+            default:
+                throw new IllegalArgumentException("bad value for " + PLACEMENT + "=" + value + ": expected local or spread");
+        }
     }
 
     private static VertexProperty.Cardinality cardinality(Object value) {

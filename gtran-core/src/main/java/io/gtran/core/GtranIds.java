@@ -24,10 +24,19 @@ import org.apache.tinkerpop.gremlin.structure.VertexProperty;
  * gtran-txn.
  */
 final class GtranIds {
+    private final GtranGraph graph;
     private final ExternalIds external;
+    private final int localNode;
 
-    GtranIds(ExternalIds external) {
+    GtranIds(GtranGraph graph, ExternalIds external, int localNode) {
+        this.graph = graph;
         this.external = external;
+        this.localNode = localNode;
+    }
+
+    /** Whether the element's id names this node (on a cluster, another member keeps the ids of its own). */
+    private boolean local(long internal) {
+        return !ElementIds.isWellFormed(internal) || ElementIds.node(internal) == localNode;
     }
 
     /**
@@ -61,8 +70,8 @@ final class GtranIds {
      * Whether a new element got an internal id that a user-supplied id of another element already
      * names: it could not be found by its id, so the caller discards it and makes another.
      */
-    boolean shadowed(long internal, ElementKind kind) {
-        return external.shadowed(kind, internal);
+    boolean shadowed(Transaction txn, long internal, ElementKind kind) {
+        return local(internal) ? external.shadowed(kind, internal) : txn.shadowedId(kind, internal);
     }
 
     /**
@@ -74,7 +83,7 @@ final class GtranIds {
     Object bind(GtranTransaction.Scope scope, ElementKind kind, Object given, long internal) {
         Object id = normalize(given, kind == ElementKind.EDGE ? Edge.class : Vertex.class);
         try {
-            return external.bind(scope.txn(), kind, given, id, internal);
+            return scope.txn().bindExternalId(kind, given, id, internal);
         } catch (ExternalIdTakenException taken) {
             throw kind == ElementKind.EDGE
                     ? Graph.Exceptions.edgeWithIdAlreadyExists(taken.id())
@@ -92,12 +101,25 @@ final class GtranIds {
             return ElementIds.NONE; // no element can have such an id: nothing to find or to validate
         }
         Object parsed = canonical instanceof String s ? parse(s) : null; // a numeric or UUID id written as a string
-        return external.resolve(txn, kind, canonical, parsed);
+        return txn.resolveExternalId(kind, canonical, parsed);
     }
 
     /** The id to show for an element known by its internal id: its external id, if it has (or had) one. */
     Object exposed(long internal, ElementKind kind) {
-        return external.exposed(kind, internal);
+        if (local(internal)) {
+            return external.exposed(kind, internal);
+        }
+        GtranTransaction.Scope scope = graph.transaction().scope();
+        try {
+            return scope.txn().exposedId(kind, internal);
+        } catch (RuntimeException e) {
+            throw scope.translate(e);
+        }
+    }
+
+    /** The node a vertex with user-supplied id {@code given} lives on (see Transaction#homeOfVertexId). */
+    int homeOfVertex(Transaction txn, Object given) {
+        return txn.homeOfVertexId(normalize(given, Vertex.class));
     }
 
     private static Object canonical(Object id) {

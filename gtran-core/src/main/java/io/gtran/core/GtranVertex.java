@@ -63,7 +63,7 @@ final class GtranVertex extends GtranElement implements Vertex {
             }
             int labelId = graph.store.labels().intern(label);
             long edgeId = txn.addEdge(internalId, in, labelId);
-            while (userId == null && graph.ids.shadowed(edgeId, ElementKind.EDGE)) {
+            while (userId == null && graph.ids.shadowed(txn, edgeId, ElementKind.EDGE)) {
                 txn.removeEdge(edgeId); // a user's id already names this number: take another
                 edgeId = txn.addEdge(internalId, in, labelId);
             }
@@ -106,19 +106,45 @@ final class GtranVertex extends GtranElement implements Vertex {
         GtranTransaction.Scope scope = graph.transaction().scope(); // see edges()
         Transaction txn = scope.txn();
         try {
-            long[] out = direction == Direction.IN ? new long[0] : edgeIds(txn, EdgeDirection.OUT, edgeLabels);
-            long[] in = direction == Direction.OUT ? new long[0] : edgeIds(txn, EdgeDirection.IN, edgeLabels);
-            long[] neighbours = new long[out.length + in.length];
-            for (int i = 0; i < out.length; i++) {
-                neighbours[i] = graph.store.edgeInVertex(out[i]);
+            long[] out = direction == Direction.IN ? new long[0] : adjacent(txn, EdgeDirection.OUT, edgeLabels);
+            long[] in = direction == Direction.OUT ? new long[0] : adjacent(txn, EdgeDirection.IN, edgeLabels);
+            long[] neighbours = new long[(out.length + in.length) / 2];
+            for (int i = 1; i < out.length; i += 2) {
+                neighbours[i / 2] = out[i];
             }
-            for (int i = 0; i < in.length; i++) {
-                neighbours[out.length + i] = graph.store.edgeOutVertex(in[i]);
+            for (int i = 1; i < in.length; i += 2) {
+                neighbours[out.length / 2 + i / 2] = in[i];
             }
             return new GtranIterator<>(txn, neighbours, id -> new GtranVertex(graph, id, null));
         } catch (RuntimeException e) {
             throw translate(scope, e);
         }
+    }
+
+    /** As {@link #edgeIds}, as pairs: each edge, then the vertex at its other end. */
+    private long[] adjacent(Transaction txn, EdgeDirection direction, String... edgeLabels) {
+        if (edgeLabels.length == 0) {
+            return txn.adjacent(internalId, direction, EdgeCursor.ANY_LABEL);
+        }
+        long[][] parts = new long[edgeLabels.length][];
+        int total = 0;
+        for (int i = 0; i < edgeLabels.length; i++) {
+            int labelId = graph.store.labels().find(edgeLabels[i]);
+            if (labelId == Dictionary.ABSENT) {
+                txn.adjacent(internalId, direction, EdgeCursor.ANY_LABEL); // still a validated read of the adjacency
+                parts[i] = new long[0];
+            } else {
+                parts[i] = txn.adjacent(internalId, direction, labelId);
+            }
+            total += parts[i].length;
+        }
+        long[] all = new long[total];
+        int at = 0;
+        for (long[] part : parts) {
+            System.arraycopy(part, 0, all, at, part.length);
+            at += part.length;
+        }
+        return all;
     }
 
     /** The visible edges in {@code direction} with any of the labels (all if none), label by label. */

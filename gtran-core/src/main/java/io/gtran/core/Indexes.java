@@ -79,6 +79,10 @@ public final class Indexes {
 
     Indexes(GtranGraph graph, List<String> vertexHash, List<String> vertexOrdered, List<String> edgeHash, List<String> edgeOrdered) {
         this.graph = graph;
+        if (graph.clustered && !(vertexHash.isEmpty() && vertexOrdered.isEmpty() && edgeHash.isEmpty() && edgeOrdered.isEmpty())) {
+            throw new IllegalArgumentException("property indexes are not available yet on a graph whose node shares a cluster"
+                    + " (gtran.cluster.nodes has several members): remove gtran.index.vertex.* and gtran.index.edge.*");
+        }
         // declared at open, over an empty graph: nothing to fill
         vertexHash.forEach(key -> register(false, key, Type.HASH).ready());
         vertexOrdered.forEach(key -> register(false, key, Type.ORDERED).ready());
@@ -107,6 +111,10 @@ public final class Indexes {
      * @throws IllegalStateException    if the calling thread has an open transaction, or running ones do not end in time
      */
     public void create(Class<? extends Element> kind, String key, Type type) {
+        if (graph.clustered) {
+            throw new UnsupportedOperationException("property indexes are not available yet on a graph whose node shares a"
+                    + " cluster: key=" + key);
+        }
         boolean edge = edgeKind(kind);
         if (key == null || key.isEmpty()) {
             throw new IllegalArgumentException("index key must be a non-empty property key: key=" + key);
@@ -226,10 +234,16 @@ public final class Indexes {
     }
 
     void vertexLabelAdded(int labelId, long id) {
+        if (graph.clustered) {
+            return; // on a cluster, label look-ups scan every member (see withLabels)
+        }
         vertexLabels.computeIfAbsent(labelId, l -> new LabelIndex()).add(id);
     }
 
     void edgeLabelAdded(int labelId, long id) {
+        if (graph.clustered) {
+            return;
+        }
         edgeLabels.computeIfAbsent(labelId, l -> new LabelIndex()).add(id);
     }
 
@@ -324,6 +338,13 @@ public final class Indexes {
         long[] result = new long[16];
         int[] length = {0};
         for (String label : labels) {
+            if (graph.clustered) {
+                // Each member scans its own elements and records the label's scan key there. A name
+                // no node knows yet is made known, so that the scans record a key its first use writes.
+                int labelId = graph.store.labels().intern(label);
+                result = append(result, length, edge ? txn.allEdges(labelId) : txn.vertices(labelId));
+                continue;
+            }
             int labelId = graph.store.labels().find(label);
             if (labelId == Dictionary.ABSENT) {
                 txn.recordRead(edge ? ConflictKey.edgeScan(ConflictKey.ANY_LABEL) : ConflictKey.vertexScan(ConflictKey.ANY_LABEL));
@@ -353,7 +374,7 @@ public final class Indexes {
         }
         long total = 0;
         for (String label : labels) {
-            int labelId = graph.store.labels().find(label);
+            int labelId = graph.clustered ? graph.store.labels().intern(label) : graph.store.labels().find(label);
             if (labelId == Dictionary.ABSENT) {
                 // No element ever had it; one created concurrently writes the all-labels scan key.
                 txn.recordRead(edge ? ConflictKey.edgeScan(ConflictKey.ANY_LABEL) : ConflictKey.vertexScan(ConflictKey.ANY_LABEL));

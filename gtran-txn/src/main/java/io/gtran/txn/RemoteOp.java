@@ -21,6 +21,8 @@ enum RemoteOp {
     ADD_MIRROR, REMOVE_MIRROR,
     /** A vertex's edges with the vertex at each one's other end. */
     ADJACENT,
+    /** User-supplied ids, bound and looked up at the node that keeps them (see {@link Transaction#bindExternalId}). */
+    BIND_ID, RESOLVE_ID, EXPOSED_ID, SHADOWED_ID,
     /** The end of a read-only transaction: wait for what it pre-read here to commit. */
     RESOLVE;
 
@@ -135,6 +137,26 @@ enum RemoteOp {
                 int key = store.propertyKeys().intern(in.getString());
                 out.putBoolean(kind == ElementKind.VERTEX ? txn.removeVertexProperty(id, key) : txn.removeEdgeProperty(id, key));
             }
+            case BIND_ID -> {
+                ElementKind kind = kind(in);
+                Object given = in.getValue();
+                Object canonical = in.getValue();
+                long internal = in.getLong();
+                Object shown;
+                try {
+                    shown = txn.engine.externalIds().bind(txn, kind, given, canonical, internal);
+                } catch (ExternalIdTakenException taken) {
+                    out.putBoolean(false);
+                    return;
+                }
+                out.putBoolean(true).putValue(shown);
+            }
+            case RESOLVE_ID -> {
+                ElementKind kind = kind(in);
+                out.putLong(txn.engine.externalIds().resolve(txn, kind, in.getValue(), null));
+            }
+            case EXPOSED_ID -> out.putValue(txn.engine.externalIds().exposed(kind(in), in.getLong()));
+            case SHADOWED_ID -> out.putBoolean(txn.engine.externalIds().shadowed(kind(in), in.getLong()));
             case RESOLVE -> txn.resolvePreReads();
             default -> throw new IllegalStateException("unhandled remote operation: " + op);
         }

@@ -667,6 +667,102 @@ public final class Transaction implements AutoCloseable {
         return true;
     }
 
+    // ---------------------------------------------------------------- user-supplied ids
+
+    /**
+     * The node that keeps user-supplied id {@code canonical} of a vertex, and so the vertex (see
+     * docs/cluster-transactions.md, "Placement"): the node a number names if it is a well-formed
+     * vertex id of a member (so a generated id and the same number given by a user are checked in
+     * one place), else one chosen by a hash of the id. This node, when it is alone.
+     */
+    public int homeOfVertexId(Object canonical) {
+        if (remote == null) {
+            return store.nodeId();
+        }
+        if (canonical instanceof Long n && ElementIds.isWellFormed(n) && !ElementIds.isEdge(n)
+                && engine.members().nodes().contains(ElementIds.node(n))) {
+            return ElementIds.node(n);
+        }
+        int[] members = engine.members().nodes().stream().mapToInt(Integer::intValue).sorted().toArray();
+        long h = canonical.hashCode() * 0x9E37_79B9_7F4A_7C15L;
+        return members[(int) Math.floorMod(h ^ (h >>> 29), (long) members.length)];
+    }
+
+    /**
+     * Binds user-supplied id {@code given} (canonical form {@code canonical}) to {@code internal},
+     * which this transaction created, at the element's node; see {@link ExternalIds#bind}.
+     */
+    public Object bindExternalId(ElementKind kind, Object given, Object canonical, long internal) {
+        int owner = owner(internal);
+        if (owner < 0) {
+            return engine.externalIds().bind(this, kind, given, canonical, internal);
+        }
+        io.gtran.txn.cluster.Wire.Reader in = remote.call(owner, RemoteOp.BIND_ID,
+                w -> w.putByte(kind.ordinal()).putValue(given).putValue(canonical).putLong(internal));
+        if (!in.getBoolean()) {
+            throw new ExternalIdTakenException(kind, given);
+        }
+        return in.getValue();
+    }
+
+    /**
+     * The element a user's id names for this transaction, or {@link ElementIds#NONE}; see {@link
+     * ExternalIds#resolve}. A vertex id is looked up at its {@link #homeOfVertexId home}; an edge
+     * id, bound where the edge lives (with its out-vertex), at every member.
+     */
+    public long resolveExternalId(ElementKind kind, Object canonical, Object parsed) {
+        if (remote == null) {
+            return engine.externalIds().resolve(this, kind, canonical, parsed);
+        }
+        long found = resolveAcross(kind, canonical);
+        return found == ElementIds.NONE && parsed != null ? resolveAcross(kind, parsed) : found;
+    }
+
+    private long resolveAcross(ElementKind kind, Object canonical) {
+        if (kind == ElementKind.VERTEX) {
+            return resolveAt(homeOfVertexId(canonical), kind, canonical);
+        }
+        // An edge's id is bound where the edge lives; a number may also be some member's internal
+        // id. A binding anywhere wins, as it does on one node (ExternalIds#resolve).
+        long number = canonical instanceof Long n ? n : ElementIds.NONE;
+        long found = resolveAt(store.nodeId(), kind, canonical);
+        for (int node : remote.otherMembers()) {
+            if (found != ElementIds.NONE && found != number) {
+                return found;
+            }
+            long there = resolveAt(node, kind, canonical);
+            if (there != ElementIds.NONE) {
+                found = there;
+            }
+        }
+        return found;
+    }
+
+    private long resolveAt(int node, ElementKind kind, Object canonical) {
+        if (node == store.nodeId()) {
+            return engine.externalIds().resolve(this, kind, canonical, null);
+        }
+        return remote.call(node, RemoteOp.RESOLVE_ID, w -> w.putByte(kind.ordinal()).putValue(canonical)).getLong();
+    }
+
+    /** The id to show for element {@code internal}: its user-supplied id if it has one; see {@link ExternalIds#exposed}. */
+    public Object exposedId(ElementKind kind, long internal) {
+        int owner = owner(internal);
+        if (owner < 0) {
+            return engine.externalIds().exposed(kind, internal);
+        }
+        return remote.call(owner, RemoteOp.EXPOSED_ID, w -> w.putByte(kind.ordinal()).putLong(internal)).getValue();
+    }
+
+    /** Whether a user-supplied id of another element names the new element's number; see {@link ExternalIds#shadowed}. */
+    public boolean shadowedId(ElementKind kind, long internal) {
+        int owner = owner(internal);
+        if (owner < 0) {
+            return engine.externalIds().shadowed(kind, internal);
+        }
+        return remote.call(owner, RemoteOp.SHADOWED_ID, w -> w.putByte(kind.ordinal()).putLong(internal)).getBoolean();
+    }
+
     // ---------------------------------------------------------------- commit and abort
 
     /**

@@ -68,6 +68,38 @@ public class GtranGraphProvider extends AbstractGraphProvider {
         return settings;
     }
 
+    /**
+     * The same suites on a graph whose node is one of three in this JVM ({@link InJvmClusterGraph}),
+     * vertices spread over the members so that traversals cross nodes, the coordinating node
+     * turning with each graph: at SR, or at SI ({@link ClusterSnapshot}).
+     */
+    public static class Cluster extends GtranGraphProvider {
+        public Cluster() {
+            this("SERIALIZABLE");
+        }
+
+        protected Cluster(String isolation) {
+            super(isolation, false);
+        }
+
+        @Override
+        public Map<String, Object> getBaseConfiguration(String graphName, Class<?> test, String testMethodName,
+                                                        LoadGraphWith.GraphData loadGraphWith) {
+            Map<String, Object> settings = super.getBaseConfiguration(graphName, test, testMethodName, loadGraphWith);
+            settings.keySet().removeIf(key -> key.startsWith("gtran.storage.")); // the nodes' own (InJvmClusterGraph)
+            settings.put(Graph.GRAPH, InJvmClusterGraph.class.getName());
+            settings.put(GtranGraph.PLACEMENT, "spread");
+            return settings;
+        }
+    }
+
+    /** {@link Cluster} at snapshot isolation. */
+    public static final class ClusterSnapshot extends Cluster {
+        public ClusterSnapshot() {
+            super("SNAPSHOT");
+        }
+    }
+
     @Override
     public void clear(Graph graph, Configuration configuration) throws Exception {
         if (graph != null) {

@@ -26,6 +26,8 @@ public class GtranWorld implements World {
     private static final Map<String, Map<LoadGraphWith.GraphData, GtranGraph>> LOADED = new java.util.concurrent.ConcurrentHashMap<>();
     private final String isolation;
     private final boolean allowNulls;
+    /** Whether graphs run on a 3-node in-JVM cluster ({@link InJvmClusterGraph}), vertices spread over it. */
+    private final boolean cluster;
     private final List<GtranGraph> empties = new ArrayList<>();
 
     public GtranWorld() {
@@ -33,8 +35,27 @@ public class GtranWorld implements World {
     }
 
     protected GtranWorld(String isolation, boolean allowNulls) {
+        this(isolation, allowNulls, false);
+    }
+
+    protected GtranWorld(String isolation, boolean allowNulls, boolean cluster) {
         this.isolation = isolation;
         this.allowNulls = allowNulls;
+        this.cluster = cluster;
+    }
+
+    /** The Gherkin suite on a 3-node in-JVM cluster at serializable isolation. */
+    public static final class Cluster extends GtranWorld {
+        public Cluster() {
+            super("SERIALIZABLE", false, true);
+        }
+    }
+
+    /** The Gherkin suite on a 3-node in-JVM cluster at snapshot isolation. */
+    public static final class ClusterSnapshot extends GtranWorld {
+        public ClusterSnapshot() {
+            super("SNAPSHOT", false, true);
+        }
     }
 
     /** The Gherkin suite at snapshot isolation. */
@@ -62,12 +83,13 @@ public class GtranWorld implements World {
     @Override
     public GraphTraversalSource getGraphTraversalSource(LoadGraphWith.GraphData graphData) {
         if (graphData == null) {
-            GtranGraph empty = GtranGraph.open(configuration(null));
+            GtranGraph empty = open(configuration(null));
             TestServices.register(empty);
             empties.add(empty);
             return empty.traversal();
         }
-        Map<LoadGraphWith.GraphData, GtranGraph> graphs = LOADED.computeIfAbsent(isolation, i -> new EnumMap<>(LoadGraphWith.GraphData.class));
+        Map<LoadGraphWith.GraphData, GtranGraph> graphs = LOADED.computeIfAbsent(isolation + (cluster ? " cluster" : ""),
+                i -> new EnumMap<>(LoadGraphWith.GraphData.class));
         synchronized (graphs) {
             return graphs.computeIfAbsent(graphData, this::load).traversal();
         }
@@ -103,7 +125,7 @@ public class GtranWorld implements World {
     }
 
     private GtranGraph load(LoadGraphWith.GraphData data) {
-        GtranGraph graph = GtranGraph.open(configuration(data));
+        GtranGraph graph = open(configuration(data));
         try {
             String location = data.location();
             String file = TestHelper.generateTempFileFromResource(GtranWorld.class, GryoResourceAccess.class,
@@ -116,6 +138,17 @@ public class GtranWorld implements World {
             graph.close();
             throw new IllegalStateException("could not load " + data + ": " + e, e);
         }
+    }
+
+    private GtranGraph open(Configuration configuration) {
+        if (!cluster) {
+            return GtranGraph.open(configuration);
+        }
+        for (String key : List.of(StoreConfig.CHUNK_BYTES, StoreConfig.EDGE_ROW_CHUNK_BYTES, StoreConfig.EXTERNAL_IDS_MAX)) {
+            configuration.clearProperty(key); // the nodes' own (InJvmClusterGraph)
+        }
+        configuration.setProperty(GtranGraph.PLACEMENT, "spread");
+        return InJvmClusterGraph.open(configuration);
     }
 
     private Configuration configuration(LoadGraphWith.GraphData data) {

@@ -413,8 +413,13 @@ public final class CommitMessenger implements AutoCloseable {
             try {
                 participant.apply(txn, outcome, part.commitTime);
             } catch (RuntimeException e) {
-                LOG.error("node={} could not apply {} to its part of txn {}; the decision is kept and not acknowledged",
-                        node, outcome, txn, e);
+                if (closed.get()) {
+                    // The node closed under the apply (its store with it): nothing is owed to a closed node.
+                    LOG.debug("node={} closed while applying {} to txn {}: {}", node, outcome, txn, e.toString());
+                } else {
+                    LOG.error("node={} could not apply {} to its part of txn {}; the decision is kept and not acknowledged",
+                            node, outcome, txn, e);
+                }
                 return;
             }
             part.done = true;

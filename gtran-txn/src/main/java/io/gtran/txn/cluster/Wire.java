@@ -23,6 +23,8 @@ public final class Wire {
     private static final int STRING = 9;
     private static final int BYTES = 10;
     private static final int SERIALIZED = 11;
+    /** Not a property value: user-supplied element ids may be UUIDs. */
+    private static final int UUID = 12;
 
     private Wire() {
     }
@@ -114,6 +116,8 @@ public final class Wire {
                 return putByte(BYTES).putBytes(b);
             } else if (value instanceof SerializedValue s) {
                 return putByte(SERIALIZED).putBytes(s.bytes());
+            } else if (value instanceof java.util.UUID u) {
+                return putByte(UUID).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits());
             }
             throw new IllegalArgumentException("a property value of type " + value.getClass().getName()
                     + " cannot be sent to another node; the store holds booleans, numbers, chars, strings, bytes and serialized values");
@@ -201,6 +205,7 @@ public final class Wire {
                 case STRING: return getString();
                 case BYTES: return getBytes();
                 case SERIALIZED: return new SerializedValue(getBytes());
+                case UUID: return new java.util.UUID(getLong(), getLong());
                 default: throw new IllegalStateException("unknown value type on the wire: " + type);
             }
         }

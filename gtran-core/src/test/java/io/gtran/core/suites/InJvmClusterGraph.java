@@ -1,0 +1,65 @@
+package io.gtran.core.suites;
+
+import io.gtran.core.GtranGraph;
+import io.gtran.rdma.InJvmCluster;
+import io.gtran.storage.StoreConfig;
+import io.gtran.txn.GtranNode;
+import io.gtran.txn.Membership;
+import io.gtran.txn.clock.ClockConfig;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.commons.configuration2.BaseConfiguration;
+import org.apache.commons.configuration2.Configuration;
+import org.apache.tinkerpop.gremlin.structure.Graph;
+
+/**
+ * Opens a gtran graph on one node of a cluster of {@value #NODES_KEY} members in this JVM (over
+ * the in-JVM fabric), for the suites: {@code gremlin.graph} names this class, so every graph a
+ * test opens from a graph's configuration is a cluster graph too. The coordinating node turns
+ * with each graph opened, and closing the graph closes the whole cluster.
+ */
+public final class InJvmClusterGraph {
+    /** Members in the cluster (default 3). */
+    public static final String NODES_KEY = "cluster.nodes";
+    private static final AtomicInteger NEXT_COORDINATOR = new AtomicInteger();
+
+    private InJvmClusterGraph() {
+    }
+
+    public static GtranGraph open(Configuration configuration) {
+        int n = configuration.getInt(NODES_KEY, 3);
+        int coordinator = Math.floorMod(NEXT_COORDINATOR.getAndIncrement(), n);
+        InJvmCluster fabric = new InJvmCluster();
+        StringBuilder members = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            members.append(i == 0 ? "" : ",").append(i);
+        }
+        List<GtranNode> nodes = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                Map<String, Object> settings = new HashMap<>();
+                settings.put(StoreConfig.NODE_ID, i);
+                settings.put(StoreConfig.CHUNK_BYTES, 1 << 16);
+                settings.put(StoreConfig.EDGE_ROW_CHUNK_BYTES, 1 << 16);
+                settings.put(StoreConfig.EXTERNAL_IDS_MAX, 20_000);
+                settings.put(Membership.NODES, members.toString());
+                settings.put(ClockConfig.SYNC_INTERVAL_MS, 5);
+                nodes.add(GtranNode.open(fabric.join(i), settings));
+            }
+            BaseConfiguration graphConfiguration = new BaseConfiguration();
+            configuration.getKeys().forEachRemaining(key -> graphConfiguration.setProperty(key, configuration.getProperty(key)));
+            graphConfiguration.setProperty(Graph.GRAPH, InJvmClusterGraph.class.getName());
+            GtranGraph graph = GtranGraph.open(nodes.get(coordinator), graphConfiguration);
+            for (GtranNode node : nodes) {
+                graph.closeWith(node);
+            }
+            return graph;
+        } catch (RuntimeException e) {
+            nodes.forEach(GtranNode::close);
+            throw e;
+        }
+    }
+}
