@@ -1,23 +1,44 @@
 package io.gtran.storage;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Interns strings (labels, property keys) as dense non-negative ints. Ids are never reused.
- * Lookups are lock-free; a new string takes the monitor.
+ * Interns strings (labels, property keys) as non-negative ints. Ids are never reused. Lookups are
+ * lock-free; a new string takes the monitor.
+ *
+ * <p>Alone, a dictionary gives ids densely, in the order strings are first interned. Given an
+ * {@link Authority} ({@link #useAuthority}), a string it does not know yet takes the id the
+ * authority gives it, so several dictionaries with the same authority agree on every id; each then
+ * holds only the strings it was asked about, and its ids may have gaps.
  */
 public final class Dictionary {
     /** Returned by {@link #find} for a string that was never interned. */
     public static final int ABSENT = -1;
 
+    /** Where a dictionary takes the ids of strings it does not know yet. */
+    @FunctionalInterface
+    public interface Authority {
+        /**
+         * The id of {@code name}: if {@code create}, interning it if new; else {@link #ABSENT} if
+         * it was never interned.
+         *
+         * @throws RuntimeException if the authority cannot answer; nothing was recorded here then
+         */
+        int idOf(String name, boolean create);
+    }
+
     private final String what;
     private final String capacityKey;
     private final int max;
     private final ConcurrentHashMap<String, Integer> ids = new ConcurrentHashMap<>();
+    /** By id; null where this dictionary does not know the id (only with an authority). */
     private volatile String[] names = new String[16];
+    /** The next id given here; without an authority also the number of strings. */
     private int size;
+    private volatile Authority authority;
 
     Dictionary(String what, String capacityKey, int max) {
         this.what = what;
@@ -25,28 +46,68 @@ public final class Dictionary {
         this.max = max;
     }
 
-    /** The id of {@code name}, interning it if new. */
-    public int intern(String name) {
-        if (name == null) {
-            throw new IllegalArgumentException(what + " must not be null");
+    /**
+     * Makes {@code a} the source of the ids of strings new here. Set once, before any string is
+     * interned or found here.
+     *
+     * @throws IllegalStateException if an authority is set already or a string is known here
+     */
+    public synchronized void useAuthority(Authority a) {
+        if (a == null) {
+            throw new IllegalArgumentException(what + " dictionary: authority must not be null");
         }
-        Integer id = ids.get(name);
-        return id != null ? id : internSlow(name);
+        if (authority != null) {
+            throw new IllegalStateException(what + " dictionary has an authority already");
+        }
+        if (!ids.isEmpty()) {
+            throw new IllegalStateException(what + " dictionary holds " + ids.size()
+                    + " strings already: set its authority before first use");
+        }
+        authority = a;
     }
 
-    /** The id of {@code name}, or {@link #ABSENT}. */
-    public int find(String name) {
-        if (name == null) {
-            throw new IllegalArgumentException(what + " must not be null");
-        }
+    /** The id of {@code name}, interning it if new (asking the authority, if there is one). */
+    public int intern(String name) {
+        check(name);
         Integer id = ids.get(name);
-        return id == null ? ABSENT : id;
+        if (id != null) {
+            return id;
+        }
+        Authority a = authority;
+        if (a == null) {
+            return internSlow(name);
+        }
+        // Asked without the monitor: other strings need not wait for the authority's answer.
+        return record(name, a.idOf(name, true));
+    }
+
+    /** The id of {@code name}, or {@link #ABSENT} (asking the authority, if there is one). */
+    public int find(String name) {
+        check(name);
+        Integer id = ids.get(name);
+        if (id != null) {
+            return id;
+        }
+        Authority a = authority;
+        if (a == null) {
+            return ABSENT;
+        }
+        int found = a.idOf(name, false);
+        return found == ABSENT ? ABSENT : record(name, found);
+    }
+
+    /**
+     * The answer of this dictionary as the authority of others: {@link #intern} if {@code create},
+     * else {@link #find}.
+     */
+    public int answer(String name, boolean create) {
+        return create ? intern(name) : find(name);
     }
 
     /**
      * The string of {@code id}.
      *
-     * @throws IllegalArgumentException if no string has that id
+     * @throws IllegalArgumentException if no string has that id here
      */
     public String name(int id) {
         String[] table = names;
@@ -56,17 +117,32 @@ public final class Dictionary {
         return table[id];
     }
 
+    /** Whether a string has id {@code id} here (ids may have gaps with an authority). */
+    public boolean knows(int id) {
+        String[] table = names;
+        return id >= 0 && id < table.length && table[id] != null;
+    }
+
+    /** The number of strings known here. */
     public int size() {
         return ids.size();
     }
 
-    /** Every interned string, in id order. */
+    /** Every string known here, in id order. */
     public synchronized List<String> names() {
-        List<String> out = new ArrayList<>(size);
-        for (int i = 0; i < size; i++) {
-            out.add(names[i]);
+        List<String> out = new ArrayList<>(ids.size());
+        for (String name : names) {
+            if (name != null) {
+                out.add(name);
+            }
         }
         return out;
+    }
+
+    private void check(String name) {
+        if (name == null) {
+            throw new IllegalArgumentException(what + " must not be null");
+        }
     }
 
     private synchronized int internSlow(String name) {
@@ -75,17 +151,50 @@ public final class Dictionary {
             return existing;
         }
         if (size >= max) {
-            throw new StoreCapacityException(what + " dictionary full: capacity=" + max + " while adding '" + name + "'; raise " + capacityKey);
+            throw full(name, "");
         }
-        int id = size;
+        put(name, size);
+        size++;
+        return size - 1;
+    }
+
+    /** Records the id the authority gave {@code name}; another thread may have recorded it first. */
+    private synchronized int record(String name, int id) {
+        Integer existing = ids.get(name);
+        if (existing != null) {
+            if (existing != id) {
+                throw new IllegalStateException(what + " '" + name + "' has id " + existing + " here but the authority"
+                        + " gave id " + id);
+            }
+            return existing;
+        }
+        if (id < 0) {
+            throw new IllegalStateException("the authority gave " + what + " '" + name + "' the invalid id " + id);
+        }
+        if (id >= max) {
+            throw full(name, " (the authority gave id " + id + ")");
+        }
+        String[] table = names;
+        if (id < table.length && table[id] != null) {
+            throw new IllegalStateException("the authority gave " + what + " '" + name + "' id " + id + ", which is '"
+                    + table[id] + "' here");
+        }
+        put(name, id);
+        return id;
+    }
+
+    private void put(String name, int id) {
         String[] table = names;
         if (id >= table.length) {
-            table = java.util.Arrays.copyOf(table, table.length * 2);
+            table = Arrays.copyOf(table, Math.max(id + 1, table.length * 2));
         }
-        table[id] = name;
+        table[id] = name; // before the id is published: whoever finds the id finds its name
         names = table;
-        size++;
         ids.put(name, id);
-        return id;
+    }
+
+    private StoreCapacityException full(String name, String why) {
+        return new StoreCapacityException(what + " dictionary full: capacity=" + max + " while adding '" + name + "'" + why
+                + "; raise " + capacityKey);
     }
 }

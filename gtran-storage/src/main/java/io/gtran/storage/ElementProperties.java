@@ -169,7 +169,7 @@ final class ElementProperties {
     }
 
     private void checkKey(int keyId) {
-        if (keyId < 0 || keyId >= keys.size()) {
+        if (!keys.knows(keyId)) {
             throw new IllegalArgumentException("unknown property key id: " + keyId + "; intern keys through propertyKeys()");
         }
     }

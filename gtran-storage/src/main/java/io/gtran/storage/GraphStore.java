@@ -397,7 +397,7 @@ public final class GraphStore implements AutoCloseable {
     // ---------------------------------------------------------------- internals
 
     private void checkLabel(int label) {
-        if (label < 0 || label >= labels.size()) {
+        if (!labels.knows(label)) {
             throw new IllegalArgumentException("unknown label id: " + label + "; intern labels through labels()");
         }
     }

@@ -3,6 +3,8 @@ package io.gtran.txn;
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Message;
+import io.gtran.storage.Dictionary;
+import io.gtran.storage.StoreCapacityException;
 import io.gtran.txn.cluster.CommitMessenger;
 import io.gtran.txn.cluster.Outcome;
 import io.gtran.txn.cluster.Vote;
@@ -44,6 +46,12 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     private static final int PING = 2;
     private static final int HELLO = 3;
     private static final int HELLO_ACK = 4;
+    /** Asks the authority for names for a label's or property key's id: not part of any transaction. */
+    private static final int NAME = 5;
+    private static final int NAME_ACK = 6;
+    /** The dictionaries NAME asks about. */
+    static final int LABELS = 0;
+    static final int PROPERTY_KEYS = 1;
     static final int OK = 0;
     static final int CONFLICT = 1;
     static final int NOT_FOUND = 2;
@@ -114,6 +122,10 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                 lease + lease / 5);
         this.receiver = daemon(this::receive, "gtran-ops-receive-" + node);
         this.heartbeat = daemon(this::beat, "gtran-ops-heartbeat-" + node);
+    }
+
+    /** Starts taking messages and sending heartbeats (after the engine has set its dictionaries' authority). */
+    void start() {
         receiver.start();
         heartbeat.start();
     }
@@ -173,6 +185,18 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         long request = nextRequest.incrementAndGet();
         byte[] payload = new Wire.Writer().putByte(REQUEST).putLong(request).putLong(txn.id()).putLong(txn.beginTime())
                 .putByte(txn.isolation().ordinal()).putInt(seq).putBytes(op).bytes();
+        Wire.Reader in = new Wire.Reader(exchange(to, request, payload));
+        return new Reply(in.getByte(), in.getBoolean(), in.getBoolean(), in);
+    }
+
+    /**
+     * Sends {@code payload} (whose request id is {@code request}) to node {@code to} until its
+     * answer comes: resent after 20 ms, then after twice as long each time, up to 320 ms apart.
+     *
+     * @throws TimeoutException if none came within gtran.txn.remote-timeout-ms, or {@code to} is lost
+     * @throws IllegalStateException if this node is closed
+     */
+    private byte[] exchange(int to, long request, byte[] payload) throws TimeoutException {
         CompletableFuture<byte[]> answer = new CompletableFuture<>();
         waiting.put(request, answer);
         try {
@@ -192,9 +216,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                             + engine.config().remoteTimeoutMs + " ms");
                 }
                 try {
-                    byte[] reply = answer.get(Math.min(TimeUnit.MILLISECONDS.toNanos(resend), left), TimeUnit.NANOSECONDS);
-                    Wire.Reader in = new Wire.Reader(reply);
-                    return new Reply(in.getByte(), in.getBoolean(), in.getBoolean(), in);
+                    return answer.get(Math.min(TimeUnit.MILLISECONDS.toNanos(resend), left), TimeUnit.NANOSECONDS);
                 } catch (TimeoutException notYet) {
                     resend = Math.min(resend * 2, MAX_RESEND_MS);
                 } catch (InterruptedException e) {
@@ -206,6 +228,64 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             }
         } finally {
             waiting.remove(request);
+        }
+    }
+
+    // ------------------------------------------------------------------ names
+
+    /**
+     * The id that node {@code authority} gives {@code name} in its dictionary {@code dictionary}
+     * ({@link #LABELS} or {@link #PROPERTY_KEYS}): interning it there if {@code create}, else
+     * {@link Dictionary#ABSENT} if it was never interned. Asking is idempotent, so it is sent again
+     * until answered, as {@link #call} does.
+     *
+     * @throws IllegalStateException naming the name, the dictionary, the authority and the reason
+     *         if the authority did not answer within gtran.txn.remote-timeout-ms, is lost, or refused
+     * @throws StoreCapacityException if the authority's dictionary is full
+     */
+    int nameId(int authority, int dictionary, String name, boolean create) {
+        long request = nextRequest.incrementAndGet();
+        byte[] payload = new Wire.Writer().putByte(NAME).putLong(request).putByte(dictionary).putBoolean(create)
+                .putString(name).bytes();
+        String what = (dictionary == LABELS ? "label '" : "property key '") + name + "'";
+        byte[] answer;
+        try {
+            answer = exchange(authority, request, payload);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("node " + node + " cannot " + (create ? "intern " : "look up ") + what
+                    + ": node " + authority + ", the authority for names, did not answer: " + e.getMessage());
+        }
+        Wire.Reader in = new Wire.Reader(answer);
+        if (in.getByte() == OK) {
+            return in.getInt();
+        }
+        String type = in.getString();
+        String reason = in.getString();
+        if (type.equals(StoreCapacityException.class.getName())) {
+            throw new StoreCapacityException("node " + authority + ", the authority for names: " + reason);
+        }
+        throw new IllegalStateException("node " + node + " cannot " + (create ? "intern " : "look up ") + what + ": node "
+                + authority + ", the authority for names, refused: " + type + ": " + reason);
+    }
+
+    /** Answers NAME from this node's own dictionary, which is the cluster's if this node is the authority. */
+    private byte[] serveName(int from, Wire.Reader in) {
+        int dictionary = in.getByte();
+        boolean create = in.getBoolean();
+        String name = in.getString();
+        try {
+            if (foreign.contains(from)) {
+                throw new IllegalStateException("node " + node + " refuses node " + from + ": their cluster descriptions differ");
+            }
+            if (engine.nameAuthority() != node) {
+                throw new IllegalStateException("node " + node + " is not the authority for names; node "
+                        + engine.nameAuthority() + " is");
+            }
+            Dictionary names = dictionary == LABELS ? engine.store().labels() : engine.store().propertyKeys();
+            return new Wire.Writer().putByte(OK).putInt(names.answer(name, create)).bytes();
+        } catch (RuntimeException e) {
+            return new Wire.Writer().putByte(ERROR).putString(e.getClass().getName()).putString(String.valueOf(e.getMessage()))
+                    .bytes();
         }
     }
 
@@ -298,11 +378,15 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                     hello(message.fromNode(), type, in.getString());
                     continue;
                 }
-                if (type == REPLY) {
+                if (type == REPLY || type == NAME_ACK) {
                     CompletableFuture<byte[]> answer = waiting.get(request);
                     if (answer != null) {
                         answer.complete(in.getBytes());
                     }
+                } else if (type == NAME) {
+                    int from = message.fromNode();
+                    work.execute(() -> send(from, new Wire.Writer().putByte(NAME_ACK).putLong(request)
+                            .putBytes(serveName(from, in)).bytes()));
                 } else {
                     int from = message.fromNode();
                     work.execute(() -> {

@@ -10,7 +10,7 @@ import java.util.Map;
  * The operations a transaction runs on another node's elements (docs/cluster-transactions.md,
  * "Execution"): each is one {@link Transaction} method, sent by the coordinator with its arguments
  * and run by the owner under the transaction's participant context there. Labels and property
- * keys travel by name, as every node has dictionaries of its own. The owner interns a name it has
+ * keys travel by name (every member gives a name the same id, see Dictionary.Authority; the name keeps a request readable on its own). The owner interns a name it has
  * not seen even for a read: the read finds nothing, but it is recorded under the name's id, so
  * SR validation here catches a writer that adds the first element, edge or property by that name.
  */

@@ -61,6 +61,34 @@ public final class TransactionEngine implements AutoCloseable {
         this.externalIds = new ExternalIds(store);
         this.mirrors = new Mirrors(store.nodeId());
         this.clusterParts = members.isSingle() ? null : new ClusterParts(this, fabric);
+        if (clusterParts != null) {
+            int authority = nameAuthority();
+            if (authority != store.nodeId()) {
+                // Before clusterParts takes other nodes' operations, which intern the names they carry.
+                ClusterParts parts = clusterParts;
+                try {
+                    store.labels().useAuthority((name, create) -> parts.nameId(authority, ClusterParts.LABELS, name, create));
+                    store.propertyKeys().useAuthority(
+                            (name, create) -> parts.nameId(authority, ClusterParts.PROPERTY_KEYS, name, create));
+                } catch (RuntimeException e) {
+                    parts.close(); // a store used before its engine opened: its ids are not the cluster's
+                    throw e;
+                }
+            }
+            clusterParts.start();
+        }
+    }
+
+    /**
+     * The member whose label and property-key dictionaries are the cluster's: the one with the
+     * lowest node id. Every other member takes the id of a name new to it from that node, so a name
+     * has the same id on every member. Interning a name new to a member then costs a round trip to
+     * the authority, and fails with an {@link IllegalStateException} naming the authority if it
+     * does not answer within gtran.txn.remote-timeout-ms or is lost (names known already keep
+     * working). See docs/cluster-transactions.md.
+     */
+    int nameAuthority() {
+        return members.nodes().get(0);
     }
 
     /**

@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Transactions that span nodes (docs/cluster-transactions.md), written once and run over each
  * transport: three members, transactions coordinated on one node with their items on the others.
- * Label and property-key ids are each node's own, so every id is interned on the node whose
- * engine uses it ({@link #label}, {@link #key}).
+ * Every id is interned on the node whose engine uses it ({@link #label}, {@link #key}); the ids
+ * agree across nodes (node 0 gives them, see DictionaryAgreementContract).
  */
 @Timeout(60)
 abstract class ClusterTransactionsContract {

@@ -29,6 +29,9 @@ class FabricClosedUnderEngineTest {
             Set<Thread> receivers = threads(names);
             receivers.removeAll(before);
             assertEquals(3, receivers.size(), "node 0's receivers: " + receivers);
+            // Interned first on both: node 0 is the authority for names, and a name new to a node needs it.
+            int label = cluster.nodes[1].store().labels().intern("v");
+            cluster.nodes[2].store().labels().intern("v"); // the vertex is added there
             cluster.nodes[0].fabric().close(); // the engine, its clock sync and its store stay open
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             while (receivers.stream().anyMatch(Thread::isAlive) && System.nanoTime() < deadline) {
@@ -38,7 +41,7 @@ class FabricClosedUnderEngineTest {
             assertTrue(left.isEmpty(), "receivers still running 5 s after their fabric closed: " + left);
             // The other two still work together.
             Transaction t = cluster.begin(1, Isolation.SERIALIZABLE);
-            t.addVertex(2, cluster.nodes[1].store().labels().intern("v"));
+            t.addVertex(2, label);
             t.commit();
         }
     }

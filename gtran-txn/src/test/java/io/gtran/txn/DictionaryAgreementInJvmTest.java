@@ -1,0 +1,9 @@
+package io.gtran.txn;
+
+/** {@link DictionaryAgreementContract} over the in-JVM fabric. */
+class DictionaryAgreementInJvmTest extends DictionaryAgreementContract {
+    @Override
+    protected ClusterNodes.Transport transport() {
+        return ClusterNodes.IN_JVM;
+    }
+}
