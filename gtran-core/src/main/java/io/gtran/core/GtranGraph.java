@@ -71,18 +71,24 @@ public final class GtranGraph implements Graph {
      * load wants). A vertex with a user-supplied id goes where the id places it.
      */
     public static final String PLACEMENT = "gtran.placement";
+    /**
+     * On a node of a cluster, how traversals reach other nodes: {@code batched} (default: vertex
+     * steps ask each node once per batch of traversers, see {@link GtranBatchedVertexStep}) or
+     * {@code element} (one request per element read, as the structure API makes them).
+     */
+    public static final String EXECUTION = "gtran.execution";
 
     /** The prefixes of the node's settings (GtranNode): store, transactions, clock, members and fabric. */
     private static final List<String> NODE_PREFIXES = List.of("gtran.storage.", "gtran.txn.", "gtran.clock.", "gtran.cluster.",
             "gtran.fabric.");
     private static final Set<String> KEYS = Set.of(Graph.GRAPH, ISOLATION, DEFAULT_CARDINALITY, ALLOW_NULL_PROPERTY_VALUES,
-            VERTEX_HASH_INDEX, VERTEX_ORDERED_INDEX, EDGE_HASH_INDEX, EDGE_ORDERED_INDEX, INDEX_SERVICES, PLACEMENT);
+            VERTEX_HASH_INDEX, VERTEX_ORDERED_INDEX, EDGE_HASH_INDEX, EDGE_ORDERED_INDEX, INDEX_SERVICES, PLACEMENT, EXECUTION);
 
     static {
         TraversalStrategies.GlobalCache.registerStrategies(GtranGraph.class,
                 TraversalStrategies.GlobalCache.getStrategies(Graph.class).clone()
                         .addStrategies(GtranGraphStepStrategy.instance(), GtranCountStrategy.instance(),
-                                GtranIoStrategy.instance()));
+                                GtranIoStrategy.instance(), GtranExecutionStrategy.instance()));
     }
 
     private final Configuration configuration;
@@ -100,6 +106,8 @@ public final class GtranGraph implements Graph {
     final boolean clustered;
     /** Whether new vertices without a user-supplied id go to the members in turn (else here). */
     private final boolean spread;
+    /** Whether traversals batch their requests to other nodes ({@link #EXECUTION}). */
+    private final boolean batchedExecution;
     private final java.util.concurrent.atomic.AtomicInteger nextPlacement = new java.util.concurrent.atomic.AtomicInteger();
     private final int[] members;
     private final GtranTransaction transaction;
@@ -118,6 +126,7 @@ public final class GtranGraph implements Graph {
         this.allowNullPropertyValues = bool(ALLOW_NULL_PROPERTY_VALUES, settings.get(ALLOW_NULL_PROPERTY_VALUES));
         boolean indexServices = !settings.containsKey(INDEX_SERVICES) || bool(INDEX_SERVICES, settings.get(INDEX_SERVICES));
         this.spread = placement(settings.get(PLACEMENT));
+        this.batchedExecution = execution(settings.get(EXECUTION));
         this.ownsNode = node == null;
         this.node = ownsNode ? GtranNode.open(settings) : node; // validates the gtran.storage.* and gtran.txn.* keys
         this.members = this.node.engine().members().nodes().stream().mapToInt(Integer::intValue).sorted().toArray();
@@ -526,6 +535,25 @@ public final class GtranGraph implements Graph {
             return Boolean.parseBoolean(text);
         }
         throw new IllegalArgumentException("bad value for " + key + "=" + value + ": expected true or false");
+    }
+
+    private static boolean execution(Object value) {
+        if (value == null) {
+            return true;
+        }
+        switch (String.valueOf(value).trim().toLowerCase(Locale.ROOT)) {
+            case "batched":
+                return true;
+            case "element":
+                return false;
+            default:
+                throw new IllegalArgumentException("bad value for " + EXECUTION + "=" + value + ": expected batched or element");
+        }
+    }
+
+    /** Whether traversals on this graph batch their requests to other nodes: a cluster graph in batched execution. */
+    boolean batched() {
+        return clustered && batchedExecution;
     }
 
     private static boolean placement(Object value) {

@@ -27,6 +27,14 @@ final class GtranIds {
     private final GtranGraph graph;
     private final ExternalIds external;
     private final int localNode;
+    /**
+     * The ids other nodes' elements show, as their owners answered. An element's shown id is fixed
+     * before any other transaction can see it (its user-supplied id is bound in the transaction
+     * that creates it) and internal ids are never reused, so an answer stays true. Cleared when it
+     * holds {@value #CACHED_MAX} entries.
+     */
+    private final java.util.concurrent.ConcurrentHashMap<Long, Object> shown = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int CACHED_MAX = 1 << 20;
 
     GtranIds(GtranGraph graph, ExternalIds external, int localNode) {
         this.graph = graph;
@@ -109,12 +117,44 @@ final class GtranIds {
         if (local(internal)) {
             return external.exposed(kind, internal);
         }
+        Object known = shown.get(internal);
+        if (known != null) {
+            return known;
+        }
         GtranTransaction.Scope scope = graph.transaction().scope();
         try {
-            return scope.txn().exposedId(kind, internal);
+            Object id = scope.txn().exposedId(kind, internal);
+            remember(internal, id);
+            return id;
         } catch (RuntimeException e) {
             throw scope.translate(e);
         }
+    }
+
+    /** Asks the owners of the other nodes' elements among {@code internals} for their shown ids at once, one request per node. */
+    void prefetch(Transaction txn, ElementKind kind, long[] internals) {
+        long[] wanted = new long[internals.length];
+        int n = 0;
+        for (long id : internals) {
+            if (!local(id) && !shown.containsKey(id)) {
+                wanted[n++] = id;
+            }
+        }
+        if (n == 0) {
+            return;
+        }
+        long[] ask = java.util.Arrays.copyOf(wanted, n);
+        Object[] ids = txn.exposedIds(kind, ask);
+        for (int i = 0; i < n; i++) {
+            remember(ask[i], ids[i]);
+        }
+    }
+
+    private void remember(long internal, Object id) {
+        if (shown.size() >= CACHED_MAX) {
+            shown.clear();
+        }
+        shown.put(internal, id);
     }
 
     /** The node a vertex with user-supplied id {@code given} lives on (see Transaction#homeOfVertexId). */

@@ -188,6 +188,10 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
             scope.revert();
             fireOnRollback();
             throw TransactionAbortedException.atCommit(conflict);
+        } catch (io.gtran.txn.CommitOutcomeUnknownException unknown) {
+            // Neither committed nor rolled back yet: the cluster decides it, alike everywhere. What it
+            // changed outside the store stays (an index is a superset; a commit must keep it).
+            throw new TransactionException(unknown.getMessage(), unknown);
         } catch (RuntimeException e) {
             try {
                 scope.txn.rollback();

@@ -155,4 +155,38 @@ class GtranClusterGraphTest {
             }
         }
     }
+
+    @Test
+    void readTraversalsHopInBatchesAndWritingOnesElementAtATime() {
+        try (GtranGraph graph = open("SR")) {
+            GraphTraversalSource g = graph.traversal();
+            String reading = g.V().out("knows").inE().explain().toString();
+            assertTrue(reading.contains("batched"), reading);
+            String writing = g.V().out("knows").property("seen", true).explain().toString();
+            assertTrue(!writing.contains("batched"), "a traversal that writes keeps the lazy vertex steps: " + writing);
+            BaseConfiguration element = new BaseConfiguration();
+            element.setProperty(GtranGraph.EXECUTION, "element");
+            try (GtranGraph lazy = InJvmClusterGraph.open(element)) {
+                String plain = lazy.traversal().V().out().explain().toString();
+                assertTrue(!plain.contains("batched"), plain);
+            }
+            graph.tx().rollback();
+        }
+    }
+
+    @Test
+    void badClusterSettingsAndIndexesAreRefusedNamingTheKey() {
+        for (String[] bad : new String[][] {{GtranGraph.EXECUTION, "fast"}, {GtranGraph.PLACEMENT, "random"},
+                {GtranGraph.VERTEX_HASH_INDEX, "name"}}) {
+            BaseConfiguration c = new BaseConfiguration();
+            c.setProperty(bad[0], bad[1]);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> InJvmClusterGraph.open(c).close());
+            assertTrue(e.getMessage().contains(bad[0].startsWith("gtran.index") ? "gtran.index.vertex" : bad[0]), e.getMessage());
+        }
+        try (GtranGraph graph = open()) {
+            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                    () -> graph.indexes().create(Vertex.class, "name", Indexes.Type.HASH));
+            assertTrue(e.getMessage().contains("cluster"), e.getMessage());
+        }
+    }
 }

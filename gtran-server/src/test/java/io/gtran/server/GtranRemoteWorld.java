@@ -22,6 +22,9 @@ import org.apache.tinkerpop.gremlin.util.ser.Serializers;
 public class GtranRemoteWorld implements World {
     /** Started by {@link GtranRemoteFeatureTest} for the whole run. */
     static volatile TestNode node;
+    /** Started by {@link GtranRemoteClusterFeatureTest} instead: each scenario then talks to the next node in turn. */
+    static volatile ClusterProcesses clusterNodes;
+    private static final java.util.concurrent.atomic.AtomicInteger NEXT_NODE = new java.util.concurrent.atomic.AtomicInteger();
 
     private final Cluster cluster;
 
@@ -30,7 +33,10 @@ public class GtranRemoteWorld implements World {
     }
 
     protected GtranRemoteWorld(Serializers serializer) {
-        this.cluster = node.cluster(serializer);
+        ClusterProcesses processes = clusterNodes;
+        this.cluster = processes != null
+                ? processes.client(Math.floorMod(NEXT_NODE.getAndIncrement(), processes.size()), serializer)
+                : node.cluster(serializer);
     }
 
     /** The same through GraphSON 3. */

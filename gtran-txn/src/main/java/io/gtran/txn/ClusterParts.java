@@ -75,6 +75,8 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
     /** When each member was last heard from (System.nanoTime), by node id. */
     private final Map<Integer, Long> lastHeard = new ConcurrentHashMap<>();
+    /** Members a message has come from since this node started. */
+    private final Set<Integer> heard = ConcurrentHashMap.newKeySet();
     private final Membership members;
     private final Thread heartbeat;
     /** What every member must agree on: the members and the lease (the majority rule relies on both). */
@@ -161,6 +163,20 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             }
         }
         return heard > members.size() / 2;
+    }
+
+    /** The other members this node has heard from within the lease (and at all since it started), not lost. */
+    Set<Integer> inContact() {
+        long now = System.nanoTime();
+        long lease = TimeUnit.MILLISECONDS.toNanos(engine.config().leaseMs);
+        Set<Integer> contact = new java.util.TreeSet<>();
+        for (int other : members.others()) {
+            Long at = lastHeard.get(other);
+            if (heard.contains(other) && at != null && now - at < lease && !lost.contains(other)) {
+                contact.add(other);
+            }
+        }
+        return contact;
     }
 
     private static Thread daemon(Runnable body, String name) {
@@ -371,6 +387,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                 int type = in.getByte();
                 long request = in.getLong();
                 lastHeard.put(message.fromNode(), System.nanoTime());
+                heard.add(message.fromNode());
                 if (type == PING) {
                     continue;
                 }

@@ -249,6 +249,28 @@ public final class GtranNode implements AutoCloseable {
     }
 
     /** This node's id ({@code gtran.storage.node-id}): the node field of every id it issues. */
+    /**
+     * Waits until this node hears from every other member (their pings, within the lease), at most
+     * {@code timeoutMillis}; returns at once for a node alone.
+     *
+     * @throws IllegalStateException naming the members not heard from, if the time runs out
+     */
+    public void awaitMembers(long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (true) {
+            java.util.Set<Integer> missing = new java.util.TreeSet<>(members.others());
+            missing.removeAll(engine.membersInContact());
+            if (missing.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("node " + id() + " does not hear from members " + missing + " after "
+                        + timeoutMillis + " ms; members=" + members.nodes());
+            }
+            Thread.sleep(20);
+        }
+    }
+
     public int id() {
         return store.nodeId();
     }

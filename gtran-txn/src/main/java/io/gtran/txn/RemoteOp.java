@@ -10,8 +10,9 @@ import java.util.Map;
  * The operations a transaction runs on another node's elements (docs/cluster-transactions.md,
  * "Execution"): each is one {@link Transaction} method, sent by the coordinator with its arguments
  * and run by the owner under the transaction's participant context there. Labels and property
- * keys travel by name (every member gives a name the same id, see Dictionary.Authority; the name keeps a request readable on its own). The owner interns a name it has
- * not seen even for a read: the read finds nothing, but it is recorded under the name's id, so
+ * keys travel by name (every member gives a name the same id, see {@code Dictionary.Authority};
+ * the name keeps a request readable on its own). The owner interns a name it has not seen even
+ * for a read: the read finds nothing, but it is recorded under the name's id, so
  * SR validation here catches a writer that adds the first element, edge or property by that name.
  */
 enum RemoteOp {
@@ -21,8 +22,12 @@ enum RemoteOp {
     ADD_MIRROR, REMOVE_MIRROR,
     /** A vertex's edges with the vertex at each one's other end. */
     ADJACENT,
+    /** {@link #ADJACENT} of many vertices of the owner in one request. */
+    ADJACENT_MANY,
     /** User-supplied ids, bound and looked up at the node that keeps them (see {@link Transaction#bindExternalId}). */
     BIND_ID, RESOLVE_ID, EXPOSED_ID, SHADOWED_ID,
+    /** {@link #EXPOSED_ID} of many elements of the owner in one request. */
+    EXPOSED_MANY,
     /** The end of a read-only transaction: wait for what it pre-read here to commit. */
     RESOLVE;
 
@@ -137,6 +142,20 @@ enum RemoteOp {
                 int key = store.propertyKeys().intern(in.getString());
                 out.putBoolean(kind == ElementKind.VERTEX ? txn.removeVertexProperty(id, key) : txn.removeEdgeProperty(id, key));
             }
+            case ADJACENT_MANY -> {
+                long[] vertices = in.getLongs();
+                EdgeDirection direction = EdgeDirection.values()[in.getByte()];
+                int[] labels = new int[in.getInt()];
+                for (int i = 0; i < labels.length; i++) {
+                    labels[i] = label(store, in.getString());
+                }
+                for (long[] pairs : txn.adjacentManyHere(vertices, direction, labels)) {
+                    out.putBoolean(pairs != null);
+                    if (pairs != null) {
+                        out.putLongs(pairs);
+                    }
+                }
+            }
             case BIND_ID -> {
                 ElementKind kind = kind(in);
                 Object given = in.getValue();
@@ -156,6 +175,12 @@ enum RemoteOp {
                 out.putLong(txn.engine.externalIds().resolve(txn, kind, in.getValue(), null));
             }
             case EXPOSED_ID -> out.putValue(txn.engine.externalIds().exposed(kind(in), in.getLong()));
+            case EXPOSED_MANY -> {
+                ElementKind kind = kind(in);
+                for (long id : in.getLongs()) {
+                    out.putValue(txn.engine.externalIds().exposed(kind, id));
+                }
+            }
             case SHADOWED_ID -> out.putBoolean(txn.engine.externalIds().shadowed(kind(in), in.getLong()));
             case RESOLVE -> txn.resolvePreReads();
             default -> throw new IllegalStateException("unhandled remote operation: " + op);

@@ -216,6 +216,64 @@ public final class Transaction implements AutoCloseable {
         return adjacentHere(vertexId, direction, label, false);
     }
 
+    /**
+     * {@link #adjacent} of many vertices with any of {@code labels} (none: any label), one request
+     * per owning node: entry {@code i} holds vertex {@code i}'s pairs, label by label, or is null if
+     * this transaction does not see the vertex (its caller reports that as a single read would).
+     */
+    public long[][] adjacentMany(long[] vertices, EdgeDirection direction, int[] labels) {
+        long[][] result = new long[vertices.length][];
+        Map<Integer, LongList> byNode = new java.util.TreeMap<>();
+        Map<Integer, List<Integer>> positions = new java.util.TreeMap<>();
+        for (int i = 0; i < vertices.length; i++) {
+            int owner = owner(vertices[i]);
+            byNode.computeIfAbsent(owner, n -> new LongList()).add(vertices[i]);
+            positions.computeIfAbsent(owner, n -> new ArrayList<>()).add(i);
+        }
+        for (Map.Entry<Integer, LongList> e : byNode.entrySet()) {
+            long[] ids = e.getValue().toArray();
+            long[][] answers;
+            if (e.getKey() < 0) {
+                answers = adjacentManyHere(ids, direction, labels);
+            } else {
+                io.gtran.txn.cluster.Wire.Reader in = remote.call(e.getKey(), RemoteOp.ADJACENT_MANY, w -> {
+                    w.putLongs(ids).putByte(direction.ordinal()).putInt(labels.length);
+                    for (int label : labels) {
+                        w.putString(RemoteOp.labelName(store, label));
+                    }
+                });
+                answers = new long[ids.length][];
+                for (int i = 0; i < ids.length; i++) {
+                    answers[i] = in.getBoolean() ? in.getLongs() : null;
+                }
+            }
+            List<Integer> at = positions.get(e.getKey());
+            for (int i = 0; i < answers.length; i++) {
+                result[at.get(i)] = answers[i];
+            }
+        }
+        return result;
+    }
+
+    long[][] adjacentManyHere(long[] vertices, EdgeDirection direction, int[] labels) {
+        long[][] answers = new long[vertices.length][];
+        for (int i = 0; i < vertices.length; i++) {
+            if (!exists(ElementKind.VERTEX, vertices[i])) {
+                continue; // null: not seen
+            }
+            if (labels.length == 0) {
+                answers[i] = adjacentHere(vertices[i], direction, EdgeCursor.ANY_LABEL, true);
+                continue;
+            }
+            LongList all = new LongList();
+            for (int label : labels) {
+                all.addAll(adjacentHere(vertices[i], direction, label, true));
+            }
+            answers[i] = all.toArray();
+        }
+        return answers;
+    }
+
     /** {@link #edges} ({@code pairs} false) or {@link #adjacent} (true) of a vertex on this node. */
     private long[] adjacentHere(long vertexId, EdgeDirection direction, int label, boolean pairs) {
         requireVisible(ElementKind.VERTEX, vertexId);
@@ -752,6 +810,34 @@ public final class Transaction implements AutoCloseable {
             return engine.externalIds().exposed(kind, internal);
         }
         return remote.call(owner, RemoteOp.EXPOSED_ID, w -> w.putByte(kind.ordinal()).putLong(internal)).getValue();
+    }
+
+    /** {@link #exposedId} of many elements of one kind, one request per owning node. */
+    public Object[] exposedIds(ElementKind kind, long[] internals) {
+        Object[] result = new Object[internals.length];
+        Map<Integer, List<Integer>> byNode = new java.util.TreeMap<>();
+        for (int i = 0; i < internals.length; i++) {
+            byNode.computeIfAbsent(owner(internals[i]), n -> new ArrayList<>()).add(i);
+        }
+        for (Map.Entry<Integer, List<Integer>> e : byNode.entrySet()) {
+            List<Integer> at = e.getValue();
+            if (e.getKey() < 0) {
+                for (int i : at) {
+                    result[i] = engine.externalIds().exposed(kind, internals[i]);
+                }
+                continue;
+            }
+            long[] ids = new long[at.size()];
+            for (int j = 0; j < ids.length; j++) {
+                ids[j] = internals[at.get(j)];
+            }
+            io.gtran.txn.cluster.Wire.Reader in = remote.call(e.getKey(), RemoteOp.EXPOSED_MANY,
+                    w -> w.putByte(kind.ordinal()).putLongs(ids));
+            for (int i : at) {
+                result[i] = in.getValue();
+            }
+        }
+        return result;
     }
 
     /** Whether a user-supplied id of another element names the new element's number; see {@link ExternalIds#shadowed}. */

@@ -287,6 +287,11 @@ public final class TransactionEngine implements AutoCloseable {
     }
 
     /** This node's side of transactions across nodes; null on a node alone in its cluster. */
+    /** The other members this node hears from now (pings within the lease); empty for a node alone. */
+    public java.util.Set<Integer> membersInContact() {
+        return clusterParts == null ? java.util.Set.of() : clusterParts.inContact();
+    }
+
     ClusterParts clusterParts() {
         return clusterParts;
     }

@@ -12,7 +12,8 @@ import org.junit.runner.RunWith;
 
 /**
  * TinkerPop's Gherkin feature suite against a graph on a 3-node in-JVM cluster at serializable
- * isolation, vertices spread over the members ({@link GtranWorld.Cluster}). Excluded tags: as
+ * isolation, batched execution, vertices spread over the members ({@link GtranWorld.Cluster}).
+ * Excluded tags: as
  * {@link GtranFeatureTest}.
  */
 @RunWith(Cucumber.class)

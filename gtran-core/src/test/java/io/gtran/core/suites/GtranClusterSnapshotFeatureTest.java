@@ -12,7 +12,8 @@ import org.junit.runner.RunWith;
 
 /**
  * TinkerPop's Gherkin feature suite against a graph on a 3-node in-JVM cluster at snapshot
- * isolation, vertices spread over the members ({@link GtranWorld.ClusterSnapshot}). Excluded tags: as
+ * isolation, element-at-a-time execution, vertices spread over the members
+ * ({@link GtranWorld.ClusterSnapshot}). Excluded tags: as
  * {@link GtranFeatureTest}.
  */
 @RunWith(Cucumber.class)

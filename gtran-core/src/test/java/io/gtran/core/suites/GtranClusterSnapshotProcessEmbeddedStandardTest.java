@@ -5,7 +5,10 @@ import org.apache.tinkerpop.gremlin.GraphProviderClass;
 import org.apache.tinkerpop.gremlin.process.ProcessEmbeddedStandardSuite;
 import org.junit.runner.RunWith;
 
-/** TinkerPop's embedded process suite against a graph on a 3-node in-JVM cluster at snapshot isolation (see GtranGraphProvider.Cluster). */
+/**
+ * TinkerPop's embedded process suite against a graph on a 3-node in-JVM cluster at snapshot isolation,
+ * element-at-a-time execution (see GtranGraphProvider.Cluster).
+ */
 @RunWith(ProcessEmbeddedStandardSuite.class)
 @GraphProviderClass(provider = GtranGraphProvider.ClusterSnapshot.class, graph = GtranGraph.class)
 public class GtranClusterSnapshotProcessEmbeddedStandardTest {

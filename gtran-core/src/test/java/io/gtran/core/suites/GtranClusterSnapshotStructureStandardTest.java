@@ -5,7 +5,10 @@ import org.apache.tinkerpop.gremlin.GraphProviderClass;
 import org.apache.tinkerpop.gremlin.structure.StructureStandardSuite;
 import org.junit.runner.RunWith;
 
-/** TinkerPop's structure suite against a graph on a 3-node in-JVM cluster at snapshot isolation (see GtranGraphProvider.Cluster). */
+/**
+ * TinkerPop's structure suite against a graph on a 3-node in-JVM cluster at snapshot isolation,
+ * element-at-a-time execution (see GtranGraphProvider.Cluster).
+ */
 @RunWith(StructureStandardSuite.class)
 @GraphProviderClass(provider = GtranGraphProvider.ClusterSnapshot.class, graph = GtranGraph.class)
 public class GtranClusterSnapshotStructureStandardTest {

@@ -5,7 +5,10 @@ import org.apache.tinkerpop.gremlin.GraphProviderClass;
 import org.apache.tinkerpop.gremlin.structure.StructureStandardSuite;
 import org.junit.runner.RunWith;
 
-/** TinkerPop's structure suite against a graph on a 3-node in-JVM cluster at serializable isolation (see GtranGraphProvider.Cluster). */
+/**
+ * TinkerPop's structure suite against a graph on a 3-node in-JVM cluster at serializable isolation,
+ * batched execution (see GtranGraphProvider.Cluster).
+ */
 @RunWith(StructureStandardSuite.class)
 @GraphProviderClass(provider = GtranGraphProvider.Cluster.class, graph = GtranGraph.class)
 public class GtranClusterStructureStandardTest {

@@ -71,15 +71,19 @@ public class GtranGraphProvider extends AbstractGraphProvider {
     /**
      * The same suites on a graph whose node is one of three in this JVM ({@link InJvmClusterGraph}),
      * vertices spread over the members so that traversals cross nodes, the coordinating node
-     * turning with each graph: at SR, or at SI ({@link ClusterSnapshot}).
+     * turning with each graph: at SR in batched execution, or at SI in element-at-a-time execution
+     * ({@link ClusterSnapshot}), so each execution mode and each isolation runs every suite once.
      */
     public static class Cluster extends GtranGraphProvider {
+        private final String execution;
+
         public Cluster() {
-            this("SERIALIZABLE");
+            this("SERIALIZABLE", "batched");
         }
 
-        protected Cluster(String isolation) {
+        protected Cluster(String isolation, String execution) {
             super(isolation, false);
+            this.execution = execution;
         }
 
         @Override
@@ -89,14 +93,15 @@ public class GtranGraphProvider extends AbstractGraphProvider {
             settings.keySet().removeIf(key -> key.startsWith("gtran.storage.")); // the nodes' own (InJvmClusterGraph)
             settings.put(Graph.GRAPH, InJvmClusterGraph.class.getName());
             settings.put(GtranGraph.PLACEMENT, "spread");
+            settings.put(GtranGraph.EXECUTION, execution);
             return settings;
         }
     }
 
-    /** {@link Cluster} at snapshot isolation. */
+    /** {@link Cluster} at snapshot isolation, element at a time. */
     public static final class ClusterSnapshot extends Cluster {
         public ClusterSnapshot() {
-            super("SNAPSHOT");
+            super("SNAPSHOT", "element");
         }
     }
 

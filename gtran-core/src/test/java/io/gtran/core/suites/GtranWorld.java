@@ -28,6 +28,8 @@ public class GtranWorld implements World {
     private final boolean allowNulls;
     /** Whether graphs run on a 3-node in-JVM cluster ({@link InJvmClusterGraph}), vertices spread over it. */
     private final boolean cluster;
+    /** The cluster graphs' gtran.execution. */
+    private final String execution;
     private final List<GtranGraph> empties = new ArrayList<>();
 
     public GtranWorld() {
@@ -35,26 +37,27 @@ public class GtranWorld implements World {
     }
 
     protected GtranWorld(String isolation, boolean allowNulls) {
-        this(isolation, allowNulls, false);
+        this(isolation, allowNulls, false, null);
     }
 
-    protected GtranWorld(String isolation, boolean allowNulls, boolean cluster) {
+    protected GtranWorld(String isolation, boolean allowNulls, boolean cluster, String execution) {
         this.isolation = isolation;
         this.allowNulls = allowNulls;
         this.cluster = cluster;
+        this.execution = execution;
     }
 
-    /** The Gherkin suite on a 3-node in-JVM cluster at serializable isolation. */
+    /** The Gherkin suite on a 3-node in-JVM cluster at serializable isolation, batched execution. */
     public static final class Cluster extends GtranWorld {
         public Cluster() {
-            super("SERIALIZABLE", false, true);
+            super("SERIALIZABLE", false, true, "batched");
         }
     }
 
-    /** The Gherkin suite on a 3-node in-JVM cluster at snapshot isolation. */
+    /** The Gherkin suite on a 3-node in-JVM cluster at snapshot isolation, element-at-a-time execution. */
     public static final class ClusterSnapshot extends GtranWorld {
         public ClusterSnapshot() {
-            super("SNAPSHOT", false, true);
+            super("SNAPSHOT", false, true, "element");
         }
     }
 
@@ -148,6 +151,7 @@ public class GtranWorld implements World {
             configuration.clearProperty(key); // the nodes' own (InJvmClusterGraph)
         }
         configuration.setProperty(GtranGraph.PLACEMENT, "spread");
+        configuration.setProperty(GtranGraph.EXECUTION, execution);
         return InJvmClusterGraph.open(configuration);
     }
 

@@ -1,0 +1,196 @@
+package io.gtran.core;
+
+import io.gtran.storage.Dictionary;
+import io.gtran.storage.EdgeCursor;
+import io.gtran.storage.EdgeDirection;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
+import org.apache.tinkerpop.gremlin.process.traversal.Traverser;
+import org.apache.tinkerpop.gremlin.process.traversal.step.map.CountGlobalStep;
+import org.apache.tinkerpop.gremlin.process.traversal.step.map.VertexStep;
+import org.apache.tinkerpop.gremlin.process.traversal.util.FastNoSuchElementException;
+import org.apache.tinkerpop.gremlin.structure.Direction;
+import org.apache.tinkerpop.gremlin.structure.Edge;
+import org.apache.tinkerpop.gremlin.structure.Element;
+import org.apache.tinkerpop.gremlin.structure.Vertex;
+import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
+
+/**
+ * {@code out()}, {@code in()}, {@code both()} and their edge forms over a batch of traversers at a
+ * time: the batch's vertices are grouped by owning node and each node is asked once for all of
+ * its vertices' adjacency ({@code Transaction.adjacentMany}), so a hop over n vertices of k nodes
+ * costs k requests instead of n. Emits exactly what {@link VertexStep} emits, in the same order:
+ * each traverser's neighbours (or edges), label by label, then the next traverser's. A vertex the
+ * transaction no longer sees is handed to the vertex itself, which reports it as one read would.
+ * A {@link VertexStep} to every strategy that looks for one (edge-label verification...). Put in
+ * place by {@link GtranExecutionStrategy}.
+ */
+final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> {
+    /** Traversers read ahead per batch. */
+    static final int BATCH = 256;
+
+    private final Direction direction;
+    private final String[] edgeLabels;
+    private final Class<E> returnClass;
+    private final ArrayDeque<Traverser.Admin<E>> ready = new ArrayDeque<>();
+
+    GtranBatchedVertexStep(VertexStep<E> original) {
+        super(original.getTraversal(), original.getReturnClass(), original.getDirection(), original.getEdgeLabels());
+        this.direction = original.getDirection();
+        this.edgeLabels = original.getEdgeLabels();
+        this.returnClass = original.getReturnClass();
+        original.getLabels().forEach(this::addLabel);
+        this.setId(original.getId());
+    }
+
+    @Override
+    protected Traverser.Admin<E> processNextStart() {
+        while (ready.isEmpty()) {
+            fill();
+        }
+        return ready.poll();
+    }
+
+    @SuppressWarnings("unchecked")
+    private void fill() {
+        List<Traverser.Admin<Vertex>> batch = new ArrayList<>();
+        while (batch.size() < BATCH && starts.hasNext()) {
+            batch.add(starts.next());
+        }
+        if (batch.isEmpty()) {
+            throw FastNoSuchElementException.instance();
+        }
+        GtranGraph graph = (GtranGraph) getTraversal().getGraph().get();
+        long[] ids = new long[batch.size()];
+        boolean[] ours = new boolean[batch.size()];
+        for (int i = 0; i < ids.length; i++) {
+            if (batch.get(i).get() instanceof GtranVertex v && v.graph == graph) {
+                ids[i] = v.internalId;
+                ours[i] = true;
+            }
+        }
+        boolean edges = Edge.class.isAssignableFrom(returnClass);
+        long[][] pairs;
+        if (!edges && direction == Direction.BOTH && edgeLabels.length > 1) {
+            // as GtranVertex.vertices: every OUT neighbour (label by label), then every IN one
+            long[][] out = adjacency(graph, ids, ours, Direction.OUT);
+            long[][] in = adjacency(graph, ids, ours, Direction.IN);
+            pairs = new long[ids.length][];
+            for (int i = 0; i < ids.length; i++) {
+                if (out[i] != null && in[i] != null) {
+                    pairs[i] = java.util.Arrays.copyOf(out[i], out[i].length + in[i].length);
+                    System.arraycopy(in[i], 0, pairs[i], out[i].length, in[i].length);
+                }
+            }
+        } else {
+            pairs = adjacency(graph, ids, ours, direction);
+        }
+        if (!(getNextStep() instanceof CountGlobalStep || getNextStep() instanceof VertexStep)) {
+            prefetchIds(graph, pairs, edges); // the next step only counts, or hops on: it needs no ids
+        }
+        for (int i = 0; i < ids.length; i++) {
+            Traverser.Admin<Vertex> t = batch.get(i);
+            if (pairs[i] == null) {
+                // Not ours, or not seen any more: the vertex's own method answers (or throws) as VertexStep does.
+                Iterator<? extends Element> one = edges ? t.get().edges(direction, edgeLabels) : t.get().vertices(direction, edgeLabels);
+                one.forEachRemaining(e -> ready.add(t.split((E) e, this)));
+                continue;
+            }
+            for (int p = 0; p < pairs[i].length; p += 2) {
+                long edge = pairs[i][p];
+                long neighbour = pairs[i][p + 1];
+                Element e;
+                if (!edges) {
+                    e = new GtranVertex(graph, neighbour, null);
+                } else if (direction == Direction.OUT) {
+                    e = new GtranEdge(graph, edge, null, null, ids[i], neighbour);
+                } else if (direction == Direction.IN) {
+                    e = new GtranEdge(graph, edge, null, null, neighbour, ids[i]);
+                } else {
+                    e = new GtranEdge(graph, edge, null);
+                }
+                ready.add(t.split((E) e, this));
+            }
+        }
+    }
+
+    /**
+     * Fetches the shown ids of the batch's results on other nodes, one request per node, so that
+     * what comes next (a barrier's equality, {@code id()}, a result sent to a client) finds them.
+     */
+    private static void prefetchIds(GtranGraph graph, long[][] pairs, boolean edges) {
+        int n = 0;
+        for (long[] p : pairs) {
+            n += p == null ? 0 : p.length / 2;
+        }
+        long[] elements = new long[n];
+        int at = 0;
+        for (long[] p : pairs) {
+            for (int j = 0; p != null && j < p.length; j += 2) {
+                elements[at++] = edges ? p[j] : p[j + 1];
+            }
+        }
+        GtranTransaction.Scope scope = graph.transaction().scope();
+        try {
+            graph.ids.prefetch(scope.txn(), edges ? io.gtran.txn.ElementKind.EDGE : io.gtran.txn.ElementKind.VERTEX, elements);
+        } catch (RuntimeException e) {
+            throw scope.translate(e);
+        }
+    }
+
+    /** Each vertex's (edge, neighbour) pairs, or null where the vertex's own method must answer. */
+    private long[][] adjacency(GtranGraph graph, long[] ids, boolean[] ours, Direction direction) {
+        GtranTransaction.Scope scope = graph.transaction().scope();
+        try {
+            int[] labels = new int[edgeLabels.length];
+            int known = 0;
+            for (String label : edgeLabels) {
+                int id = graph.store.labels().find(label);
+                if (id != Dictionary.ABSENT) {
+                    labels[known++] = id;
+                }
+            }
+            if (edgeLabels.length > 0 && known == 0) {
+                labels = new int[] {EdgeCursor.ANY_LABEL}; // still a validated read of the adjacency; nothing matches
+            } else {
+                labels = java.util.Arrays.copyOf(labels, known);
+            }
+            int n = 0;
+            for (boolean mine : ours) {
+                n += mine ? 1 : 0;
+            }
+            long[] asked = new long[n];
+            for (int i = 0, j = 0; i < ids.length; i++) {
+                if (ours[i]) {
+                    asked[j++] = ids[i];
+                }
+            }
+            long[][] answers = scope.txn().adjacentMany(asked, GtranVertex.toStore(direction), labels);
+            long[][] all = new long[ids.length][];
+            for (int i = 0, j = 0; i < ids.length; i++) {
+                if (ours[i]) {
+                    long[] a = answers[j++];
+                    all[i] = a != null && edgeLabels.length > 0 && known == 0 ? new long[0] : a;
+                }
+            }
+            return all;
+        } catch (RuntimeException e) {
+            throw scope.translate(e);
+        }
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        ready.clear();
+    }
+
+    @Override
+    public String toString() {
+        return StringFactory.stepString(this, direction, java.util.Arrays.asList(edgeLabels), returnClass.getSimpleName().toLowerCase(),
+                "batched");
+    }
+}

@@ -1,0 +1,45 @@
+package io.gtran.core;
+
+import org.apache.tinkerpop.gremlin.process.traversal.Step;
+import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
+import org.apache.tinkerpop.gremlin.process.traversal.TraversalStrategy;
+import org.apache.tinkerpop.gremlin.process.traversal.step.Mutating;
+import org.apache.tinkerpop.gremlin.process.traversal.step.map.VertexStep;
+import org.apache.tinkerpop.gremlin.process.traversal.strategy.AbstractTraversalStrategy;
+import org.apache.tinkerpop.gremlin.process.traversal.util.TraversalHelper;
+import org.apache.tinkerpop.gremlin.structure.Graph;
+
+/**
+ * On a graph over a cluster in {@code batched} execution ({@link GtranGraph#EXECUTION}), replaces
+ * each vertex step ({@code out()}, {@code inE()}, ...) with a {@link GtranBatchedVertexStep},
+ * which asks each node once per batch of traversers. Traversals that write are left alone: reading
+ * ahead of a write could read before it, where the lazy order of the element-at-a-time steps reads
+ * after it (the same rule TinkerPop's LazyBarrierStrategy follows).
+ */
+public final class GtranExecutionStrategy extends AbstractTraversalStrategy<TraversalStrategy.ProviderOptimizationStrategy>
+        implements TraversalStrategy.ProviderOptimizationStrategy {
+    private static final GtranExecutionStrategy INSTANCE = new GtranExecutionStrategy();
+
+    private GtranExecutionStrategy() {
+    }
+
+    public static GtranExecutionStrategy instance() {
+        return INSTANCE;
+    }
+
+    @Override
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    public void apply(Traversal.Admin<?, ?> traversal) {
+        Graph graph = traversal.getGraph().orElse(null);
+        if (!(graph instanceof GtranGraph g) || !g.batched() || TraversalHelper.onGraphComputer(traversal)) {
+            return;
+        }
+        Traversal.Admin<?, ?> root = TraversalHelper.getRootTraversal(traversal);
+        if (TraversalHelper.hasStepOfAssignableClassRecursively(Mutating.class, root)) {
+            return;
+        }
+        for (VertexStep original : TraversalHelper.getStepsOfClass(VertexStep.class, traversal)) {
+            TraversalHelper.replaceStep((Step) original, new GtranBatchedVertexStep<>(original), traversal);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+// The test graphs of a cluster of separate processes (ClusterProcesses): node 0 loads TinkerPop's
+// test graphs once every member is in contact (its vertices spread over the members); the other
+// nodes load nothing and serve what node 0 loaded. Gremlin Server runs this script again for
+// every session's script engine: load only once.
+import org.apache.tinkerpop.gremlin.structure.io.gryo.GryoResourceAccess
+
+def load(target, file) {
+    if (target.node().id() != 0) {
+        return
+    }
+    target.node().awaitMembers(60000)
+    def empty = !target.traversal().V().hasNext()
+    target.tx().rollback()
+    if (!empty) {
+        return
+    }
+    def tmp = java.io.File.createTempFile("gtran-test-data", ".kryo")
+    tmp.deleteOnExit()
+    GryoResourceAccess.class.getResourceAsStream(file).withStream { input -> tmp.withOutputStream { out -> out << input } }
+    target.traversal().io(tmp.absolutePath).read().iterate()
+    target.tx().commit()
+}
+
+load(modern, "tinkerpop-modern-v3.kryo")
+load(classic, "tinkerpop-classic-v3.kryo")
+load(crew, "tinkerpop-crew-v3.kryo")
+load(sink, "tinkerpop-sink-v3.kryo")
+load(grateful, "grateful-dead-v3.kryo")
+
+def globals = [:]
+globals << [g : traversal().withEmbedded(graph)]
+globals << [ggraph : traversal().withEmbedded(graph)]
+globals << [gmodern : traversal().withEmbedded(modern)]
+globals << [gclassic : traversal().withEmbedded(classic)]
+globals << [gcrew : traversal().withEmbedded(crew)]
+globals << [gsink : traversal().withEmbedded(sink)]
+globals << [ggrateful : traversal().withEmbedded(grateful)]
