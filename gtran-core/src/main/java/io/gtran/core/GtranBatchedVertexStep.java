@@ -9,6 +9,8 @@ import java.util.Iterator;
 import java.util.List;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.Traverser;
+import org.apache.tinkerpop.gremlin.process.traversal.step.Profiling;
+import org.apache.tinkerpop.gremlin.process.traversal.util.MutableMetrics;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.CountGlobalStep;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.VertexStep;
 import org.apache.tinkerpop.gremlin.process.traversal.util.FastNoSuchElementException;
@@ -28,7 +30,7 @@ import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
  * A {@link VertexStep} to every strategy that looks for one (edge-label verification...). Put in
  * place by {@link GtranExecutionStrategy}.
  */
-final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> {
+final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> implements Profiling {
     /** Traversers read ahead per batch. */
     static final int BATCH = 256;
 
@@ -36,6 +38,9 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> {
     private final String[] edgeLabels;
     private final Class<E> returnClass;
     private final ArrayDeque<Traverser.Admin<E>> ready = new ArrayDeque<>();
+    /** Set by profile(): where this step's requests went. */
+    private MutableMetrics metrics;
+    private final java.util.TreeSet<Integer> nodesAsked = new java.util.TreeSet<>();
 
     GtranBatchedVertexStep(VertexStep<E> original) {
         super(original.getTraversal(), original.getReturnClass(), original.getDirection(), original.getEdgeLabels());
@@ -169,6 +174,9 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> {
                 }
             }
             long[][] answers = scope.txn().adjacentMany(asked, GtranVertex.toStore(direction), labels);
+            if (metrics != null) {
+                profiled(graph, asked);
+            }
             long[][] all = new long[ids.length][];
             for (int i = 0, j = 0; i < ids.length; i++) {
                 if (ours[i]) {
@@ -180,6 +188,24 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> {
         } catch (RuntimeException e) {
             throw scope.translate(e);
         }
+    }
+
+    /** Records in the profile which nodes this batch asked and how many requests went to other nodes. */
+    private void profiled(GtranGraph graph, long[] asked) {
+        java.util.TreeSet<Integer> owners = new java.util.TreeSet<>();
+        for (long id : asked) {
+            owners.add(io.gtran.storage.ElementIds.node(id));
+        }
+        nodesAsked.addAll(owners);
+        owners.remove(graph.node().id());
+        metrics.setAnnotation("nodes", nodesAsked.toString());
+        metrics.incrementCount("remoteRequests", owners.size());
+        metrics.incrementCount("batches", 1);
+    }
+
+    @Override
+    public void setMetrics(MutableMetrics metrics) {
+        this.metrics = metrics;
     }
 
     @Override

@@ -189,4 +189,26 @@ class GtranClusterGraphTest {
             assertTrue(e.getMessage().contains("cluster"), e.getMessage());
         }
     }
+
+    @Test
+    void profileShowsTheNodesABatchedHopAskedAndItsRequests() {
+        try (GtranGraph graph = open("SR")) {
+            GraphTraversalSource g = graph.traversal();
+            Vertex hub = g.addV("hub").next();
+            for (int i = 0; i < 6; i++) {
+                Vertex spoke = g.addV("spoke").next(); // spread: on every member in turn
+                g.V(hub).addE("to").to(spoke).iterate();
+            }
+            graph.tx().commit();
+            org.apache.tinkerpop.gremlin.process.traversal.util.TraversalMetrics metrics =
+                    g.V().hasLabel("spoke").in("to").out("to").profile().next();
+            String shown = metrics.toString();
+            boolean asked = metrics.getMetrics().stream().anyMatch(m -> "[0, 1, 2]".equals(m.getAnnotation("nodes")));
+            assertTrue(asked, "a hop from vertices on every member asks every member: " + shown);
+            boolean counted = metrics.getMetrics().stream().anyMatch(m -> m.getCount("remoteRequests") != null
+                    && m.getCount("remoteRequests") > 0);
+            assertTrue(counted, shown);
+            graph.tx().rollback();
+        }
+    }
 }

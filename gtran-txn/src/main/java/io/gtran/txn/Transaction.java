@@ -655,27 +655,27 @@ public final class Transaction implements AutoCloseable {
         recordRead(ConflictKey.adjacencyIn(vertexId));
         VarHandle.fullFence(); // see addEdge
         LongList incident = new LongList();
+        LongList crossing = new LongList(); // per incident edge: 0 local, 1 to another node, 2 a mirror here
         EdgeCursor cursor = edgeCursor();
         cursor.open(vertexId, EdgeDirection.BOTH, EdgeCursor.ANY_LABEL);
         while (cursor.next()) {
             long edgeId = cursor.edgeId();
             if (ElementIds.isWellFormed(edgeId)) {
                 incident.add(edgeId);
+                boolean across = home(cursor.neighbour()) != home(vertexId);
+                crossing.add(!across ? 0 : cursor.direction() == EdgeDirection.IN ? 2 : 1);
             }
         }
         for (int i = 0; i < incident.size(); i++) {
             long edgeId = incident.get(i);
-            long out = store.edgeOutVertex(edgeId);
-            long in = store.edgeInVertex(edgeId);
-            boolean crossing = home(out) != home(in);
-            if (rules.endEdgeOfDeletedVertex(edgeId, !crossing || !engine.mirrors().isMirror(out))) {
-                if (crossing) {
+            if (rules.endEdgeOfDeletedVertex(edgeId, crossing.get(i) != 2)) {
+                if (crossing.get(i) != 0) {
                     // Its other half is on another node, which the coordinator ended first; one it
                     // did not know of was added after this transaction's snapshot.
                     throw conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(vertexId),
                             "an edge to another node was added to the vertex after this transaction began");
                 }
-                rules.writeEdgeKeys(edgeId, out, in, store.edges().label(edgeId));
+                rules.writeEdgeKeys(edgeId, store.edgeOutVertex(edgeId), store.edgeInVertex(edgeId), store.edges().label(edgeId));
             }
         }
     }
