@@ -53,8 +53,8 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
         try {
             for (HasContainer has : hasContainers) {
                 PropertyIndex index = has.getKey() == null ? null : graph.indexes.indexFor(edge, has.getKey(), has.getPredicate());
-                if (index != null) {
-                    long[] candidates = graph.indexes.lookUp(txn, index, has.getPredicate(), edge);
+                long[] candidates = index == null ? null : graph.indexes.lookUp(txn, index, has.getPredicate());
+                if (candidates != null) {
                     return filtered(visible(graph, txn, candidates, edge));
                 }
             }

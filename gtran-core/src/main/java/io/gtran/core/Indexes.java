@@ -4,7 +4,10 @@ import io.gtran.core.PropertyValues.Entry;
 import io.gtran.storage.Dictionary;
 import io.gtran.storage.EdgeCursor;
 import io.gtran.txn.ConflictKey;
+import io.gtran.txn.ElementKind;
 import io.gtran.txn.Transaction;
+import io.gtran.txn.ValueIndex;
+import io.gtran.txn.ValueIndexes;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -32,8 +35,12 @@ import org.apache.tinkerpop.gremlin.structure.Vertex;
  * records a write of the old and the new value's keys (and the whole ordered index). At SR,
  * validation then aborts a transaction whose look-up missed a concurrently committed change.
  *
- * <p>Declare indexes in the configuration ({@code gtran.index.vertex.hash=name,...}) or with
- * {@link #create}.
+ * <p>The entries are the node's {@link ValueIndexes}; on a cluster each member indexes its own
+ * elements, writes are sent to the element's owner and look-ups ask every member, each recording
+ * its keys there (docs/cluster-transactions.md, "Property indexes across nodes").
+ *
+ * <p>Declare indexes in the configuration ({@code gtran.index.vertex.hash=name,...}; one node
+ * only) or with {@link #create}.
  */
 public final class Indexes {
     /** The kind of a property-value index. */
@@ -64,30 +71,32 @@ public final class Indexes {
         }
     }
 
-    private static final long INDEX_TAG = 0x494E_4445_5800_0000L; // "INDEX"
-    private static final long WHOLE_INDEX = Long.MIN_VALUE;
-
     private final GtranGraph graph;
-    private final Map<String, PropertyIndex> vertexIndexes = new ConcurrentHashMap<>();
-    private final Map<String, PropertyIndex> edgeIndexes = new ConcurrentHashMap<>();
+    private final ValueIndexes nodeIndexes;
     /** Element ids per label id, for vertices and for edges. */
     private final Map<Integer, LabelIndex> vertexLabels = new ConcurrentHashMap<>();
     private final Map<Integer, LabelIndex> edgeLabels = new ConcurrentHashMap<>();
-    private int nextIndexNumber;
     /** How long {@link #create} waits for running transactions; tests shorten it. */
     volatile long createWaitMillis = 30_000;
 
     Indexes(GtranGraph graph, List<String> vertexHash, List<String> vertexOrdered, List<String> edgeHash, List<String> edgeOrdered) {
         this.graph = graph;
+        this.nodeIndexes = graph.engine.valueIndexes();
         if (graph.clustered && !(vertexHash.isEmpty() && vertexOrdered.isEmpty() && edgeHash.isEmpty() && edgeOrdered.isEmpty())) {
-            throw new IllegalArgumentException("property indexes are not available yet on a graph whose node shares a cluster"
-                    + " (gtran.cluster.nodes has several members): remove gtran.index.vertex.* and gtran.index.edge.*");
+            throw new IllegalArgumentException("indexes declared in the configuration (gtran.index.vertex.* and gtran.index.edge.*)"
+                    + " are refused on a graph whose node shares a cluster (gtran.cluster.nodes has several members): a member"
+                    + " started later would not have them; remove them and create each once with gtran.index.create");
         }
         // declared at open, over an empty graph: nothing to fill
-        vertexHash.forEach(key -> register(false, key, Type.HASH).ready());
-        vertexOrdered.forEach(key -> register(false, key, Type.ORDERED).ready());
-        edgeHash.forEach(key -> register(true, key, Type.HASH).ready());
-        edgeOrdered.forEach(key -> register(true, key, Type.ORDERED).ready());
+        vertexHash.forEach(key -> declare(ElementKind.VERTEX, key, false));
+        vertexOrdered.forEach(key -> declare(ElementKind.VERTEX, key, true));
+        edgeHash.forEach(key -> declare(ElementKind.EDGE, key, false));
+        edgeOrdered.forEach(key -> declare(ElementKind.EDGE, key, true));
+    }
+
+    private void declare(ElementKind kind, String key, boolean ordered) {
+        nodeIndexes.define(kind, key, ordered);
+        nodeIndexes.ready(kind, key);
     }
 
     /** @throws IllegalArgumentException if a key is declared with both index types */
@@ -103,54 +112,83 @@ public final class Indexes {
     // ---------------------------------------------------------------- management
 
     /**
-     * Creates an index on {@code key} of vertices or edges and fills it from the graph. Waits for the
-     * transactions running when it is called to end (at most 30 s), so that no value they write is
-     * missed. Creating an index that exists with the same type does nothing.
+     * Creates an index on {@code key} of vertices or edges (on every member of a cluster) and fills
+     * it from the graph. Waits for the transactions running when it is called to end (at most 30 s),
+     * so that no value they write is missed. Creating an index that exists with the same type does
+     * nothing.
      *
      * @throws IllegalArgumentException if {@code kind} is not Vertex or Edge, or the key has an index of the other type
-     * @throws IllegalStateException    if the calling thread has an open transaction, or running ones do not end in time
+     * @throws IllegalStateException    if the calling thread has an open transaction, running ones do not end in time,
+     *                                  or a member does not answer
      */
     public void create(Class<? extends Element> kind, String key, Type type) {
-        if (graph.clustered) {
-            throw new UnsupportedOperationException("property indexes are not available yet on a graph whose node shares a"
-                    + " cluster: key=" + key);
-        }
-        boolean edge = edgeKind(kind);
+        ElementKind elementKind = elementKind(kind);
         if (key == null || key.isEmpty()) {
             throw new IllegalArgumentException("index key must be a non-empty property key: key=" + key);
         }
         if (graph.tx().isOpen()) {
             throw new IllegalStateException("commit or roll back this thread's transaction before creating an index: key=" + key);
         }
-        PropertyIndex existing = (edge ? edgeIndexes : vertexIndexes).get(key);
-        if (existing != null) {
-            if (existing.type != type) {
-                throw new IllegalArgumentException("key already has an index of another type: key=" + key + " type=" + existing.type);
-            }
+        boolean ordered = type == Type.ORDERED;
+        ValueIndex existing = nodeIndexes.get(elementKind, key);
+        if (existing != null && existing.isOrdered() != ordered) {
+            throw new IllegalArgumentException("key already has an index of another type: key=" + key + " type="
+                    + (existing.isOrdered() ? Type.ORDERED : Type.HASH));
+        }
+        if (existing != null && existing.isReady()) {
             return;
         }
-        PropertyIndex index = register(edge, key, type);
         try {
+            change(Transaction.IndexChange.DEFINE, elementKind, key, ordered);
             awaitTransactionsBefore();
-            fill(index, edge);
+            fill(elementKind, key);
+            change(Transaction.IndexChange.READY, elementKind, key, ordered);
         } catch (RuntimeException e) {
-            (edge ? edgeIndexes : vertexIndexes).remove(key, index); // never leave a half-filled index in use
+            try {
+                change(Transaction.IndexChange.DROP, elementKind, key, ordered); // never leave a half-filled index in use
+            } catch (RuntimeException dropFailed) {
+                e.addSuppressed(dropFailed);
+            }
             throw e;
         }
-        index.ready();
+    }
+
+    /** Runs {@code change} on every member in a transaction of its own (its effects are not transactional). */
+    private void change(Transaction.IndexChange change, ElementKind kind, String key, boolean ordered) {
+        Transaction txn = graph.engine.begin(graph.isolation);
+        try {
+            txn.indexChange(change, kind, key, ordered);
+        } catch (IllegalArgumentException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("could not " + change.name().toLowerCase(java.util.Locale.ROOT) + " the index on "
+                    + key + " on every member: " + e.getMessage(), e);
+        } finally {
+            if (txn.isActive()) {
+                txn.rollback();
+            }
+        }
     }
 
     /** The index on {@code key} of vertices or edges, or null; for tests. */
     PropertyIndex index(Class<? extends Element> kind, String key) {
-        return (edgeKind(kind) ? edgeIndexes : vertexIndexes).get(key);
+        ElementKind elementKind = elementKind(kind);
+        ValueIndex index = nodeIndexes.get(elementKind, key);
+        return index == null ? null : new PropertyIndex(elementKind, index, graph.clustered);
     }
 
     /**
      * Drops an index, at once and for every transaction (not transactional: a running transaction's
-     * next look-up scans instead); returns false if there was none.
+     * next look-up scans instead), on every member; returns false if this node had none.
      */
     public boolean drop(Class<? extends Element> kind, String key) {
-        return (edgeKind(kind) ? edgeIndexes : vertexIndexes).remove(key) != null;
+        ElementKind elementKind = elementKind(kind);
+        ValueIndex index = nodeIndexes.get(elementKind, key);
+        if (index == null) {
+            return false;
+        }
+        change(Transaction.IndexChange.DROP, elementKind, key, index.isOrdered());
+        return true;
     }
 
     /**
@@ -159,28 +197,25 @@ public final class Indexes {
      */
     public Map<String, String> indexed(Class<? extends Element> kind) {
         Map<String, String> result = new java.util.TreeMap<>();
-        (edgeKind(kind) ? edgeIndexes : vertexIndexes).forEach((k, v) -> result.put(k, v.type.toString()));
+        nodeIndexes.all(elementKind(kind)).forEach((k, v) -> result.put(k, (v.isOrdered() ? Type.ORDERED : Type.HASH).toString()));
         return result;
     }
 
-    private static boolean edgeKind(Class<? extends Element> kind) {
+    private static ElementKind elementKind(Class<? extends Element> kind) {
         if (Vertex.class.isAssignableFrom(kind)) {
-            return false;
+            return ElementKind.VERTEX;
         }
         if (Edge.class.isAssignableFrom(kind)) {
-            return true;
+            return ElementKind.EDGE;
         }
         throw new IllegalArgumentException("indexes are on Vertex or Edge keys: kind=" + kind.getName());
     }
 
-    private synchronized PropertyIndex register(boolean edge, String key, Type type) {
-        Map<String, PropertyIndex> indexes = edge ? edgeIndexes : vertexIndexes;
-        PropertyIndex index = new PropertyIndex(key, type, ++nextIndexNumber); // not ready until filled
-        PropertyIndex raced = indexes.putIfAbsent(key, index);
-        return raced != null ? raced : index;
+    private static ElementKind elementKind(boolean edge) {
+        return edge ? ElementKind.EDGE : ElementKind.VERTEX;
     }
 
-    /** Waits until every transaction that began before this call has ended. */
+    /** Waits until every transaction that began before this call has ended (on every member: the cluster's watermark). */
     private void awaitTransactionsBefore() {
         Transaction probe = graph.engine.begin(graph.isolation);
         long mark = probe.beginTime();
@@ -191,7 +226,6 @@ public final class Indexes {
                 throw new IllegalStateException("transactions begun before the index was created are still running after "
                         + createWaitMillis + " ms; the index was not created");
             }
-            Thread.onSpinWait();
             try {
                 Thread.sleep(1);
             } catch (InterruptedException e) {
@@ -201,36 +235,56 @@ public final class Indexes {
         }
     }
 
-    private void fill(PropertyIndex index, boolean edge) {
+    /** Fills the index on every member from one snapshot: each element's values, sent to its owner. */
+    private void fill(ElementKind kind, String key) {
         Transaction txn = graph.engine.begin(graph.isolation);
         try {
-            int keyId = graph.store.propertyKeys().find(index.key);
+            int keyId = graph.store.propertyKeys().find(key);
             if (keyId == Dictionary.ABSENT) {
                 return;
             }
+            boolean edge = kind == ElementKind.EDGE;
             long[] ids = edge ? txn.allEdges(EdgeCursor.ANY_LABEL) : txn.vertices(EdgeCursor.ANY_LABEL);
+            List<Long> elements = new java.util.ArrayList<>();
+            List<Object> values = new java.util.ArrayList<>();
             for (long id : ids) {
                 Object stored = edge ? txn.edgeProperty(id, keyId) : txn.vertexProperty(id, keyId);
                 if (stored == null) {
                     continue;
                 }
-                if (edge) {
-                    index.add(PropertyValues.fromStored(stored), id);
-                } else {
-                    for (Entry e : PropertyValues.entries(stored, id, keyId)) {
-                        index.add(e.value, id);
-                    }
+                for (Object value : values(stored, id, keyId, edge)) {
+                    elements.add(id);
+                    values.add(value);
                 }
             }
+            txn.indexFill(kind, key, elements.stream().mapToLong(Long::longValue).toArray(), values.toArray());
         } finally {
             txn.rollback();
         }
     }
 
+    private static Object[] values(Object stored, long id, int keyId, boolean edge) {
+        if (edge) {
+            return new Object[] {PropertyValues.fromStored(stored)};
+        }
+        return values(PropertyValues.entries(stored, id, keyId));
+    }
+
+    private static Object[] values(List<Entry> entries) {
+        if (entries == null) {
+            return new Object[0];
+        }
+        Object[] values = new Object[entries.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = entries.get(i).value;
+        }
+        return values;
+    }
+
     // ---------------------------------------------------------------- upkeep, called by the elements
 
     boolean isIndexed(boolean edge, String key) {
-        return !(edge ? edgeIndexes : vertexIndexes).isEmpty() && (edge ? edgeIndexes : vertexIndexes).containsKey(key);
+        return nodeIndexes.get(elementKind(edge), key) != null;
     }
 
     void vertexLabelAdded(int labelId, long id) {
@@ -248,60 +302,34 @@ public final class Indexes {
     }
 
     void vertexPropertyWritten(GtranTransaction.Scope scope, long vertexId, String key, List<Entry> before, List<Entry> after) {
-        PropertyIndex index = vertexIndexes.isEmpty() ? null : vertexIndexes.get(key);
-        if (index == null) {
-            return;
+        if (isIndexed(false, key)) {
+            scope.txn().indexWrite(ElementKind.VERTEX, vertexId, key, values(before), values(after));
         }
-        Transaction txn = scope.txn();
-        if (before != null) {
-            for (Entry e : before) {
-                txn.recordWrite(index.conflictKey(e.value));
-            }
-        }
-        for (Entry e : after) {
-            index.add(e.value, vertexId);
-            txn.recordWrite(index.conflictKey(e.value));
-        }
-        index.wholeIndexWritten(txn);
     }
 
     void edgePropertyWritten(GtranTransaction.Scope scope, long edgeId, String key, Object before, Object after) {
-        PropertyIndex index = edgeIndexes.isEmpty() ? null : edgeIndexes.get(key);
-        if (index == null) {
-            return;
+        if (isIndexed(true, key)) {
+            scope.txn().indexWrite(ElementKind.EDGE, edgeId, key, before == null ? new Object[0] : new Object[] {before},
+                    after == null ? new Object[0] : new Object[] {after});
         }
-        Transaction txn = scope.txn();
-        if (before != null) {
-            txn.recordWrite(index.conflictKey(before));
-        }
-        if (after != null) {
-            index.add(after, edgeId);
-            txn.recordWrite(index.conflictKey(after));
-        }
-        index.wholeIndexWritten(txn);
     }
 
     /** Before a vertex is removed: its indexed values, and those of its edges, go away. */
     void vertexRemoving(GtranTransaction.Scope scope, GtranVertex vertex) {
-        if (!vertexIndexes.isEmpty()) {
-            for (String key : vertexIndexes.keySet()) {
-                int keyId = graph.store.propertyKeys().find(key);
-                if (keyId != Dictionary.ABSENT) {
-                    vertexPropertyWritten(scope, vertex.internalId, key, vertex.entries(scope, keyId), List.of());
-                }
+        for (String key : nodeIndexes.all(ElementKind.VERTEX).keySet()) {
+            int keyId = graph.store.propertyKeys().find(key);
+            if (keyId != Dictionary.ABSENT) {
+                vertexPropertyWritten(scope, vertex.internalId, key, vertex.entries(scope, keyId), List.of());
             }
         }
-        if (!edgeIndexes.isEmpty()) {
+        if (!nodeIndexes.all(ElementKind.EDGE).isEmpty()) {
             vertex.edges(org.apache.tinkerpop.gremlin.structure.Direction.BOTH)
                     .forEachRemaining(e -> edgeRemoving(scope, (GtranEdge) e));
         }
     }
 
     void edgeRemoving(GtranTransaction.Scope scope, GtranEdge edge) {
-        if (edgeIndexes.isEmpty()) {
-            return;
-        }
-        for (String key : edgeIndexes.keySet()) {
+        for (String key : nodeIndexes.all(ElementKind.EDGE).keySet()) {
             int keyId = graph.store.propertyKeys().find(key);
             if (keyId == Dictionary.ABSENT) {
                 continue;
@@ -317,17 +345,20 @@ public final class Indexes {
 
     /** The index on {@code key} that can answer {@code predicate}, or null. */
     PropertyIndex indexFor(boolean edge, String key, P<?> predicate) {
-        Map<String, PropertyIndex> indexes = edge ? edgeIndexes : vertexIndexes;
-        PropertyIndex index = indexes.isEmpty() ? null : indexes.get(key);
-        return index != null && index.isReady() && index.canAnswer(predicate) ? index : null;
+        ValueIndex local = nodeIndexes.get(elementKind(edge), key);
+        if (local == null || !local.isReady()) {
+            return null;
+        }
+        PropertyIndex index = new PropertyIndex(elementKind(edge), local, graph.clustered);
+        return index.canAnswer(predicate) ? index : null;
     }
 
     /**
-     * Candidates for {@code key} matching {@code predicate} (a superset; see the class comment),
-     * recording the index read in {@code txn}.
+     * Candidates for {@code key} matching {@code predicate} (a superset; see the class comment) from
+     * every member, recording the index reads there; null if a member cannot answer (scan instead).
      */
-    long[] lookUp(Transaction txn, PropertyIndex index, P<?> predicate, boolean edge) {
-        return index.lookUp(txn, predicate, edge ? graph.store.edges()::contains : graph.store.vertices()::contains);
+    long[] lookUp(Transaction txn, PropertyIndex index, P<?> predicate) {
+        return index.lookUp(txn, predicate);
     }
 
     /**
@@ -399,11 +430,4 @@ public final class Indexes {
                 || predicate.getBiPredicate() == Contains.within && predicate.getValue() instanceof Collection;
     }
 
-    static long indexTag(int number) {
-        return INDEX_TAG | number;
-    }
-
-    static long wholeIndex() {
-        return WHOLE_INDEX;
-    }
 }

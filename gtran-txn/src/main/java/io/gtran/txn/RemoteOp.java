@@ -28,6 +28,8 @@ enum RemoteOp {
     BIND_ID, RESOLVE_ID, EXPOSED_ID, SHADOWED_ID,
     /** {@link #EXPOSED_ID} of many elements of the owner in one request. */
     EXPOSED_MANY,
+    /** Property-value indexes at each node (see {@link Transaction#indexWrite} and the methods after it). */
+    INDEX_WRITE, INDEX_LOOKUP, INDEX_FILL, INDEX_CHANGE,
     /** The end of a read-only transaction: wait for what it pre-read here to commit. */
     RESOLVE;
 
@@ -181,10 +183,50 @@ enum RemoteOp {
                     out.putValue(txn.engine.externalIds().exposed(kind, id));
                 }
             }
+            case INDEX_WRITE -> {
+                ElementKind kind = kind(in);
+                long element = in.getLong();
+                String key = in.getString();
+                txn.indexWrite(kind, element, key, values(in), values(in));
+            }
+            case INDEX_LOOKUP -> {
+                ElementKind kind = kind(in);
+                String key = in.getString();
+                int mode = in.getByte();
+                long[] candidates = txn.indexLookUpHere(kind, key, mode, values(in));
+                out.putBoolean(candidates != null);
+                if (candidates != null) {
+                    out.putLongs(candidates);
+                }
+            }
+            case INDEX_FILL -> {
+                ElementKind kind = kind(in);
+                String key = in.getString();
+                long[] elements = in.getLongs();
+                Object[] values = new Object[elements.length];
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = in.getValue();
+                }
+                txn.indexFillHere(kind, key, elements, values);
+            }
+            case INDEX_CHANGE -> {
+                Transaction.IndexChange change = Transaction.IndexChange.values()[in.getByte()];
+                ElementKind kind = kind(in);
+                txn.indexChangeHere(change, kind, in.getString(), in.getBoolean());
+            }
             case SHADOWED_ID -> out.putBoolean(txn.engine.externalIds().shadowed(kind(in), in.getLong()));
             case RESOLVE -> txn.resolvePreReads();
             default -> throw new IllegalStateException("unhandled remote operation: " + op);
         }
+    }
+
+    /** Values written as a count, then each value. */
+    private static Object[] values(Wire.Reader in) {
+        Object[] values = new Object[in.getInt()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = in.getValue();
+        }
+        return values;
     }
 
     private static ElementKind kind(Wire.Reader in) {

@@ -12,6 +12,7 @@ import io.gtran.storage.GraphStore;
 import io.gtran.storage.MvStore;
 import io.gtran.storage.PropertyCursor;
 import io.gtran.storage.UnknownElementException;
+import io.gtran.txn.cluster.Wire;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -723,6 +724,159 @@ public final class Transaction implements AutoCloseable {
         }
         remote.call(owner, RemoteOp.SET_PROPERTY, w -> w.putByte(kind.ordinal()).putLong(element).putString(key).putValue(value));
         return true;
+    }
+
+    // ---------------------------------------------------------------- property-value indexes
+
+    /**
+     * Keeps the index on {@code key} at the element's owner up to date with a write of the
+     * element's property (see {@link ValueIndex#written}): entries for the values in {@code after},
+     * and writes of the keys of {@code before} and {@code after}. Nothing if the owner has no such
+     * index. Values sent to another node are those {@link ValueIndex#travels} (only those are looked
+     * up on a cluster).
+     */
+    public void indexWrite(ElementKind kind, long element, String key, Object[] before, Object[] after) {
+        int owner = owner(element);
+        if (owner >= 0) {
+            remote.call(owner, RemoteOp.INDEX_WRITE, w -> {
+                w.putByte(kind.ordinal()).putLong(element).putString(key);
+                putTravelling(w, before);
+                putTravelling(w, after);
+            });
+            return;
+        }
+        ensureActive();
+        ValueIndex index = engine.valueIndexes().get(kind, key);
+        if (index != null) {
+            index.written(this, element, before, after);
+        }
+    }
+
+    /**
+     * Candidates for a look-up of {@code key}'s index ({@link ValueIndex#lookUp}) on this node and
+     * every other member, each recording its reads there; null if some member has no ready index on
+     * the key, or a value cannot be sent to another member: the caller then scans.
+     */
+    public long[] indexLookUp(ElementKind kind, String key, int mode, Object[] values) {
+        long[] here = indexLookUpHere(kind, key, mode, values);
+        if (here == null || remote == null) {
+            return here;
+        }
+        for (Object value : values) {
+            if (!ValueIndex.travels(value)) {
+                return null;
+            }
+        }
+        LongList all = new LongList();
+        all.addAll(here);
+        for (int node : remote.otherMembers()) {
+            Wire.Reader reply = remote.call(node, RemoteOp.INDEX_LOOKUP, w -> {
+                w.putByte(kind.ordinal()).putString(key).putByte(mode);
+                putTravelling(w, values);
+            });
+            if (!reply.getBoolean()) {
+                return null;
+            }
+            all.addAll(reply.getLongs());
+        }
+        return all.toArray();
+    }
+
+    long[] indexLookUpHere(ElementKind kind, String key, int mode, Object[] values) {
+        ensureActive();
+        ValueIndex index = engine.valueIndexes().get(kind, key);
+        if (index == null || !index.isReady()) {
+            return null;
+        }
+        return index.lookUp(this, mode, values, kind.table(store)::contains);
+    }
+
+    /**
+     * Adds entries {@code values[i]} of {@code elements[i]} to the index on {@code key} at each
+     * element's owner, recording nothing: for filling a new index from one snapshot. Values that do
+     * not {@link ValueIndex#travels travel} are left out for other nodes' elements.
+     */
+    public void indexFill(ElementKind kind, String key, long[] elements, Object[] values) {
+        Map<Integer, LongList> byNode = new java.util.TreeMap<>();
+        for (int i = 0; i < elements.length; i++) {
+            byNode.computeIfAbsent(nodeOf(elements[i]), n -> new LongList()).add(i);
+        }
+        for (Map.Entry<Integer, LongList> part : byNode.entrySet()) {
+            long[] at = part.getValue().toArray();
+            long[] ids = new long[at.length];
+            Object[] partValues = new Object[at.length];
+            for (int i = 0; i < at.length; i++) {
+                ids[i] = elements[(int) at[i]];
+                partValues[i] = values[(int) at[i]];
+            }
+            if (part.getKey() == store.nodeId()) {
+                indexFillHere(kind, key, ids, partValues);
+            } else {
+                remote.call(part.getKey(), RemoteOp.INDEX_FILL, w -> {
+                    w.putByte(kind.ordinal()).putString(key).putLongs(ids);
+                    for (Object value : partValues) {
+                        w.putValue(ValueIndex.travels(value) ? ValueIndex.normalize(value) : null);
+                    }
+                });
+            }
+        }
+    }
+
+    void indexFillHere(ElementKind kind, String key, long[] elements, Object[] values) {
+        ensureActive();
+        ValueIndex index = engine.valueIndexes().get(kind, key);
+        if (index == null) {
+            throw new IllegalStateException("no " + kind.display() + " index on " + key + " to fill at node " + store.nodeId()
+                    + ": it was dropped while being created");
+        }
+        for (int i = 0; i < elements.length; i++) {
+            index.add(values[i], elements[i]);
+        }
+    }
+
+    /**
+     * Defines ({@link IndexChange#DEFINE}), marks ready or drops the index on {@code key} on this node
+     * and then every other member, in member order; immediate, not transactional, and idempotent.
+     *
+     * @throws IllegalArgumentException if a member has an index of the other type on the key
+     */
+    public void indexChange(IndexChange change, ElementKind kind, String key, boolean ordered) {
+        ensureActive();
+        indexChangeHere(change, kind, key, ordered);
+        if (remote != null) {
+            for (int node : remote.otherMembers()) {
+                remote.call(node, RemoteOp.INDEX_CHANGE, w -> w.putByte(change.ordinal()).putByte(kind.ordinal()).putString(key)
+                        .putBoolean(ordered));
+            }
+        }
+    }
+
+    void indexChangeHere(IndexChange change, ElementKind kind, String key, boolean ordered) {
+        ValueIndexes indexes = engine.valueIndexes();
+        switch (change) {
+            case DEFINE -> indexes.define(kind, key, ordered);
+            case READY -> indexes.ready(kind, key);
+            case DROP -> indexes.drop(kind, key, null);
+            default -> throw new IllegalStateException("unhandled index change: " + change);
+        }
+    }
+
+    /** What {@link #indexChange} does to an index on every member. */
+    public enum IndexChange {
+        DEFINE, READY, DROP
+    }
+
+    private static void putTravelling(Wire.Writer w, Object[] values) {
+        int n = 0;
+        for (Object value : values) {
+            n += ValueIndex.travels(value) ? 1 : 0;
+        }
+        w.putInt(n);
+        for (Object value : values) {
+            if (ValueIndex.travels(value)) {
+                w.putValue(ValueIndex.normalize(value));
+            }
+        }
     }
 
     // ---------------------------------------------------------------- user-supplied ids

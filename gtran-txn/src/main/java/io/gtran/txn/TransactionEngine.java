@@ -34,6 +34,7 @@ public final class TransactionEngine implements AutoCloseable {
     private final GarbageCollector gc;
     private final ElementCounts counts = new ElementCounts(this::foldCuts);
     private final ExternalIds externalIds;
+    private final ValueIndexes valueIndexes = new ValueIndexes();
     private final Mirrors mirrors;
     private final LongAdder commits = new LongAdder();
     private final Map<ConflictKind, LongAdder> aborts = new EnumMap<>(ConflictKind.class);
@@ -237,12 +238,17 @@ public final class TransactionEngine implements AutoCloseable {
         return store;
     }
 
-    /** The node's user-supplied ids, bound and looked up in transactions. */
     /** The mirrors of other nodes' edges whose in-vertex lives here. */
     Mirrors mirrors() {
         return mirrors;
     }
 
+    /** This node's property-value indexes. */
+    public ValueIndexes valueIndexes() {
+        return valueIndexes;
+    }
+
+    /** The node's user-supplied ids, bound and looked up in transactions. */
     public ExternalIds externalIds() {
         return externalIds;
     }
