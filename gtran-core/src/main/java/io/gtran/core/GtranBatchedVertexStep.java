@@ -33,6 +33,8 @@ import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
 final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> implements Profiling {
     /** Traversers read ahead per batch. */
     static final int BATCH = 256;
+    /** The first batch when a limit may stop the traversal early ({@link #startSmall}); each next one is four times larger. */
+    static final int FIRST_SMALL_BATCH = 8;
 
     private final Direction direction;
     private final String[] edgeLabels;
@@ -41,6 +43,7 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
     /** Set by profile(): where this step's requests went. */
     private MutableMetrics metrics;
     private final java.util.TreeSet<Integer> nodesAsked = new java.util.TreeSet<>();
+    private int batchSize = BATCH;
 
     GtranBatchedVertexStep(VertexStep<E> original) {
         super(original.getTraversal(), original.getReturnClass(), original.getDirection(), original.getEdgeLabels());
@@ -49,6 +52,15 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
         this.returnClass = original.getReturnClass();
         original.getLabels().forEach(this::addLabel);
         this.setId(original.getId());
+    }
+
+    /**
+     * Starts with small batches, growing to {@link #BATCH}: for a traversal with a {@code limit()}
+     * or {@code range()}, which may want few results, so that meeting it leaves the traversers
+     * behind (and the pages of a scan before them) unread, and their nodes unasked.
+     */
+    void startSmall() {
+        batchSize = FIRST_SMALL_BATCH;
     }
 
     @Override
@@ -62,9 +74,10 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
     @SuppressWarnings("unchecked")
     private void fill() {
         List<Traverser.Admin<Vertex>> batch = new ArrayList<>();
-        while (batch.size() < BATCH && starts.hasNext()) {
+        while (batch.size() < batchSize && starts.hasNext()) {
             batch.add(starts.next());
         }
+        batchSize = Math.min(BATCH, batchSize * 4);
         if (batch.isEmpty()) {
             throw FastNoSuchElementException.instance();
         }

@@ -4,6 +4,7 @@ import org.apache.tinkerpop.gremlin.process.traversal.Step;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.TraversalStrategy;
 import org.apache.tinkerpop.gremlin.process.traversal.step.Mutating;
+import org.apache.tinkerpop.gremlin.process.traversal.step.filter.RangeGlobalStep;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.VertexStep;
 import org.apache.tinkerpop.gremlin.process.traversal.strategy.AbstractTraversalStrategy;
 import org.apache.tinkerpop.gremlin.process.traversal.util.TraversalHelper;
@@ -12,7 +13,8 @@ import org.apache.tinkerpop.gremlin.structure.Graph;
 /**
  * On a graph over a cluster in {@code batched} execution ({@link GtranGraph#EXECUTION}), replaces
  * each vertex step ({@code out()}, {@code inE()}, ...) with a {@link GtranBatchedVertexStep},
- * which asks each node once per batch of traversers. Traversals that write are left alone: reading
+ * which asks each node once per batch of traversers (batches that start small and grow, when the
+ * traversal has a {@code limit()} or {@code range()} that may end it early). Traversals that write are left alone: reading
  * ahead of a write could read before it, where the lazy order of the element-at-a-time steps reads
  * after it (the same rule TinkerPop's LazyBarrierStrategy follows).
  */
@@ -38,8 +40,13 @@ public final class GtranExecutionStrategy extends AbstractTraversalStrategy<Trav
         if (TraversalHelper.hasStepOfAssignableClassRecursively(Mutating.class, root)) {
             return;
         }
+        boolean limited = TraversalHelper.hasStepOfAssignableClassRecursively(RangeGlobalStep.class, root);
         for (VertexStep original : TraversalHelper.getStepsOfClass(VertexStep.class, traversal)) {
-            TraversalHelper.replaceStep((Step) original, new GtranBatchedVertexStep<>(original), traversal);
+            GtranBatchedVertexStep<?> batched = new GtranBatchedVertexStep<>(original);
+            if (limited) {
+                batched.startSmall();
+            }
+            TraversalHelper.replaceStep((Step) original, batched, traversal);
         }
     }
 }

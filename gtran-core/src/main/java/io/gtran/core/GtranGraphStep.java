@@ -1,5 +1,7 @@
 package io.gtran.core;
 
+import io.gtran.storage.EdgeCursor;
+import io.gtran.txn.ElementKind;
 import io.gtran.txn.Transaction;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,10 +12,12 @@ import org.apache.tinkerpop.gremlin.process.traversal.Compare;
 import org.apache.tinkerpop.gremlin.process.traversal.Contains;
 import org.apache.tinkerpop.gremlin.process.traversal.P;
 import org.apache.tinkerpop.gremlin.process.traversal.step.HasContainerHolder;
+import org.apache.tinkerpop.gremlin.process.traversal.step.Mutating;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.GraphStep;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.GraphStepContract;
 import org.apache.tinkerpop.gremlin.process.traversal.step.util.HasContainer;
 import org.apache.tinkerpop.gremlin.process.traversal.util.AndP;
+import org.apache.tinkerpop.gremlin.process.traversal.util.TraversalHelper;
 import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.Element;
 import org.apache.tinkerpop.gremlin.structure.T;
@@ -67,7 +71,19 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
         } catch (RuntimeException e) {
             throw scope.translate(e);
         }
+        if (graph.clustered && !writes()) {
+            // Other members a page at a time, as far as the traversal reads (a limit() may stop it).
+            // Not for a traversal that writes: a later page would show elements it created meanwhile.
+            ElementKind kind = edge ? ElementKind.EDGE : ElementKind.VERTEX;
+            return filtered(edge
+                    ? new GtranIterator<Edge>(scope, txn.scanByMember(kind, EdgeCursor.ANY_LABEL), id -> new GtranEdge(graph, id, null))
+                    : new GtranIterator<Vertex>(scope, txn.scanByMember(kind, EdgeCursor.ANY_LABEL), id -> new GtranVertex(graph, id, null)));
+        }
         return filtered(edge ? (Iterator<? extends Element>) graph.edges() : graph.vertices());
+    }
+
+    private boolean writes() {
+        return TraversalHelper.hasStepOfAssignableClassRecursively(Mutating.class, TraversalHelper.getRootTraversal(getTraversal()));
     }
 
     /**

@@ -30,6 +30,8 @@ enum RemoteOp {
     EXPOSED_MANY,
     /** Property-value indexes at each node (see {@link Transaction#indexWrite} and the methods after it). */
     INDEX_WRITE, INDEX_LOOKUP, INDEX_FILL, INDEX_CHANGE,
+    /** A page of a {@link #SCAN}: from a slot, at most so many elements (see {@link MemberScan}). */
+    SCAN_PAGE,
     /** The end of a read-only transaction: wait for what it pre-read here to commit. */
     RESOLVE;
 
@@ -85,6 +87,15 @@ enum RemoteOp {
                 ElementKind kind = kind(in);
                 int label = label(store, in.getString());
                 out.putLongs(kind == ElementKind.VERTEX ? txn.vertices(label) : txn.allEdges(label));
+            }
+            case SCAN_PAGE -> {
+                ElementKind kind = kind(in);
+                int label = label(store, in.getString());
+                int fromSlot = in.getInt();
+                int max = in.getInt();
+                int[] next = new int[1];
+                long[] page = txn.scanPageHere(kind, label, fromSlot, max, next);
+                out.putInt(next[0]).putLongs(page);
             }
             case VISIBLE -> {
                 ElementKind kind = kind(in);

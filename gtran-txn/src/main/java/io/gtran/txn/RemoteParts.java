@@ -78,6 +78,7 @@ final class RemoteParts {
     Wire.Reader call(int node, RemoteOp op, Consumer<Wire.Writer> args) {
         txn.ensureActive();
         Part part = parts.computeIfAbsent(node, Part::new);
+        txn.engine.remoteCalls.increment();
         Wire.Writer w = new Wire.Writer().putByte(op.ordinal());
         args.accept(w);
         ClusterParts.Reply reply;

@@ -325,12 +325,43 @@ public final class Transaction implements AutoCloseable {
     }
 
     private long[] scanHere(ElementKind kind, int label) {
+        LongList result = new LongList();
+        scanHere(kind, label, 0, Integer.MAX_VALUE, result);
+        return result.toArray();
+    }
+
+    /**
+     * Every element of {@code kind} with {@code label} this transaction sees, a page at a time: this
+     * node's, then each other member's in turn, each asked only when the pages before it are used
+     * up (see {@link MemberScan}). Records the same reads as {@link #vertices}/{@link #allEdges}, on
+     * each node as its turn comes.
+     */
+    public MemberScan scanByMember(ElementKind kind, int label) {
+        ensureActive();
+        int[] others = remote == null ? new int[0] : remote.otherMembers();
+        return new MemberScan(this, kind, label, others);
+    }
+
+    long[] scanPageHere(ElementKind kind, int label, int fromSlot, int max, int[] nextSlot) {
+        LongList result = new LongList();
+        nextSlot[0] = scanHere(kind, label, fromSlot, max, result);
+        return result.toArray();
+    }
+
+    /**
+     * Adds the visible elements from slot {@code fromSlot} on to {@code result}, at most {@code max};
+     * returns the slot to go on from, or -1 at the end of the table.
+     */
+    private int scanHere(ElementKind kind, int label, int fromSlot, int max, LongList result) {
         ensureActive();
         recordRead(kind == ElementKind.VERTEX ? ConflictKey.vertexScan(label) : ConflictKey.edgeScan(label));
         ElementTable table = kind.table(store);
-        LongList result = new LongList();
         int limit = table.slotLimit();
-        for (int slot = 0; slot < limit; slot++) {
+        int found = 0;
+        for (int slot = fromSlot; slot < limit; slot++) {
+            if (found == max) {
+                return slot;
+            }
             long element = table.idAtSlot(slot);
             if (element == ElementIds.NONE) {
                 continue;
@@ -339,12 +370,13 @@ public final class Transaction implements AutoCloseable {
                 if ((label == EdgeCursor.ANY_LABEL || table.label(element) == label) && visible(kind, element)
                         && !(kind == ElementKind.EDGE && engine.mirrors().isMirror(store.edgeOutVertex(element)))) {
                     result.add(element);
+                    found++;
                 }
             } catch (UnknownElementException freed) {
                 // removed by GC since the slot was read: dead to every running transaction
             }
         }
-        return result.toArray();
+        return -1;
     }
 
     /**

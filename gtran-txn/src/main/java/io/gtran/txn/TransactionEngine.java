@@ -39,6 +39,8 @@ public final class TransactionEngine implements AutoCloseable {
     private final LongAdder commits = new LongAdder();
     private final Map<ConflictKind, LongAdder> aborts = new EnumMap<>(ConflictKind.class);
     private final LongAdder rollbacks = new LongAdder();
+    /** Operations this node's transactions ran on other nodes (requests, not resends). */
+    final LongAdder remoteCalls = new LongAdder();
     private final AtomicLong lastWatermark = new AtomicLong();
     /** Transactions across nodes; null on a node alone in its cluster. */
     private final ClusterParts clusterParts;
@@ -265,6 +267,7 @@ public final class TransactionEngine implements AutoCloseable {
         stats.put("rct.entries", (long) recentCommitted.size());
         stats.put("participants", clusterParts == null ? 0L : clusterParts.contexts());
         stats.put("mirrors", (long) mirrors.size());
+        stats.put("remote.calls", remoteCalls.sum());
         return stats;
     }
 

@@ -18,6 +18,7 @@ public final class CountingFabric extends ForwardingFabric {
     private final LongAdder messageBytes = new LongAdder();
     private final LongAdder remoteOps = new LongAdder();
     private final LongAdder roundTrips = new LongAdder();
+    private final java.util.Map<String, LongAdder> byMailbox = new java.util.concurrent.ConcurrentHashMap<>();
 
     public CountingFabric(Fabric delegate) {
         super(delegate);
@@ -36,7 +37,14 @@ public final class CountingFabric extends ForwardingFabric {
         return new Counts(messages.sum(), messageBytes.sum(), remoteOps.sum(), roundTrips.sum());
     }
 
+    /** Messages sent to other nodes' mailbox {@code name} since the fabric was made or last {@link #reset}. */
+    public long messagesTo(String name) {
+        LongAdder sent = byMailbox.get(name);
+        return sent == null ? 0 : sent.sum();
+    }
+
     public void reset() {
+        byMailbox.values().forEach(LongAdder::reset);
         messages.reset();
         messageBytes.reset();
         remoteOps.reset();
@@ -177,6 +185,7 @@ public final class CountingFabric extends ForwardingFabric {
             if (remote(node)) {
                 messages.increment();
                 messageBytes.add(payload.length);
+                byMailbox.computeIfAbsent(name, n -> new LongAdder()).increment();
             }
             return sent;
         }

@@ -34,6 +34,8 @@ class CountingFabricTest {
             two.compareAndSwapAsync(8, 0, 1).join();
             out.send(1, "in", new byte[10]).join();
             assertEquals(new CountingFabric.Counts(1, 10, 2, 2), n0.counts());
+            assertEquals(1, n0.messagesTo("in"), "by mailbox: the local send is not counted");
+            assertEquals(0, n0.messagesTo("out"));
 
             CountingFabric.Counts before = n0.counts();
             Batch batch = n0.batch();
@@ -51,6 +53,7 @@ class CountingFabricTest {
             assertThrows(IllegalArgumentException.class, () -> n0.batch().readLong(foreign, 0));
             n0.reset();
             assertEquals(new CountingFabric.Counts(0, 0, 0, 0), n0.counts());
+            assertEquals(0, n0.messagesTo("in"));
         }
     }
 }
