@@ -17,7 +17,7 @@ import org.apache.tinkerpop.gremlin.util.ser.Serializers;
  * {@code bin/gtran server --conf} runs it) serving TinkerPop's test graphs: every graph of the
  * test node ({@code graph}, {@code modern}, ...) is one cluster of its own over the n processes
  * (a node carries one graph), with fabric ports of its own; vertices spread over the members.
- * Node 0 loads the data ({@code cluster-init.groovy}). Closing stops every process (SIGTERM,
+ * Node 0 loads the data ({@code test-init.groovy}). Closing stops every process (SIGTERM,
  * then SIGKILL after 20 s).
  */
 final class ClusterProcesses implements AutoCloseable {
@@ -76,8 +76,8 @@ final class ClusterProcesses implements AutoCloseable {
                         "gtran.fabric.nodes=" + String.join(",", peers)) + "\n");
                 graphs.append(g == 0 ? "" : ",\n  ").append(GRAPHS[g]).append(": ").append(path(node.resolve(GRAPHS[g] + ".properties")));
             }
-            try (InputStream in = ClusterProcesses.class.getResourceAsStream("cluster-init.groovy")) {
-                Files.write(node.resolve("cluster-init.groovy"), in.readAllBytes());
+            try (InputStream in = ClusterProcesses.class.getResourceAsStream("test-init.groovy")) {
+                Files.write(node.resolve("test-init.groovy"), in.readAllBytes());
             }
             String yaml;
             try (InputStream in = ClusterProcesses.class.getResourceAsStream("test-server.yaml")) {
@@ -86,7 +86,7 @@ final class ClusterProcesses implements AutoCloseable {
             // Element-at-a-time reads over TCP make some grateful-dead scenarios take longer than one node's 30 s.
             yaml = yaml.replace("evaluationTimeout: 30000", "evaluationTimeout: 180000")
                     .replace("PORT", Integer.toString(ports[k]))
-                    .replace("DIR/test-init.groovy", path(node.resolve("cluster-init.groovy")))
+                    .replace("DIR/test-init.groovy", path(node.resolve("test-init.groovy")))
                     .replaceAll("(?s)graphs: \\{.*?\\}\n", "graphs: {\n  " + graphs + "}\n");
             Files.writeString(node.resolve("server.yaml"), yaml);
             List<String> command = new ArrayList<>();

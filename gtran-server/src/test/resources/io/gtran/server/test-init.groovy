@@ -1,8 +1,14 @@
 // Loads TinkerPop's test graphs from gremlin-test's Gryo files and binds a traversal source per graph.
-// Gremlin Server runs this script again for every session's script engine: load only once.
+// Gremlin Server runs this script again for every session's script engine: load only once. On a
+// cluster of separate processes (ClusterProcesses) node 0 loads each graph once every member is in
+// contact (its vertices spread over the members), and the other nodes serve what it loaded.
 import org.apache.tinkerpop.gremlin.structure.io.gryo.GryoResourceAccess
 
 def load(target, file) {
+    if (target.node().id() != 0) {
+        return
+    }
+    target.node().awaitMembers(60000) // at once on a single node
     def empty = !target.traversal().V().hasNext()
     target.tx().rollback()
     if (!empty) {

@@ -198,53 +198,103 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
      * @throws TimeoutException if none came within gtran.txn.remote-timeout-ms, or {@code to} is lost
      */
     Reply call(int to, Transaction txn, int seq, byte[] op) throws TimeoutException {
-        long request = nextRequest.incrementAndGet();
-        byte[] payload = new Wire.Writer().putByte(REQUEST).putLong(request).putLong(txn.id()).putLong(txn.beginTime())
-                .putByte(txn.isolation().ordinal()).putInt(seq).putBytes(op).bytes();
-        Wire.Reader in = new Wire.Reader(exchange(to, request, payload));
-        return new Reply(in.getByte(), in.getBoolean(), in.getBoolean(), in);
+        return callAll(new int[] {to}, txn, new int[] {seq}, new byte[][] {op})[0];
     }
 
     /**
-     * Sends {@code payload} (whose request id is {@code request}) to node {@code to} until its
-     * answer comes: resent after 20 ms, then after twice as long each time, up to 320 ms apart.
+     * Runs operation {@code ops[i]} of {@code txn} on node {@code to[i]}, all at once, each request
+     * numbered {@code seqs[i]} there, and returns the replies in the same order once all have come.
      *
-     * @throws TimeoutException if none came within gtran.txn.remote-timeout-ms, or {@code to} is lost
+     * @throws TimeoutException naming the first node that did not answer, or is lost
+     */
+    Reply[] callAll(int[] to, Transaction txn, int[] seqs, byte[][] ops) throws TimeoutException {
+        long[] requests = new long[to.length];
+        byte[][] payloads = new byte[to.length][];
+        for (int i = 0; i < to.length; i++) {
+            requests[i] = nextRequest.incrementAndGet();
+            payloads[i] = new Wire.Writer().putByte(REQUEST).putLong(requests[i]).putLong(txn.id()).putLong(txn.beginTime())
+                    .putByte(txn.isolation().ordinal()).putInt(seqs[i]).putBytes(ops[i]).bytes();
+        }
+        byte[][] answers = exchange(to, requests, payloads);
+        Reply[] replies = new Reply[to.length];
+        for (int i = 0; i < to.length; i++) {
+            Wire.Reader in = new Wire.Reader(answers[i]);
+            replies[i] = new Reply(in.getByte(), in.getBoolean(), in.getBoolean(), in);
+        }
+        return replies;
+    }
+
+    /**
+     * Sends each {@code payloads[i]} (whose request id is {@code requests[i]}) to node {@code to[i]}
+     * until its answer comes, all at once: those unanswered are resent after 20 ms, then after twice
+     * as long each time, up to 320 ms apart.
+     *
+     * @throws TimeoutException if one did not come within gtran.txn.remote-timeout-ms, or its node is lost
      * @throws IllegalStateException if this node is closed
      */
-    private byte[] exchange(int to, long request, byte[] payload) throws TimeoutException {
-        CompletableFuture<byte[]> answer = new CompletableFuture<>();
-        waiting.put(request, answer);
+    @SuppressWarnings("unchecked")
+    private byte[][] exchange(int[] to, long[] requests, byte[][] payloads) throws TimeoutException {
+        CompletableFuture<byte[]>[] answers = new CompletableFuture[to.length];
+        for (int i = 0; i < to.length; i++) {
+            answers[i] = new CompletableFuture<>();
+            waiting.put(requests[i], answers[i]);
+        }
         try {
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(engine.config().remoteTimeoutMs);
             long resend = RESEND_MS;
+            CompletableFuture<Void> all = CompletableFuture.allOf(answers);
             while (true) {
-                if (lost.contains(to)) {
-                    throw new TimeoutException("node " + to + " is lost");
+                for (int i = 0; i < to.length; i++) {
+                    if (answers[i].isDone()) {
+                        continue;
+                    }
+                    if (lost.contains(to[i])) {
+                        throw new TimeoutException("node " + to[i] + " is lost");
+                    }
+                    if (closed) {
+                        throw new IllegalStateException("transaction engine is closed: node=" + node);
+                    }
+                    send(to[i], payloads[i]);
                 }
-                if (closed) {
-                    throw new IllegalStateException("transaction engine is closed: node=" + node);
-                }
-                send(to, payload);
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new TimeoutException("node " + to + " did not answer within " + TxnConfig.REMOTE_TIMEOUT_MS + "="
-                            + engine.config().remoteTimeoutMs + " ms");
+                    throw new TimeoutException("node " + firstUnanswered(to, answers) + " did not answer within "
+                            + TxnConfig.REMOTE_TIMEOUT_MS + "=" + engine.config().remoteTimeoutMs + " ms");
                 }
                 try {
-                    return answer.get(Math.min(TimeUnit.MILLISECONDS.toNanos(resend), left), TimeUnit.NANOSECONDS);
+                    all.get(Math.min(TimeUnit.MILLISECONDS.toNanos(resend), left), TimeUnit.NANOSECONDS);
+                    byte[][] result = new byte[to.length][];
+                    for (int i = 0; i < to.length; i++) {
+                        result[i] = answers[i].join();
+                    }
+                    return result;
                 } catch (TimeoutException notYet) {
                     resend = Math.min(resend * 2, MAX_RESEND_MS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new TimeoutException("interrupted while waiting for node " + to);
+                    throw new TimeoutException("interrupted while waiting for node " + firstUnanswered(to, answers));
                 } catch (ExecutionException e) {
                     throw new IllegalStateException(e.getCause());
                 }
             }
         } finally {
-            waiting.remove(request);
+            for (long request : requests) {
+                waiting.remove(request);
+            }
         }
+    }
+
+    private byte[] exchange(int to, long request, byte[] payload) throws TimeoutException {
+        return exchange(new int[] {to}, new long[] {request}, new byte[][] {payload})[0];
+    }
+
+    private static int firstUnanswered(int[] to, CompletableFuture<byte[]>[] answers) {
+        for (int i = 0; i < to.length; i++) {
+            if (!answers[i].isDone()) {
+                return to[i];
+            }
+        }
+        return to[0];
     }
 
     // ------------------------------------------------------------------ names

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.ObjIntConsumer;
 
 /**
  * A coordinator's record of the parts of one transaction on other nodes (its participants), and
@@ -76,19 +77,48 @@ final class RemoteParts {
      * here; an answer that does not come aborts the transaction ({@link ConflictKind#PARTICIPANT_UNREACHABLE}).
      */
     Wire.Reader call(int node, RemoteOp op, Consumer<Wire.Writer> args) {
+        return callEach(new int[] {node}, op, (w, i) -> args.accept(w))[0];
+    }
+
+    /**
+     * Runs {@code op} at each of {@code nodes} (distinct) at once, with the arguments {@code args}
+     * writes for the i-th, and returns their results in the same order once all have answered; failures as
+     * {@link #call}, the first node's in {@code nodes} order reported.
+     */
+    Wire.Reader[] callEach(int[] nodes, RemoteOp op, ObjIntConsumer<Wire.Writer> args) {
         txn.ensureActive();
-        Part part = parts.computeIfAbsent(node, Part::new);
-        txn.engine.remoteCalls.increment();
-        Wire.Writer w = new Wire.Writer().putByte(op.ordinal());
-        args.accept(w);
-        ClusterParts.Reply reply;
+        Part[] asked = new Part[nodes.length];
+        int[] seqs = new int[nodes.length];
+        for (int i = 0; i < nodes.length; i++) {
+            asked[i] = parts.computeIfAbsent(nodes[i], Part::new);
+            seqs[i] = ++asked[i].seq;
+            txn.engine.remoteCalls.increment();
+        }
+        byte[][] ops = new byte[nodes.length][]; // each node's own arguments: one request per node, sent together
+        for (int i = 0; i < nodes.length; i++) {
+            Wire.Writer w = new Wire.Writer().putByte(op.ordinal());
+            args.accept(w, i);
+            ops[i] = w.bytes();
+        }
+        ClusterParts.Reply[] replies;
         try {
-            reply = cluster.call(node, txn, ++part.seq, w.bytes());
+            replies = cluster.callAll(nodes, txn, seqs, ops);
         } catch (TimeoutException e) {
             throw txn.conflict(ConflictKind.PARTICIPANT_UNREACHABLE, 0, null, e.getMessage());
         }
-        part.wrote |= reply.wrote();
-        part.preReads |= reply.preReads();
+        for (int i = 0; i < nodes.length; i++) {
+            asked[i].wrote |= replies[i].wrote();
+            asked[i].preReads |= replies[i].preReads();
+        }
+        Wire.Reader[] results = new Wire.Reader[nodes.length];
+        for (int i = 0; i < nodes.length; i++) {
+            results[i] = result(nodes[i], replies[i]);
+        }
+        return results;
+    }
+
+    /** What {@code reply} from {@code node} means: its body, or the exception it reports. */
+    private Wire.Reader result(int node, ClusterParts.Reply reply) {
         Wire.Reader body = new Wire.Reader(reply.body().getBytes());
         switch (reply.status()) {
             case ClusterParts.OK:

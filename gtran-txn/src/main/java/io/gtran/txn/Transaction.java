@@ -318,8 +318,9 @@ public final class Transaction implements AutoCloseable {
         }
         LongList all = new LongList();
         all.addAll(here);
-        for (int node : remote.otherMembers()) {
-            all.addAll(remote.call(node, RemoteOp.SCAN, w -> w.putByte(kind.ordinal()).putString(RemoteOp.labelName(store, label))).getLongs());
+        for (Wire.Reader reply : remote.callEach(remote.otherMembers(), RemoteOp.SCAN,
+                (w, i) -> w.putByte(kind.ordinal()).putString(RemoteOp.labelName(store, label)))) {
+            all.addAll(reply.getLongs());
         }
         return all.toArray();
     }
@@ -418,8 +419,9 @@ public final class Transaction implements AutoCloseable {
     private long count(ElementKind kind, int label) {
         long total = countHere(kind, label);
         if (remote != null) {
-            for (int node : remote.otherMembers()) {
-                total += remote.call(node, RemoteOp.COUNT, w -> w.putByte(kind.ordinal()).putString(RemoteOp.labelName(store, label))).getLong();
+            for (Wire.Reader reply : remote.callEach(remote.otherMembers(), RemoteOp.COUNT,
+                    (w, i) -> w.putByte(kind.ordinal()).putString(RemoteOp.labelName(store, label)))) {
+                total += reply.getLong();
             }
         }
         return total;
@@ -801,11 +803,10 @@ public final class Transaction implements AutoCloseable {
         }
         LongList all = new LongList();
         all.addAll(here);
-        for (int node : remote.otherMembers()) {
-            Wire.Reader reply = remote.call(node, RemoteOp.INDEX_LOOKUP, w -> {
-                w.putByte(kind.ordinal()).putString(key).putByte(mode);
-                putTravelling(w, values);
-            });
+        for (Wire.Reader reply : remote.callEach(remote.otherMembers(), RemoteOp.INDEX_LOOKUP, (w, i) -> {
+            w.putByte(kind.ordinal()).putString(key).putByte(mode);
+            putTravelling(w, values);
+        })) {
             if (!reply.getBoolean()) {
                 return null;
             }
@@ -876,10 +877,8 @@ public final class Transaction implements AutoCloseable {
         ensureActive();
         indexChangeHere(change, kind, key, ordered);
         if (remote != null) {
-            for (int node : remote.otherMembers()) {
-                remote.call(node, RemoteOp.INDEX_CHANGE, w -> w.putByte(change.ordinal()).putByte(kind.ordinal()).putString(key)
-                        .putBoolean(ordered));
-            }
+            remote.callEach(remote.otherMembers(), RemoteOp.INDEX_CHANGE,
+                    (w, i) -> w.putByte(change.ordinal()).putByte(kind.ordinal()).putString(key).putBoolean(ordered));
         }
     }
 
@@ -1484,12 +1483,14 @@ public final class Transaction implements AutoCloseable {
             byNode.computeIfAbsent(owner(candidate), n -> new LongList()).add(candidate);
         }
         java.util.Set<Long> visible = new java.util.HashSet<>();
-        for (Map.Entry<Integer, LongList> e : byNode.entrySet()) {
-            long[] ids = e.getValue().toArray();
-            long[] seen = e.getKey() < 0
-                    ? visibleHere(kind, ids)
-                    : remote.call(e.getKey(), RemoteOp.VISIBLE, w -> w.putByte(kind.ordinal()).putLongs(ids)).getLongs();
-            for (long id : seen) {
+        LongList here = byNode.remove(-1);
+        for (long id : here == null ? new long[0] : visibleHere(kind, here.toArray())) {
+            visible.add(id);
+        }
+        int[] nodes = byNode.keySet().stream().mapToInt(Integer::intValue).toArray();
+        long[][] asked = byNode.values().stream().map(LongList::toArray).toArray(long[][]::new);
+        for (Wire.Reader reply : remote.callEach(nodes, RemoteOp.VISIBLE, (w, i) -> w.putByte(kind.ordinal()).putLongs(asked[i]))) {
+            for (long id : reply.getLongs()) {
                 visible.add(id);
             }
         }

@@ -10,7 +10,6 @@ import io.gtran.storage.ElementIds;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,33 +22,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  * agree across nodes (node 0 gives them, see DictionaryAgreementContract).
  */
 @Timeout(60)
-abstract class ClusterTransactionsContract {
+abstract class ClusterTransactionsContract extends ClusterContract {
     private static final Isolation SR = Isolation.SERIALIZABLE;
-    private ClusterNodes c;
-
-    protected abstract ClusterNodes.Transport transport();
 
     /** How long the bank transfers run (shorter where messages cost more). */
     protected abstract long bankMillis();
 
-    @AfterEach
-    void close() {
-        if (c != null) {
-            c.close();
-        }
-    }
 
-    private void start() {
-        c = new ClusterNodes(transport(), 3);
-    }
-
-    private int label(int node, String name) {
-        return c.engine(node).store().labels().intern(name);
-    }
-
-    private int key(int node, String name) {
-        return c.engine(node).store().propertyKeys().intern(name);
-    }
 
     /** A committed vertex "item" on {@code owner} with n = {@code n}, created by a transaction of node 0. */
     private long item(int owner, long n) {

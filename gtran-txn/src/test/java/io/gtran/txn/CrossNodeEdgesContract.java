@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.EdgeDirection;
 import io.gtran.storage.ElementIds;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,27 +17,10 @@ import org.junit.jupiter.api.Timeout;
  * in-vertex's node keeps a mirror, and both change in one transaction, whichever node coordinates.
  */
 @Timeout(60)
-abstract class CrossNodeEdgesContract {
+abstract class CrossNodeEdgesContract extends ClusterContract {
     private static final Isolation SR = Isolation.SERIALIZABLE;
     private static final int ANY = EdgeCursor.ANY_LABEL;
-    private ClusterNodes c;
 
-    protected abstract ClusterNodes.Transport transport();
-
-    @AfterEach
-    void close() {
-        if (c != null) {
-            c.close();
-        }
-    }
-
-    private void start() {
-        c = new ClusterNodes(transport(), 3);
-    }
-
-    private int label(int node, String name) {
-        return c.engine(node).store().labels().intern(name);
-    }
 
     private long vertex(int at, int owner) {
         Transaction t = c.begin(at, SR);
