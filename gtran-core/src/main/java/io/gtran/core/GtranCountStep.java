@@ -6,6 +6,7 @@ import java.util.NoSuchElementException;
 import org.apache.tinkerpop.gremlin.process.traversal.Step;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.Traverser;
+import org.apache.tinkerpop.gremlin.process.traversal.step.Profiling;
 import org.apache.tinkerpop.gremlin.process.traversal.step.util.AbstractStep;
 import org.apache.tinkerpop.gremlin.process.traversal.util.FastNoSuchElementException;
 import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
@@ -16,7 +17,8 @@ import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
  * element counters ({@link Transaction#countVertices}, {@link Transaction#countEdges}) without
  * visiting an element. The answer is the one the two steps would give in the same transaction.
  */
-final class GtranCountStep<S> extends AbstractStep<S, Long> {
+final class GtranCountStep<S> extends AbstractStep<S, Long> implements Profiling {
+    private final RemoteCallProfile profile = new RemoteCallProfile();
     private final boolean edges;
     /** The labels counted, distinct; null for all elements. */
     private final List<String> labels;
@@ -38,12 +40,23 @@ final class GtranCountStep<S> extends AbstractStep<S, Long> {
         GtranGraph graph = (GtranGraph) getTraversal().getGraph().get();
         GtranTransaction.Scope scope = graph.transaction().scope();
         long count;
+        java.util.Map<Integer, Integer> before = null;
         try {
+            before = profile.before(scope.txn());
             count = graph.indexes.count(scope.txn(), edges, labels);
         } catch (RuntimeException e) {
             throw scope.translate(e);
+        } finally {
+            if (before != null) {
+                profile.after(scope.txn(), before);
+            }
         }
         return getTraversal().getTraverserGenerator().generate(count, (Step) this, 1L);
+    }
+
+    @Override
+    public void setMetrics(org.apache.tinkerpop.gremlin.process.traversal.util.MutableMetrics metrics) {
+        profile.setMetrics(metrics);
     }
 
     @Override

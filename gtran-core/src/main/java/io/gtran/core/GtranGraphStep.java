@@ -12,11 +12,14 @@ import org.apache.tinkerpop.gremlin.process.traversal.Compare;
 import org.apache.tinkerpop.gremlin.process.traversal.Contains;
 import org.apache.tinkerpop.gremlin.process.traversal.P;
 import org.apache.tinkerpop.gremlin.process.traversal.step.HasContainerHolder;
+import org.apache.tinkerpop.gremlin.process.traversal.Traverser;
 import org.apache.tinkerpop.gremlin.process.traversal.step.Mutating;
+import org.apache.tinkerpop.gremlin.process.traversal.step.Profiling;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.GraphStep;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.GraphStepContract;
 import org.apache.tinkerpop.gremlin.process.traversal.step.util.HasContainer;
 import org.apache.tinkerpop.gremlin.process.traversal.util.AndP;
+import org.apache.tinkerpop.gremlin.process.traversal.util.MutableMetrics;
 import org.apache.tinkerpop.gremlin.process.traversal.util.TraversalHelper;
 import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.Element;
@@ -33,7 +36,9 @@ import org.apache.tinkerpop.gremlin.util.iterator.IteratorUtils;
  * changes how fast the answer comes, never the answer. {@code toString} (and so {@code profile()}
  * and {@code explain()}) names the access path.
  */
-final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> implements HasContainerHolder<S, E> {
+final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> implements HasContainerHolder<S, E>, Profiling {
+    private final RemoteCallProfile profile = new RemoteCallProfile();
+
     private final List<HasContainer> hasContainers = new ArrayList<>();
 
     @SuppressWarnings("unchecked")
@@ -80,6 +85,25 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
                     : new GtranIterator<Vertex>(scope, txn.scanByMember(kind, EdgeCursor.ANY_LABEL), id -> new GtranVertex(graph, id, null)));
         }
         return filtered(edge ? (Iterator<? extends Element>) graph.edges() : graph.vertices());
+    }
+
+    @Override
+    protected Traverser.Admin<E> processNextStart() {
+        if (!profile.active()) {
+            return super.processNextStart();
+        }
+        Transaction txn = ((GtranGraph) getTraversal().getGraph().get()).transaction().scope().txn();
+        java.util.Map<Integer, Integer> before = profile.before(txn);
+        try {
+            return super.processNextStart();
+        } finally {
+            profile.after(txn, before);
+        }
+    }
+
+    @Override
+    public void setMetrics(MutableMetrics metrics) {
+        profile.setMetrics(metrics);
     }
 
     private boolean writes() {

@@ -92,4 +92,16 @@ class GtranClusterLimitTest {
         assertEquals(200L, g.V().out("to").dedup().count().next());
         graphs.get(0).tx().rollback();
     }
+
+    @Test
+    void profileShowsTheOtherNodesAScanAndACountAskedAndTheirRequests() {
+        GraphTraversalSource g = graphs.get(0).traversal();
+        org.apache.tinkerpop.gremlin.process.traversal.util.TraversalMetrics scan = g.V().limit(60).profile().next();
+        assertEquals("[1]", scan.getMetrics(0).getAnnotation("remoteNodes"), scan.toString());
+        assertEquals(1L, scan.getMetrics(0).getCount("remoteRequests"), scan.toString());
+        org.apache.tinkerpop.gremlin.process.traversal.util.TraversalMetrics count = g.V().count().profile().next();
+        assertEquals("[1, 2]", count.getMetrics(0).getAnnotation("remoteNodes"), count.toString());
+        assertEquals(2L, count.getMetrics(0).getCount("remoteRequests"), count.toString());
+        graphs.get(0).tx().rollback();
+    }
 }

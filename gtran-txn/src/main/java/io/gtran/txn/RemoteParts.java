@@ -66,6 +66,13 @@ final class RemoteParts {
         return false;
     }
 
+    /** Requests sent to each node so far in this transaction (resends not counted), by node. */
+    Map<Integer, Integer> callsByNode() {
+        Map<Integer, Integer> calls = new TreeMap<>();
+        parts.forEach((node, part) -> calls.put(node, part.seq));
+        return calls;
+    }
+
     /** The nodes holding a part, ascending. */
     int[] nodes() {
         return parts.keySet().stream().mapToInt(Integer::intValue).toArray();

@@ -760,6 +760,14 @@ public final class Transaction implements AutoCloseable {
         return true;
     }
 
+    /**
+     * The operations this transaction ran on each other node so far (requests; a resend is not
+     * counted), by node: for {@code profile()} to show what a step cost. Empty on a single node.
+     */
+    public Map<Integer, Integer> remoteCalls() {
+        return remote == null ? Map.of() : remote.callsByNode();
+    }
+
     // ---------------------------------------------------------------- property-value indexes
 
     /**
