@@ -44,6 +44,8 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
     private MutableMetrics metrics;
     private final java.util.TreeSet<Integer> nodesAsked = new java.util.TreeSet<>();
     private int batchSize = BATCH;
+    /** What the steps after this one read of its results; found on first use, when the traversal is complete. */
+    private ElementReads reads;
 
     GtranBatchedVertexStep(VertexStep<E> original) {
         super(original.getTraversal(), original.getReturnClass(), original.getDirection(), original.getEdgeLabels());
@@ -107,7 +109,9 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
             pairs = adjacency(graph, ids, ours, direction);
         }
         if (!(getNextStep() instanceof CountGlobalStep || getNextStep() instanceof VertexStep)) {
-            prefetchIds(graph, pairs, edges); // the next step only counts, or hops on: it needs no ids
+            long[] results = results(pairs, edges);
+            prefetchIds(graph, results, edges); // the next step only counts, or hops on: it needs no ids
+            readAhead(graph, results, edges);
         }
         for (int i = 0; i < ids.length; i++) {
             Traverser.Admin<Vertex> t = batch.get(i);
@@ -139,7 +143,17 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
      * Fetches the shown ids of the batch's results on other nodes, one request per node, so that
      * what comes next (a barrier's equality, {@code id()}, a result sent to a client) finds them.
      */
-    private static void prefetchIds(GtranGraph graph, long[][] pairs, boolean edges) {
+    private static void prefetchIds(GtranGraph graph, long[] elements, boolean edges) {
+        GtranTransaction.Scope scope = graph.transaction().scope();
+        try {
+            graph.ids.prefetch(scope.txn(), edges ? io.gtran.txn.ElementKind.EDGE : io.gtran.txn.ElementKind.VERTEX, elements);
+        } catch (RuntimeException e) {
+            throw scope.translate(e);
+        }
+    }
+
+    /** The batch's results: each pair's edge ({@code edges}) or neighbour. */
+    private static long[] results(long[][] pairs, boolean edges) {
         int n = 0;
         for (long[] p : pairs) {
             n += p == null ? 0 : p.length / 2;
@@ -151,12 +165,33 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
                 elements[at++] = edges ? p[j] : p[j + 1];
             }
         }
-        GtranTransaction.Scope scope = graph.transaction().scope();
-        try {
-            graph.ids.prefetch(scope.txn(), edges ? io.gtran.txn.ElementKind.EDGE : io.gtran.txn.ElementKind.VERTEX, elements);
-        } catch (RuntimeException e) {
-            throw scope.translate(e);
+        return elements;
+    }
+
+    /**
+     * Reads ahead, one request per node, the labels and properties of the batch's results that
+     * the steps after this one read ({@link ElementReads}), so their element-at-a-time reads find
+     * them in the transaction ({@code Transaction.readMany}).
+     */
+    private void readAhead(GtranGraph graph, long[] elements, boolean edges) {
+        if (reads == null) {
+            reads = ElementReads.after(this);
         }
+        reads.readAhead(graph, edges ? io.gtran.txn.ElementKind.EDGE : io.gtran.txn.ElementKind.VERTEX, elements);
+        if (metrics != null && !reads.isEmpty()) {
+            java.util.TreeSet<Integer> owners = owners(elements);
+            owners.remove(graph.node().id());
+            metrics.setAnnotation("readAhead", reads.toString());
+            metrics.incrementCount("readAheadRequests", owners.size());
+        }
+    }
+
+    private static java.util.TreeSet<Integer> owners(long[] elements) {
+        java.util.TreeSet<Integer> owners = new java.util.TreeSet<>();
+        for (long id : elements) {
+            owners.add(io.gtran.storage.ElementIds.node(id));
+        }
+        return owners;
     }
 
     /** Each vertex's (edge, neighbour) pairs, or null where the vertex's own method must answer. */
@@ -205,10 +240,7 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
 
     /** Records in the profile which nodes this batch asked and how many requests went to other nodes. */
     private void profiled(GtranGraph graph, long[] asked) {
-        java.util.TreeSet<Integer> owners = new java.util.TreeSet<>();
-        for (long id : asked) {
-            owners.add(io.gtran.storage.ElementIds.node(id));
-        }
+        java.util.TreeSet<Integer> owners = owners(asked);
         nodesAsked.addAll(owners);
         owners.remove(graph.node().id());
         metrics.setAnnotation("nodes", nodesAsked.toString());

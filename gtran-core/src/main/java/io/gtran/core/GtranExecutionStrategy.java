@@ -14,9 +14,11 @@ import org.apache.tinkerpop.gremlin.structure.Graph;
  * On a graph over a cluster in {@code batched} execution ({@link GtranGraph#EXECUTION}), replaces
  * each vertex step ({@code out()}, {@code inE()}, ...) with a {@link GtranBatchedVertexStep},
  * which asks each node once per batch of traversers (batches that start small and grow, when the
- * traversal has a {@code limit()} or {@code range()} that may end it early). Traversals that write are left alone: reading
- * ahead of a write could read before it, where the lazy order of the element-at-a-time steps reads
- * after it (the same rule TinkerPop's LazyBarrierStrategy follows).
+ * traversal has a {@code limit()} or {@code range()} that may end it early); {@link
+ * GtranGraphStep} reads ahead in batches under the same condition ({@link #batches}). Traversals
+ * that write are left alone: reading ahead of a write could read before it, where the lazy order
+ * of the element-at-a-time steps reads after it (the same rule TinkerPop's LazyBarrierStrategy
+ * follows).
  */
 public final class GtranExecutionStrategy extends AbstractTraversalStrategy<TraversalStrategy.ProviderOptimizationStrategy>
         implements TraversalStrategy.ProviderOptimizationStrategy {
@@ -29,18 +31,25 @@ public final class GtranExecutionStrategy extends AbstractTraversalStrategy<Trav
         return INSTANCE;
     }
 
+    /**
+     * Whether {@code traversal} runs batched: on a cluster graph in batched execution, not on a
+     * graph computer, and its root traversal writes nothing.
+     */
+    static boolean batches(Traversal.Admin<?, ?> traversal) {
+        Graph graph = traversal.getGraph().orElse(null);
+        if (!(graph instanceof GtranGraph g) || !g.batched() || TraversalHelper.onGraphComputer(traversal)) {
+            return false;
+        }
+        return !TraversalHelper.hasStepOfAssignableClassRecursively(Mutating.class, TraversalHelper.getRootTraversal(traversal));
+    }
+
     @Override
     @SuppressWarnings({"rawtypes", "unchecked"})
     public void apply(Traversal.Admin<?, ?> traversal) {
-        Graph graph = traversal.getGraph().orElse(null);
-        if (!(graph instanceof GtranGraph g) || !g.batched() || TraversalHelper.onGraphComputer(traversal)) {
+        if (!batches(traversal)) {
             return;
         }
-        Traversal.Admin<?, ?> root = TraversalHelper.getRootTraversal(traversal);
-        if (TraversalHelper.hasStepOfAssignableClassRecursively(Mutating.class, root)) {
-            return;
-        }
-        boolean limited = TraversalHelper.hasStepOfAssignableClassRecursively(RangeGlobalStep.class, root);
+        boolean limited = TraversalHelper.hasStepOfAssignableClassRecursively(RangeGlobalStep.class, TraversalHelper.getRootTraversal(traversal));
         for (VertexStep original : TraversalHelper.getStepsOfClass(VertexStep.class, traversal)) {
             GtranBatchedVertexStep<?> batched = new GtranBatchedVertexStep<>(original);
             if (limited) {

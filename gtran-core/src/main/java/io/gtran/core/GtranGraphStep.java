@@ -162,7 +162,48 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
     }
 
     private Iterator<? extends Element> filtered(Iterator<? extends Element> candidates) {
-        return hasContainers.isEmpty() ? candidates : IteratorUtils.filter(candidates, e -> HasContainer.testAll(e, hasContainers));
+        Iterator<? extends Element> read = readingAhead(candidates);
+        return hasContainers.isEmpty() ? read : IteratorUtils.filter(read, e -> HasContainer.testAll(e, hasContainers));
+    }
+
+    /**
+     * In batched execution, the candidates {@link GtranBatchedVertexStep#BATCH} at a time, with
+     * what the filters and the steps after this one read of them read ahead first, one request per
+     * node ({@link ElementReads}); else the candidates as they come.
+     */
+    private Iterator<? extends Element> readingAhead(Iterator<? extends Element> candidates) {
+        ElementReads reads = GtranExecutionStrategy.batches(getTraversal()) ? ElementReads.including(this) : ElementReads.NONE;
+        if (reads.isEmpty()) {
+            return candidates;
+        }
+        GtranGraph graph = (GtranGraph) getTraversal().getGraph().get();
+        ElementKind kind = Edge.class.isAssignableFrom(returnClass) ? ElementKind.EDGE : ElementKind.VERTEX;
+        java.util.ArrayDeque<Element> ready = new java.util.ArrayDeque<>();
+        return new Iterator<Element>() {
+            @Override
+            public boolean hasNext() {
+                if (ready.isEmpty() && candidates.hasNext()) {
+                    java.util.stream.LongStream.Builder ids = java.util.stream.LongStream.builder();
+                    while (ready.size() < GtranBatchedVertexStep.BATCH && candidates.hasNext()) {
+                        Element e = candidates.next();
+                        ready.add(e);
+                        if (e instanceof GtranElement ge && ge.graph == graph) {
+                            ids.add(ge.internalId);
+                        }
+                    }
+                    reads.readAhead(graph, kind, ids.build().toArray());
+                }
+                return !ready.isEmpty();
+            }
+
+            @Override
+            public Element next() {
+                if (!hasNext()) {
+                    throw new java.util.NoSuchElementException();
+                }
+                return ready.poll();
+            }
+        };
     }
 
     @Override

@@ -157,6 +157,32 @@ class GtranClusterGraphTest {
     }
 
     @Test
+    void aPropertyReadAheadAbortsAtSrWhenAnotherTransactionChangesIt() throws Exception {
+        for (String isolation : new String[] {"SR", "SI"}) {
+            try (GtranGraph graph = open(isolation)) {
+                GraphTraversalSource g = graph.traversal();
+                Vertex hub = g.addV("hub").property(T.id, "hub").next();
+                for (int i = 0; i < 3; i++) {
+                    hub.addEdge("to", g.addV("spoke").property(T.id, "s" + i).property("age", i).next()); // one on each member
+                }
+                graph.tx().commit();
+                for (int round = 0; round < 3; round++) {
+                    String spoke = "s" + round;
+                    int age = 10 + round;
+                    Throwable aborted = raced(graph, s -> assertEquals(3, s.V("hub").out().values("age").toList().size()),
+                            s -> s.V(spoke).property("age", age).iterate());
+                    if (isolation.equals("SR")) {
+                        assertTrue(aborted instanceof TransactionAbortedException, "SR, " + spoke + ": " + aborted);
+                    } else {
+                        assertEquals(null, aborted, "SI validates no reads");
+                    }
+                }
+                graph.tx().rollback();
+            }
+        }
+    }
+
+    @Test
     void readTraversalsHopInBatchesAndWritingOnesElementAtATime() {
         try (GtranGraph graph = open("SR")) {
             GraphTraversalSource g = graph.traversal();

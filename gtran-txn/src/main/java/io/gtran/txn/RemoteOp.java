@@ -32,6 +32,13 @@ enum RemoteOp {
     INDEX_WRITE, INDEX_LOOKUP, INDEX_FILL, INDEX_CHANGE,
     /** A page of a {@link #SCAN}: from a slot, at most so many elements (see {@link MemberScan}). */
     SCAN_PAGE,
+    /**
+     * Labels and/or properties (some keys, or all) of many elements of the owner in one request:
+     * per element, whether it is seen, then what {@link #LABEL} and {@link #PROPERTY} (each key)
+     * or {@link #PROPERTIES} answer, read by the same {@link Transaction} methods, so recorded as
+     * the same reads (see {@link Transaction#readMany}).
+     */
+    READ_MANY,
     /** The end of a read-only transaction: wait for what it pre-read here to commit. */
     RESOLVE;
 
@@ -74,9 +81,7 @@ enum RemoteOp {
             case PROPERTIES -> {
                 ElementKind kind = kind(in);
                 long id = in.getLong();
-                Map<Integer, Object> properties = kind == ElementKind.VERTEX ? txn.vertexProperties(id) : txn.edgeProperties(id);
-                out.putInt(properties.size());
-                properties.forEach((key, value) -> out.putString(store.propertyKeys().name(key)).putValue(value));
+                putProperties(store, out, kind == ElementKind.VERTEX ? txn.vertexProperties(id) : txn.edgeProperties(id));
             }
             case EDGES -> {
                 long vertex = in.getLong();
@@ -225,6 +230,7 @@ enum RemoteOp {
                 ElementKind kind = kind(in);
                 txn.indexChangeHere(change, kind, in.getString(), in.getBoolean());
             }
+            case READ_MANY -> readMany(txn, store, in, out);
             case SHADOWED_ID -> out.putBoolean(txn.engine.externalIds().shadowed(kind(in), in.getLong()));
             case RESOLVE -> txn.resolvePreReads();
             default -> throw new IllegalStateException("unhandled remote operation: " + op);
@@ -238,6 +244,42 @@ enum RemoteOp {
             values[i] = in.getValue();
         }
         return values;
+    }
+
+    /** {@link #READ_MANY} at the owner: the single reads' own methods, element by element. */
+    private static void readMany(Transaction txn, GraphStore store, Wire.Reader in, Wire.Writer out) {
+        ElementKind kind = kind(in);
+        long[] ids = in.getLongs();
+        boolean labels = in.getBoolean();
+        int n = in.getInt();
+        int[] keys = n < 0 ? null : new int[n];
+        for (int i = 0; i < n; i++) {
+            keys[i] = store.propertyKeys().intern(in.getString());
+        }
+        boolean vertex = kind == ElementKind.VERTEX;
+        for (long id : ids) {
+            boolean seen = txn.exists(kind, id);
+            out.putBoolean(seen);
+            if (!seen) {
+                continue;
+            }
+            if (labels) {
+                out.putString(store.labels().name(vertex ? txn.vertexLabel(id) : txn.edgeLabel(id)));
+            }
+            if (keys == null) {
+                putProperties(store, out, vertex ? txn.vertexProperties(id) : txn.edgeProperties(id));
+                continue;
+            }
+            for (int key : keys) {
+                out.putValue(vertex ? txn.vertexProperty(id, key) : txn.edgeProperty(id, key));
+            }
+        }
+    }
+
+    /** Every property of an element, keys by name: what {@link #PROPERTIES} answers. */
+    private static void putProperties(GraphStore store, Wire.Writer out, Map<Integer, Object> properties) {
+        out.putInt(properties.size());
+        properties.forEach((key, value) -> out.putString(store.propertyKeys().name(key)).putValue(value));
     }
 
     private static ElementKind kind(Wire.Reader in) {

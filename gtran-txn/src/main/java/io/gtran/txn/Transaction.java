@@ -86,6 +86,8 @@ public final class Transaction implements AutoCloseable {
     private final Map<Long, long[]> countDeltas = new java.util.HashMap<>();
     /** The deltas it added to the counters at commit, to stamp or undo. */
     final List<ElementCounts.Delta> publishedCounts = new ArrayList<>();
+    /** Labels and properties of other nodes' elements read ahead ({@link #readMany}); null before any. */
+    private ReadAhead readAhead;
 
     Transaction(TransactionEngine engine, long id, long beginTime, Isolation isolation) {
         this(engine, id, beginTime, isolation, false);
@@ -149,21 +151,24 @@ public final class Transaction implements AutoCloseable {
     }
 
     public int vertexLabel(long vertexId) {
-        int owner = owner(vertexId);
-        if (owner >= 0) {
-            return store.labels().intern(remote.call(owner, RemoteOp.LABEL, w -> w.putByte(0).putLong(vertexId)).getString());
-        }
-        requireVisible(ElementKind.VERTEX, vertexId);
-        return store.vertices().label(vertexId);
+        return label(ElementKind.VERTEX, vertexId);
     }
 
     public int edgeLabel(long edgeId) {
-        int owner = owner(edgeId);
+        return label(ElementKind.EDGE, edgeId);
+    }
+
+    private int label(ElementKind kind, long element) {
+        int owner = owner(element);
         if (owner >= 0) {
-            return store.labels().intern(remote.call(owner, RemoteOp.LABEL, w -> w.putByte(1).putLong(edgeId)).getString());
+            ReadAhead.Entry known = readAhead(kind, element);
+            if (ReadAhead.answers(known, true, new int[0])) {
+                return known.label;
+            }
+            return store.labels().intern(remote.call(owner, RemoteOp.LABEL, w -> w.putByte(kind.ordinal()).putLong(element)).getString());
         }
-        requireVisible(ElementKind.EDGE, edgeId);
-        return store.edges().label(edgeId);
+        requireVisible(kind, element);
+        return kind.table(store).label(element);
     }
 
     public long edgeOutVertex(long edgeId) {
@@ -200,6 +205,73 @@ public final class Transaction implements AutoCloseable {
 
     public Map<Integer, Object> edgeProperties(long edgeId) {
         return properties(ElementKind.EDGE, edgeId);
+    }
+
+    /**
+     * Reads ahead, for many elements of one kind, their labels ({@code labels}) and the properties
+     * under {@code keys} (null: every property), one {@link RemoteOp#READ_MANY} request per other
+     * node that owns some of them; this node's elements are left to the single reads, which cost
+     * no message. Each owner records exactly the reads the single reads record ({@link #exists},
+     * {@link #vertexLabel}, {@link #vertexProperty}, {@link #vertexProperties} and their edge
+     * forms run there), and later single reads of these elements are answered from what came back
+     * until this transaction next writes (see {@link ReadAhead}). An element the owner does not
+     * show is not kept, so its single read reports it as it would have.
+     */
+    public void readMany(ElementKind kind, long[] elements, boolean labels, int[] keys) {
+        if (remote == null) {
+            return;
+        }
+        if (readAhead == null) {
+            readAhead = new ReadAhead();
+        }
+        Map<Integer, LongList> byNode = new java.util.TreeMap<>();
+        for (long element : elements) {
+            int owner = owner(element);
+            if (owner >= 0 && !ReadAhead.answers(readAhead.get(kind, element), labels, keys)) {
+                byNode.computeIfAbsent(owner, n -> new LongList()).add(element);
+            }
+        }
+        for (Map.Entry<Integer, LongList> e : byNode.entrySet()) {
+            long[] ids = e.getValue().toArray();
+            io.gtran.txn.cluster.Wire.Reader in = remote.call(e.getKey(), RemoteOp.READ_MANY, w -> {
+                w.putByte(kind.ordinal()).putLongs(ids).putBoolean(labels).putInt(keys == null ? -1 : keys.length);
+                for (int i = 0; keys != null && i < keys.length; i++) {
+                    w.putString(store.propertyKeys().name(keys[i]));
+                }
+            });
+            for (long id : ids) {
+                if (!in.getBoolean()) {
+                    continue; // not seen there: its single read reports it
+                }
+                ReadAhead.Entry entry = readAhead.put(kind, id);
+                if (labels) {
+                    entry.label = store.labels().intern(in.getString());
+                }
+                if (keys == null) {
+                    entry.all = readProperties(in);
+                } else {
+                    for (int key : keys) {
+                        entry.values.put(key, in.getValue());
+                    }
+                }
+            }
+        }
+    }
+
+    /** What was read ahead of an element of another node, or null: nothing (or this transaction wrote since). */
+    private ReadAhead.Entry readAhead(ElementKind kind, long element) {
+        if (readAhead == null) {
+            return null;
+        }
+        ensureActive(); // an answer from memory must not outlive the transaction either
+        return readAhead.get(kind, element);
+    }
+
+    /** This transaction writes: what it read ahead may not be what it sees any more. */
+    private void forgetReadAhead() {
+        if (readAhead != null) {
+            readAhead.clear();
+        }
     }
 
     /**
@@ -621,6 +693,7 @@ public final class Transaction implements AutoCloseable {
 
     /** Deletes an edge this transaction sees (and its mirror, if its in-vertex is on another node). */
     public void removeEdge(long edgeId) {
+        forgetReadAhead();
         int owner = owner(edgeId);
         long inVertex;
         if (owner >= 0) {
@@ -665,6 +738,7 @@ public final class Transaction implements AutoCloseable {
 
     /** Deletes a vertex this transaction sees, with all its edges (on other nodes too). */
     public void removeVertex(long vertexId) {
+        forgetReadAhead();
         if (!participant && spansNodes()) {
             // The edges to other nodes first, each with its mirror; the owner then ends the rest.
             long[] adjacent = adjacent(vertexId, EdgeDirection.BOTH, EdgeCursor.ANY_LABEL);
@@ -748,6 +822,7 @@ public final class Transaction implements AutoCloseable {
     }
 
     private boolean writeProperty(ElementKind kind, long element, int keyId, Object value) {
+        forgetReadAhead();
         int owner = owner(element);
         if (owner < 0) {
             return rules.writeProperty(kind, element, keyId, value);
@@ -1346,6 +1421,9 @@ public final class Transaction implements AutoCloseable {
     public boolean exists(ElementKind kind, long element) {
         int owner = owner(element);
         if (owner >= 0) {
+            if (readAhead(kind, element) != null) {
+                return true; // seen when read ahead, and nothing written since
+            }
             return remote.call(owner, RemoteOp.EXISTS, w -> w.putByte(kind.ordinal()).putLong(element)).getBoolean();
         }
         ensureActive();
@@ -1400,6 +1478,10 @@ public final class Transaction implements AutoCloseable {
     private Object property(ElementKind kind, long element, int key) {
         int owner = owner(element);
         if (owner >= 0) {
+            ReadAhead.Entry known = readAhead(kind, element);
+            if (ReadAhead.hasValue(known, key)) {
+                return ReadAhead.value(known, key);
+            }
             return remote.call(owner, RemoteOp.PROPERTY, w -> w.putByte(kind.ordinal()).putLong(element)
                     .putString(store.propertyKeys().name(key))).getValue();
         }
@@ -1412,13 +1494,11 @@ public final class Transaction implements AutoCloseable {
     private Map<Integer, Object> properties(ElementKind kind, long element) {
         int owner = owner(element);
         if (owner >= 0) {
-            io.gtran.txn.cluster.Wire.Reader in = remote.call(owner, RemoteOp.PROPERTIES, w -> w.putByte(kind.ordinal()).putLong(element));
-            Map<Integer, Object> byKey = new java.util.TreeMap<>();
-            for (int i = in.getInt(); i > 0; i--) {
-                int key = store.propertyKeys().intern(in.getString());
-                byKey.put(key, in.getValue());
+            ReadAhead.Entry known = readAhead(kind, element);
+            if (ReadAhead.answers(known, false, null)) {
+                return ReadAhead.all(known);
             }
-            return new LinkedHashMap<>(byKey);
+            return readProperties(remote.call(owner, RemoteOp.PROPERTIES, w -> w.putByte(kind.ordinal()).putLong(element)));
         }
         requireVisible(kind, element);
         recordRead(ConflictKey.propertyKeys(element));
@@ -1436,6 +1516,16 @@ public final class Transaction implements AutoCloseable {
             }
         }
         return result;
+    }
+
+    /** Every property as {@link RemoteOp#PROPERTIES} sends it, by this node's key ids in key order. */
+    private Map<Integer, Object> readProperties(io.gtran.txn.cluster.Wire.Reader in) {
+        Map<Integer, Object> byKey = new java.util.TreeMap<>();
+        for (int i = in.getInt(); i > 0; i--) {
+            int key = store.propertyKeys().intern(in.getString());
+            byKey.put(key, in.getValue());
+        }
+        return new LinkedHashMap<>(byKey);
     }
 
     // ---------------------------------------------------------------- helpers

@@ -24,14 +24,22 @@ import org.apache.tinkerpop.gremlin.structure.Graph;
 public final class InJvmClusterGraph {
     /** Members in the cluster (default 3). */
     public static final String NODES_KEY = "cluster.nodes";
+    /** The member the graph runs on (default: the next in turn). */
+    public static final String COORDINATOR_KEY = "cluster.coordinator";
     private static final AtomicInteger NEXT_COORDINATOR = new AtomicInteger();
 
     private InJvmClusterGraph() {
     }
 
     public static GtranGraph open(Configuration configuration) {
+        return open(configuration, fabric -> fabric);
+    }
+
+    /** As {@link #open(Configuration)}, each member's fabric wrapped by {@code decorate} (a message counter, a fault). */
+    public static GtranGraph open(Configuration configuration, java.util.function.UnaryOperator<io.gtran.rdma.Fabric> decorate) {
         int n = configuration.getInt(NODES_KEY, 3);
-        int coordinator = Math.floorMod(NEXT_COORDINATOR.getAndIncrement(), n);
+        int coordinator = configuration.containsKey(COORDINATOR_KEY) ? configuration.getInt(COORDINATOR_KEY)
+                : Math.floorMod(NEXT_COORDINATOR.getAndIncrement(), n);
         InJvmCluster fabric = new InJvmCluster();
         StringBuilder members = new StringBuilder();
         for (int i = 0; i < n; i++) {
@@ -47,7 +55,7 @@ public final class InJvmClusterGraph {
                 settings.put(StoreConfig.EXTERNAL_IDS_MAX, 20_000);
                 settings.put(Membership.NODES, members.toString());
                 settings.put(ClockConfig.SYNC_INTERVAL_MS, 5);
-                nodes.add(GtranNode.open(fabric.join(i), settings));
+                nodes.add(GtranNode.open(decorate.apply(fabric.join(i)), settings));
             }
             BaseConfiguration graphConfiguration = new BaseConfiguration();
             configuration.getKeys().forEachRemaining(key -> graphConfiguration.setProperty(key, configuration.getProperty(key)));
