@@ -40,6 +40,8 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
     private final RemoteCallProfile profile = new RemoteCallProfile();
 
     private final List<HasContainer> hasContainers = new ArrayList<>();
+    /** What to read ahead of the elements (in batched execution); found on first use, when the traversal is complete. */
+    private ElementReads reads;
 
     @SuppressWarnings("unchecked")
     GtranGraphStep(GraphStepContract<S, E> original) {
@@ -172,7 +174,10 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
      * node ({@link ElementReads}); else the candidates as they come.
      */
     private Iterator<? extends Element> readingAhead(Iterator<? extends Element> candidates) {
-        ElementReads reads = GtranExecutionStrategy.batches(getTraversal()) ? ElementReads.including(this) : ElementReads.NONE;
+        if (reads == null) {
+            reads = GtranExecutionStrategy.batches(getTraversal()) ? ElementReads.including(this) : ElementReads.NONE;
+        }
+        ElementReads reads = this.reads;
         if (reads.isEmpty()) {
             return candidates;
         }

@@ -17,28 +17,17 @@ import org.junit.runner.RunWith;
  * of three separate processes ({@link ClusterProcesses}): every test graph spans the three nodes,
  * and each scenario talks to the next node in turn. Left out: as {@link GtranRemoteFeatureTest}.
  *
- * <p>One scenario is left out for time, {@value #SLOW}: it groups every grateful-dead song's
- * edges by label and sums their weights, about 300,000 reads of single edges' labels and
- * properties, each one request to another node until property reads are batched: 75 s in one
- * JVM, beyond the server's 180 s evaluation timeout over loopback TCP. The in-JVM cluster run
- * ({@code GtranClusterFeatureTest}) runs it.
- *
  * <p>It takes about five minutes on two cores, so {@code mvn verify} runs it only with {@code
  * -Dgtran.test.remote-cluster=true}; {@code .ci/run} does (README, "Tests").
  */
 @RunWith(Cucumber.class)
 @CucumberOptions(
         tags = "not @GraphComputerOnly and not @AllowNullPropertyValues and not @InsertionOrderingRequired and not @TinkerServiceRegistry",
-        name = GtranRemoteClusterFeatureTest.RUN,
         glue = {"org.apache.tinkerpop.gremlin.features"},
         objectFactory = GtranRemoteClusterFeatureTest.Factory.class,
         features = {"classpath:/org/apache/tinkerpop/gremlin/test/features"},
         plugin = {"progress", "junit:target/cucumber-remote-cluster.xml"})
 public class GtranRemoteClusterFeatureTest {
-    static final String SLOW = "g_V_outXfollowedByX_group_byXsongTypeX_byXbothE_group_byXlabelX_byXweight_sumXX";
-    /** Every scenario but {@link #SLOW}. */
-    static final String RUN = "^(?!" + SLOW + "$).*";
-
     @BeforeClass
     public static void startCluster() {
         org.junit.Assume.assumeTrue("the remote Gherkin run against three processes runs with -Dgtran.test.remote-cluster=true"

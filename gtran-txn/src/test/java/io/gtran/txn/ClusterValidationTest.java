@@ -35,14 +35,9 @@ class ClusterValidationTest {
     void aWriterStillExecutingElsewhereNeitherDelaysNorAbortsACommit(Transport transport) {
         int waitMs = 2_000;
         try (ClusterNodes c = new ClusterNodes(transport, 3, TxnConfig.GC, false, TxnConfig.DEPENDENCY_WAIT_MS, waitMs)) {
-            int value2 = c.engine(2).store().propertyKeys().intern("value");
-            int label2 = c.engine(2).store().labels().intern("row");
-            Transaction setup = c.begin(2, Isolation.SERIALIZABLE);
-            long a = setup.addVertex(label2);
-            long b = setup.addVertex(label2);
-            setup.setVertexProperty(a, value2, 10L);
-            setup.setVertexProperty(b, value2, 20L);
-            setup.commit();
+            long[] rows = twoRows(c, 10L, 20L);
+            long a = rows[0];
+            long b = rows[1];
 
             int value0 = c.engine(0).store().propertyKeys().intern("value");
             int value1 = c.engine(1).store().propertyKeys().intern("value");
@@ -127,5 +122,60 @@ class ClusterValidationTest {
             t1.setVertexProperty(w, a0, 2L);
             assertThrows(TransactionConflictException.class, t1::commit, "write skew committed at SR");
         }
+    }
+
+    /**
+     * What a coordinator reads ahead ({@link Transaction#readMany}) is recorded at the owner as
+     * its single reads are: T1 (node 0) reads ahead vertex a's "value" (or all of a's properties,
+     * "p" absent) on node 2 and answers its later reads from that; T2 (node 1) changes a.value
+     * (adds a.p) and commits first; T1 writes w on node 2 and must abort at SR. A transaction's own
+     * write is seen over what it read ahead.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("transports")
+    void readsAheadAreValidatedAtTheOwner(Transport transport) {
+        for (boolean all : new boolean[] {false, true}) {
+            try (ClusterNodes c = new ClusterNodes(transport, 3, TxnConfig.GC, false)) {
+                int value0 = c.engine(0).store().propertyKeys().intern("value");
+                int p0 = c.engine(0).store().propertyKeys().intern("p");
+                long[] rows = twoRows(c, 10L, 1L); // a, then w
+                long a = rows[0];
+                Transaction t1 = c.begin(0, Isolation.SERIALIZABLE);
+                t1.readMany(ElementKind.VERTEX, new long[] {a}, true, all ? null : new int[] {value0});
+                Transaction t2 = c.begin(1, Isolation.SERIALIZABLE);
+                if (all) {
+                    t2.setVertexProperty(a, c.engine(1).store().propertyKeys().intern("p"), 7L);
+                } else {
+                    t2.setVertexProperty(a, c.engine(1).store().propertyKeys().intern("value"), 11L);
+                }
+                t2.commit();
+                assertEquals(10L, t1.vertexProperty(a, value0), "all=" + all);
+                assertEquals(c.engine(0).store().labels().intern("row"), t1.vertexLabel(a));
+                if (all) {
+                    assertNull(t1.vertexProperty(a, p0));
+                    assertEquals(java.util.Map.of(value0, 10L), t1.vertexProperties(a));
+                }
+                t1.setVertexProperty(rows[1], value0, 2L);
+                assertThrows(TransactionConflictException.class, t1::commit, "all=" + all + ": a change to what was read ahead committed at SR");
+
+                Transaction t3 = c.begin(0, Isolation.SERIALIZABLE);
+                t3.readMany(ElementKind.VERTEX, new long[] {a}, false, all ? null : new int[] {value0});
+                t3.setVertexProperty(a, value0, 99L);
+                assertEquals(99L, t3.vertexProperty(a, value0), "all=" + all + ": its own write, not what it read ahead");
+                t3.commit();
+            }
+        }
+    }
+
+    /** Two vertices labelled "row" on node 2 with "value" {@code first} and {@code second}, committed. */
+    private static long[] twoRows(ClusterNodes c, long first, long second) {
+        int value2 = c.engine(2).store().propertyKeys().intern("value");
+        int row2 = c.engine(2).store().labels().intern("row");
+        Transaction setup = c.begin(2, Isolation.SERIALIZABLE);
+        long[] rows = {setup.addVertex(row2), setup.addVertex(row2)};
+        setup.setVertexProperty(rows[0], value2, first);
+        setup.setVertexProperty(rows[1], value2, second);
+        setup.commit();
+        return rows;
     }
 }

@@ -18,8 +18,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.commons.configuration2.BaseConfiguration;
+import org.apache.tinkerpop.gremlin.process.traversal.Scope;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversal;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
+import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.__;
 import org.apache.tinkerpop.gremlin.structure.T;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 
@@ -27,8 +29,9 @@ import org.apache.tinkerpop.gremlin.structure.Vertex;
  * Messages per query on a graph over an in-JVM cluster, in each execution mode: {@code bin/gtran
  * bench messages [--nodes 3] [--vertices 2000] [--edges 20000] [--starts 20] [--seed 1]}. Loads the
  * same power-law graph (vertices spread over the members, each with a user-supplied id) into one
- * cluster per mode, then runs each query from {@code --starts} start vertices, each in a
- * transaction of its own, coordinated by node 0, and counts the messages every node sent to
+ * cluster per mode, then runs each query (k-hop 1-3, {@code both().values('age').count()}, and
+ * {@code both().bothE()} grouped by label with weights summed) from {@code --starts} start
+ * vertices, each in a transaction of its own, coordinated by node 0, and counts the messages every node sent to
  * another for it: operation requests and replies (mailbox {@code gtran.ops}) and commit messages
  * ({@code gtran.commit}), with their bytes; heartbeats, clock samples and the GC watermark's reads
  * run on timers whatever the queries do and are left out. Prints one line per query and mode:
@@ -64,6 +67,7 @@ public final class QueryMessages {
                     run.measure("khop" + hops, hops, starts);
                 }
                 run.measureCount("count", starts);
+                run.measureGroup("group", starts);
             }
         }
     }
@@ -158,6 +162,12 @@ public final class QueryMessages {
 
         void measureCount(String name, int count) {
             run(name, count, (g, start) -> g.V(start).both().values("age").count().next());
+        }
+
+        /** The edges around a vertex's neighbours grouped by label, weights summed: labels and a property of each edge. */
+        void measureGroup(String name, int count) {
+            run(name, count, (g, start) -> g.V(start).both().bothE().group().by(T.label).by(__.values("weight").sum())
+                    .count(Scope.local).next());
         }
 
         private void run(String name, int count, java.util.function.BiFunction<GraphTraversalSource, Object, Object> query) {
