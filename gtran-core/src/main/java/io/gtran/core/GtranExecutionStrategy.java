@@ -43,13 +43,18 @@ public final class GtranExecutionStrategy extends AbstractTraversalStrategy<Trav
         return !TraversalHelper.hasStepOfAssignableClassRecursively(Mutating.class, TraversalHelper.getRootTraversal(traversal));
     }
 
+    /** Whether {@code traversal}'s root has a {@code limit()} or {@code range()}, which may want few results. */
+    static boolean limited(Traversal.Admin<?, ?> traversal) {
+        return TraversalHelper.hasStepOfAssignableClassRecursively(RangeGlobalStep.class, TraversalHelper.getRootTraversal(traversal));
+    }
+
     @Override
     @SuppressWarnings({"rawtypes", "unchecked"})
     public void apply(Traversal.Admin<?, ?> traversal) {
         if (!batches(traversal)) {
             return;
         }
-        boolean limited = TraversalHelper.hasStepOfAssignableClassRecursively(RangeGlobalStep.class, TraversalHelper.getRootTraversal(traversal));
+        boolean limited = limited(traversal);
         for (VertexStep original : TraversalHelper.getStepsOfClass(VertexStep.class, traversal)) {
             GtranBatchedVertexStep<?> batched = new GtranBatchedVertexStep<>(original);
             if (limited) {

@@ -169,7 +169,7 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
     }
 
     /**
-     * In batched execution, the candidates {@link GtranBatchedVertexStep#BATCH} at a time, with
+     * In batched execution, the candidates up to {@link GtranBatchedVertexStep#BATCH} at a time, with
      * what the filters and the steps after this one read of them read ahead first, one request per
      * node ({@link ElementReads}); else the candidates as they come.
      */
@@ -184,18 +184,23 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
         GtranGraph graph = (GtranGraph) getTraversal().getGraph().get();
         ElementKind kind = Edge.class.isAssignableFrom(returnClass) ? ElementKind.EDGE : ElementKind.VERTEX;
         java.util.ArrayDeque<Element> ready = new java.util.ArrayDeque<>();
+        // Under a limit, small batches first (as GtranBatchedVertexStep.startSmall), so pages of the scan it never reaches stay unasked.
+        boolean limited = GtranExecutionStrategy.limited(getTraversal());
         return new Iterator<Element>() {
+            private int batchSize = limited ? GtranBatchedVertexStep.FIRST_SMALL_BATCH : GtranBatchedVertexStep.BATCH;
+
             @Override
             public boolean hasNext() {
                 if (ready.isEmpty() && candidates.hasNext()) {
                     java.util.stream.LongStream.Builder ids = java.util.stream.LongStream.builder();
-                    while (ready.size() < GtranBatchedVertexStep.BATCH && candidates.hasNext()) {
+                    while (ready.size() < batchSize && candidates.hasNext()) {
                         Element e = candidates.next();
                         ready.add(e);
                         if (e instanceof GtranElement ge && ge.graph == graph) {
                             ids.add(ge.internalId);
                         }
                     }
+                    batchSize = Math.min(GtranBatchedVertexStep.BATCH, batchSize * 4);
                     reads.readAhead(graph, kind, ids.build().toArray());
                 }
                 return !ready.isEmpty();
