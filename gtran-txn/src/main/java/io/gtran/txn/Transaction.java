@@ -231,15 +231,17 @@ public final class Transaction implements AutoCloseable {
                 byNode.computeIfAbsent(owner, n -> new LongList()).add(element);
             }
         }
-        for (Map.Entry<Integer, LongList> e : byNode.entrySet()) {
-            long[] ids = e.getValue().toArray();
-            io.gtran.txn.cluster.Wire.Reader in = remote.call(e.getKey(), RemoteOp.READ_MANY, w -> {
-                w.putByte(kind.ordinal()).putLongs(ids).putBoolean(labels).putInt(keys == null ? -1 : keys.length);
-                for (int i = 0; keys != null && i < keys.length; i++) {
-                    w.putString(store.propertyKeys().name(keys[i]));
-                }
-            });
-            for (long id : ids) {
+        int[] nodes = byNode.keySet().stream().mapToInt(Integer::intValue).toArray();
+        long[][] asked = byNode.values().stream().map(LongList::toArray).toArray(long[][]::new);
+        Wire.Reader[] replies = remote.callEach(nodes, RemoteOp.READ_MANY, (w, n) -> {
+            w.putByte(kind.ordinal()).putLongs(asked[n]).putBoolean(labels).putInt(keys == null ? -1 : keys.length);
+            for (int i = 0; keys != null && i < keys.length; i++) {
+                w.putString(store.propertyKeys().name(keys[i]));
+            }
+        });
+        for (int n = 0; n < nodes.length; n++) {
+            Wire.Reader in = replies[n];
+            for (long id : asked[n]) {
                 if (!in.getBoolean()) {
                     continue; // not seen there: its single read reports it
                 }
@@ -303,29 +305,32 @@ public final class Transaction implements AutoCloseable {
             byNode.computeIfAbsent(owner, n -> new LongList()).add(vertices[i]);
             positions.computeIfAbsent(owner, n -> new ArrayList<>()).add(i);
         }
-        for (Map.Entry<Integer, LongList> e : byNode.entrySet()) {
-            long[] ids = e.getValue().toArray();
-            long[][] answers;
-            if (e.getKey() < 0) {
-                answers = adjacentManyHere(ids, direction, labels);
-            } else {
-                io.gtran.txn.cluster.Wire.Reader in = remote.call(e.getKey(), RemoteOp.ADJACENT_MANY, w -> {
-                    w.putLongs(ids).putByte(direction.ordinal()).putInt(labels.length);
-                    for (int label : labels) {
-                        w.putString(RemoteOp.labelName(store, label));
-                    }
-                });
-                answers = new long[ids.length][];
-                for (int i = 0; i < ids.length; i++) {
-                    answers[i] = in.getBoolean() ? in.getLongs() : null;
-                }
+        LongList here = byNode.remove(-1);
+        if (here != null) {
+            place(result, positions.get(-1), adjacentManyHere(here.toArray(), direction, labels));
+        }
+        int[] nodes = byNode.keySet().stream().mapToInt(Integer::intValue).toArray();
+        long[][] asked = byNode.values().stream().map(LongList::toArray).toArray(long[][]::new);
+        Wire.Reader[] replies = remote == null ? new Wire.Reader[0] : remote.callEach(nodes, RemoteOp.ADJACENT_MANY, (w, n) -> {
+            w.putLongs(asked[n]).putByte(direction.ordinal()).putInt(labels.length);
+            for (int label : labels) {
+                w.putString(RemoteOp.labelName(store, label));
             }
-            List<Integer> at = positions.get(e.getKey());
+        });
+        for (int n = 0; n < nodes.length; n++) {
+            long[][] answers = new long[asked[n].length][];
             for (int i = 0; i < answers.length; i++) {
-                result[at.get(i)] = answers[i];
+                answers[i] = replies[n].getBoolean() ? replies[n].getLongs() : null;
             }
+            place(result, positions.get(nodes[n]), answers);
         }
         return result;
+    }
+
+    private static void place(long[][] result, List<Integer> at, long[][] answers) {
+        for (int i = 0; i < answers.length; i++) {
+            result[at.get(i)] = answers[i];
+        }
     }
 
     long[][] adjacentManyHere(long[] vertices, EdgeDirection direction, int[] labels) {
@@ -1087,22 +1092,22 @@ public final class Transaction implements AutoCloseable {
         for (int i = 0; i < internals.length; i++) {
             byNode.computeIfAbsent(owner(internals[i]), n -> new ArrayList<>()).add(i);
         }
-        for (Map.Entry<Integer, List<Integer>> e : byNode.entrySet()) {
-            List<Integer> at = e.getValue();
-            if (e.getKey() < 0) {
-                for (int i : at) {
-                    result[i] = engine.externalIds().exposed(kind, internals[i]);
-                }
-                continue;
-            }
-            long[] ids = new long[at.size()];
+        List<Integer> here = byNode.remove(-1);
+        for (int i : here == null ? List.<Integer>of() : here) {
+            result[i] = engine.externalIds().exposed(kind, internals[i]);
+        }
+        int[] nodes = byNode.keySet().stream().mapToInt(Integer::intValue).toArray();
+        List<List<Integer>> at = new ArrayList<>(byNode.values());
+        Wire.Reader[] replies = nodes.length == 0 ? new Wire.Reader[0] : remote.callEach(nodes, RemoteOp.EXPOSED_MANY, (w, n) -> {
+            long[] ids = new long[at.get(n).size()];
             for (int j = 0; j < ids.length; j++) {
-                ids[j] = internals[at.get(j)];
+                ids[j] = internals[at.get(n).get(j)];
             }
-            io.gtran.txn.cluster.Wire.Reader in = remote.call(e.getKey(), RemoteOp.EXPOSED_MANY,
-                    w -> w.putByte(kind.ordinal()).putLongs(ids));
-            for (int i : at) {
-                result[i] = in.getValue();
+            w.putByte(kind.ordinal()).putLongs(ids);
+        });
+        for (int n = 0; n < nodes.length; n++) {
+            for (int i : at.get(n)) {
+                result[i] = replies[n].getValue();
             }
         }
         return result;
