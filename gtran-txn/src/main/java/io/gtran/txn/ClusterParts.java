@@ -57,6 +57,11 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     static final int NOT_FOUND = 2;
     static final int ERROR = 3;
     static final int REFUSED = 4;
+    /** Whether {@code payload}, sent to mailbox {@value #MAILBOX}, is an operation's request or reply. */
+    static boolean isOperation(byte[] payload) {
+        return payload.length > 0 && (payload[0] == REQUEST || payload[0] == REPLY);
+    }
+
     /** First resend of an unanswered request; doubled up to {@link #MAX_RESEND_MS}. */
     private static final long RESEND_MS = 20;
     private static final long MAX_RESEND_MS = 320;

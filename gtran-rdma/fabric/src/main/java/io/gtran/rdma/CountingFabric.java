@@ -105,17 +105,17 @@ public final class CountingFabric extends ForwardingFabric {
      * A batch: its operations run on the wrapped handles, so they are counted here, with one round
      * trip per other node it touches at each flush.
      */
-    private final class CountingBatch implements Batch {
-        private final Batch batch;
+    private final class CountingBatch extends ForwardingBatch {
         private final Set<Integer> nodes = new HashSet<>();
 
         CountingBatch(Batch batch) {
-            this.batch = batch;
+            super(batch);
         }
 
-        private Region add(Region region) {
+        @Override
+        protected Region handle(Region region) {
             if (!(region instanceof CountingRegion counting) || counting.owner() != CountingFabric.this) {
-                throw new IllegalArgumentException("region handle is not from this fabric: " + region);
+                throw foreign(region);
             }
             if (counting.remote) {
                 nodes.add(counting.node());
@@ -125,51 +125,10 @@ public final class CountingFabric extends ForwardingFabric {
         }
 
         @Override
-        public CompletableFuture<Long> readLong(Region region, long offset) {
-            return batch.readLong(add(region), offset);
-        }
-
-        @Override
-        public CompletableFuture<Void> writeLong(Region region, long offset, long value) {
-            return batch.writeLong(add(region), offset, value);
-        }
-
-        @Override
-        public CompletableFuture<Boolean> compareAndSwap(Region region, long offset, long expected, long value) {
-            return batch.compareAndSwap(add(region), offset, expected, value);
-        }
-
-        @Override
-        public CompletableFuture<Long> fetchAdd(Region region, long offset, long delta) {
-            return batch.fetchAdd(add(region), offset, delta);
-        }
-
-        @Override
-        public CompletableFuture<byte[]> read(Region region, long offset, int length) {
-            return batch.read(add(region), offset, length);
-        }
-
-        @Override
-        public CompletableFuture<Void> write(Region region, long offset, byte[] src, int srcOffset, int length) {
-            return batch.write(add(region), offset, src, srcOffset, length);
-        }
-
-        @Override
-        public Batch fence() {
-            batch.fence();
-            return this;
-        }
-
-        @Override
-        public int size() {
-            return batch.size();
-        }
-
-        @Override
         public CompletableFuture<Void> flush() {
             roundTrips.add(nodes.size());
             nodes.clear();
-            return batch.flush();
+            return super.flush();
         }
     }
 

@@ -58,6 +58,37 @@ public abstract class FabricContractTest {
     /** Starts a cluster of {@code nodes} nodes with ids {@code 0..nodes-1}. */
     protected abstract TestCluster startCluster(int nodes) throws Exception;
 
+    /**
+     * A cluster of {@code nodes} members of a new {@link InJvmCluster}, each fabric wrapped by
+     * {@code wrap} (a decorator under test); closing runs {@code beforeClose}, then closes the
+     * cluster. {@code toString()} gives the cluster and {@code description} (its {@code toString()} then).
+     */
+    protected static TestCluster inJvmCluster(int nodes, java.util.function.UnaryOperator<Fabric> wrap, Runnable beforeClose,
+                                              Object description) {
+        InJvmCluster inJvm = new InJvmCluster();
+        java.util.List<Fabric> fabrics = new java.util.ArrayList<>();
+        for (int node = 0; node < nodes; node++) {
+            fabrics.add(wrap.apply(inJvm.join(node)));
+        }
+        return new TestCluster() {
+            @Override
+            public Fabric node(int id) {
+                return fabrics.get(id);
+            }
+
+            @Override
+            public void close() {
+                beforeClose.run();
+                inJvm.close();
+            }
+
+            @Override
+            public String toString() {
+                return inJvm + " " + description;
+            }
+        };
+    }
+
     /** What an implementation promises for a synchronous operation called on one of its own threads. */
     protected enum OwnThreadCalls {
         /**

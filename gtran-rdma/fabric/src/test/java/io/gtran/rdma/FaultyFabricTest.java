@@ -208,29 +208,8 @@ class FaultyFabricTest {
 
         @Override
         protected TestCluster startCluster(int nodes) {
-            InJvmCluster inJvm = new InJvmCluster();
             FaultPlan idle = new FaultPlan(SEED);
-            List<Fabric> fabrics = new ArrayList<>();
-            for (int node = 0; node < nodes; node++) {
-                fabrics.add(idle.wrap(inJvm.join(node)));
-            }
-            return new TestCluster() {
-                @Override
-                public Fabric node(int id) {
-                    return fabrics.get(id);
-                }
-
-                @Override
-                public void close() {
-                    idle.close();
-                    inJvm.close();
-                }
-
-                @Override
-                public String toString() {
-                    return inJvm + " " + idle;
-                }
-            };
+            return inJvmCluster(nodes, idle::wrap, idle::close, idle);
         }
     }
 }

@@ -3,20 +3,15 @@ package io.gtran.bench.cluster;
 import io.gtran.bench.BenchArgs;
 import io.gtran.bench.PowerLawGraph;
 import io.gtran.core.GtranGraph;
-import io.gtran.rdma.Fabric;
-import io.gtran.rdma.ForwardingFabric;
-import io.gtran.rdma.ForwardingMailbox;
-import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.GtranNode;
 import io.gtran.txn.Membership;
+import io.gtran.txn.QueryTraffic;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.LongAdder;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.process.traversal.Scope;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversal;
@@ -31,10 +26,11 @@ import org.apache.tinkerpop.gremlin.structure.Vertex;
  * same power-law graph (vertices spread over the members, each with a user-supplied id) into one
  * cluster per mode, then runs each query (k-hop 1-3, {@code both().values('age').count()}, and
  * {@code both().bothE()} grouped by label with weights summed) from {@code --starts} start
- * vertices, each in a transaction of its own, coordinated by node 0, and counts the messages every node sent to
- * another for it: operation requests and replies (mailbox {@code gtran.ops}) and commit messages
- * ({@code gtran.commit}), with their bytes; heartbeats, clock samples and the GC watermark's reads
- * run on timers whatever the queries do and are left out. Prints one line per query and mode:
+ * vertices, each in a transaction of its own, coordinated by node 0, and counts the messages every
+ * node sent to another for it ({@link QueryTraffic}: operation requests and replies and commit
+ * messages, with their bytes; heartbeats, clock samples and the GC watermark's reads are left
+ * out). The LBV queries' messages come from {@code bin/gtran bench lbv-messages} (lbv-gtran's
+ * {@code LbvMessages}), on the LBV dataset. Prints one line per query and mode:
  * {@code MESSAGES mode=M query=Q per_query=X bytes_per_query=Y results=R}.
  */
 public final class QueryMessages {
@@ -72,38 +68,13 @@ public final class QueryMessages {
         }
     }
 
-    /** Counts the operation and commit messages a node sends to other nodes. */
-    private static final class Tally extends ForwardingFabric {
-        final LongAdder messages = new LongAdder();
-        final LongAdder bytes = new LongAdder();
-
-        Tally(Fabric delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public Mailbox openMailbox(String name, int capacity) {
-            return new ForwardingMailbox(super.openMailbox(name, capacity)) {
-                @Override
-                public CompletableFuture<Void> send(int node, String mailbox, byte[] payload) {
-                    boolean operation = mailbox.equals("gtran.ops") && payload.length > 0 && payload[0] <= 1; // REQUEST, REPLY
-                    if (node != localNode() && (operation || mailbox.equals("gtran.commit"))) {
-                        messages.increment();
-                        bytes.add(payload.length);
-                    }
-                    return super.send(node, mailbox, payload);
-                }
-            };
-        }
-    }
-
     /** One cluster, loaded, with a counting fabric per node. */
     private static final class Run implements AutoCloseable {
         private final String mode;
         private final PowerLawGraph data;
         private final InJvmCluster cluster = new InJvmCluster();
         private final List<GtranNode> nodes = new ArrayList<>();
-        private final List<Tally> fabrics = new ArrayList<>();
+        private final List<QueryTraffic> fabrics = new ArrayList<>();
         private final GtranGraph graph;
 
         Run(int n, String mode, PowerLawGraph data) {
@@ -114,7 +85,7 @@ public final class QueryMessages {
                 members.append(i == 0 ? "" : ",").append(i);
             }
             for (int i = 0; i < n; i++) {
-                Tally fabric = new Tally(cluster.join(i));
+                QueryTraffic fabric = new QueryTraffic(cluster.join(i));
                 fabrics.add(fabric);
                 Map<String, Object> settings = new HashMap<>();
                 settings.put(StoreConfig.NODE_ID, i);
@@ -188,8 +159,8 @@ public final class QueryMessages {
 
         private long total(boolean messages) {
             long sum = 0;
-            for (Tally f : fabrics) {
-                sum += messages ? f.messages.sum() : f.bytes.sum();
+            for (QueryTraffic f : fabrics) {
+                sum += messages ? f.messages() : f.bytes();
             }
             return sum;
         }

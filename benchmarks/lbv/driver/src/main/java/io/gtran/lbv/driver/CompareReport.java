@@ -46,14 +46,14 @@ final class CompareReport {
         b.append(table(o -> o.result() == null ? Double.NaN : o.result().abortRate(), "%.4f"));
         if (series.contains(REFERENCE)) {
             b.append("\n").append(REFERENCE).append(" throughput / each system's\n");
-            b.append(String.format(Locale.ROOT, "%-22s", "vs"));
+            b.append(String.format(Locale.ROOT, "%-28s", "vs"));
             workloads.forEach(w -> b.append(String.format(Locale.ROOT, "%12s", w)));
             b.append('\n');
             for (String other : series) {
                 if (other.equals(REFERENCE)) {
                     continue;
                 }
-                b.append(String.format(Locale.ROOT, "%-22s", other));
+                b.append(String.format(Locale.ROOT, "%-28s", other));
                 for (String workload : workloads) {
                     double mine = value(REFERENCE, workload, o -> o.result() == null ? Double.NaN : o.result().tps());
                     double theirs = value(other, workload, o -> o.result() == null ? Double.NaN : o.result().tps());
@@ -92,7 +92,7 @@ final class CompareReport {
         List<String> runs = new ArrayList<>();
         for (LbvMain.Outcome outcome : outcomes) {
             LbvMain.Run run = outcome.run();
-            String head = "{\"system\":" + quote(run.entry().name()) + ",\"isolation\":"
+            String head = "{\"system\":" + quote(run.entry().name()) + ",\"series\":" + quote(run.series()) + ",\"isolation\":"
                     + quote(run.entry().isolationFor(run.isolation())) + ",\"workload\":" + quote(run.workload());
             runs.add(outcome.result() != null ? head + ",\"result\":" + outcome.result().toJson() + "}"
                     : head + ",\"error\":" + quote(outcome.error()) + "}");
@@ -117,11 +117,11 @@ final class CompareReport {
     }
 
     private String table(java.util.function.ToDoubleFunction<LbvMain.Outcome> metric, String format) {
-        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-22s", "system@isolation"));
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-28s", "system@isolation"));
         workloads.forEach(w -> b.append(String.format(Locale.ROOT, "%12s", w)));
         b.append('\n');
         for (String s : series) {
-            b.append(String.format(Locale.ROOT, "%-22s", s));
+            b.append(String.format(Locale.ROOT, "%-28s", s));
             for (String w : workloads) {
                 double v = value(s, w, metric);
                 b.append(Double.isNaN(v) ? String.format(Locale.ROOT, "%12s", "-")

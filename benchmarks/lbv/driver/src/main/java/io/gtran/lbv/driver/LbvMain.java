@@ -22,7 +22,13 @@ import java.util.Map;
  * bin/gtran bench lbv [--system S[,S..]] [--workload RO|RI|WI|MIX[,..]] [--isolation SR|SI[,..]]
  *                     [--threads T] [--seconds D] [--warmup W] [--dataset social|kronecker|grateful-dead]
  *                     [--edges N] [--seed S] [--latency] [--compare] [--out DIR] [--heap SIZE]
+ *                     [--nodes N[,N..]] [--link-latency-us L[,L..]]
  * </pre>
+ *
+ * <p>{@code --nodes} and {@code --link-latency-us} shape the runs of system {@code gtran-cluster}
+ * (gtran over in-JVM nodes, {@code GtranClusterLbvSystem}): one run per node count, and for more
+ * than one node one per injected one-way latency, so {@code --system gtran-cluster --nodes 1,3
+ * --link-latency-us 20,100} compares one node with three at two latencies in one invocation.
  *
  * <p>Exit status 0 when every run succeeded, 1 when any failed (the others still ran and are
  * reported), 2 on a usage error.
@@ -44,6 +50,10 @@ public final class LbvMain {
               --latency             also run IS1-IS4 and k-hop 1-4 once per system (single-threaded)
               --out DIR             where results, charts and child logs go (default target/lbv)
               --heap SIZE           -Xmx of each child JVM (default 8g)
+              --nodes N[,N...]      for gtran-cluster: in-JVM nodes, a run per count (default 3)
+              --link-latency-us L[,L...]
+                                    for gtran-cluster with more than one node: one-way latency injected
+                                    per message between nodes, microseconds, a run per value (default 0)
             """.formatted(SystemCatalog.ALL.stream().map(SystemCatalog.Entry::name).toList());
 
     private LbvMain() {
@@ -84,7 +94,7 @@ public final class LbvMain {
                 childArgs.add("--latency");
             }
             try {
-                LbvResult result = children.run(run.entry(), run.entry().optionsFor(run.isolation()), childArgs,
+                LbvResult result = children.run(run.entry(), run.options(), childArgs,
                         run.label(), options.seconds + options.warmup);
                 outcomes.add(new Outcome(run, result, null));
                 out.println("isolation: " + result.isolation());
@@ -114,9 +124,11 @@ public final class LbvMain {
 
     /** The issue's result line: {@code LBV system= workload= isolation= threads= tps= abort_rate= p99_ms=}. */
     static String lbvLine(Run run, LbvResult result) {
-        return String.format(Locale.ROOT, "LBV system=%s workload=%s isolation=%s threads=%d tps=%.1f abort_rate=%.4f "
+        String line = String.format(Locale.ROOT, "LBV system=%s workload=%s isolation=%s threads=%d tps=%.1f abort_rate=%.4f "
                         + "p99_ms=%.3f", run.entry().name(), run.workload(), run.entry().isolationFor(run.isolation()),
                 result.threads(), result.tps(), result.abortRate(), result.p99Ms());
+        return run.cluster().isEmpty() ? line : line + " nodes=" + run.cluster().get(NODES) + " link_latency_us="
+                + run.cluster().get(LINK_LATENCY_US);
     }
 
     /** Every (system, isolation, workload) to run, system by system. */
@@ -132,25 +144,63 @@ public final class LbvMain {
             } else {
                 isolations = options.isolations;
             }
-            for (String isolation : isolations) {
-                for (String workload : options.workloads) {
-                    runs.add(new Run(entry, isolation, workload));
+            for (Map<String, String> cluster : clusterShapes(entry, options)) {
+                for (String isolation : isolations) {
+                    for (String workload : options.workloads) {
+                        runs.add(new Run(entry, isolation, workload, cluster));
+                    }
                 }
             }
         }
         return runs;
     }
 
-    /** One run: a system at an isolation level on a workload. */
-    record Run(SystemCatalog.Entry entry, String isolation, String workload) {
-        /** {@code gtran@SR/RI}. */
+    /** The system options of each cluster shape {@code entry} runs in: one empty map for a system on one node. */
+    private static List<Map<String, String>> clusterShapes(SystemCatalog.Entry entry, Options options) {
+        if (!entry.name().equals(SystemCatalog.CLUSTER)) {
+            return List.of(Map.of());
+        }
+        List<Map<String, String>> shapes = new ArrayList<>();
+        for (int nodes : options.nodes) {
+            for (int latency : nodes == 1 ? List.of(0) : options.linkLatencies) {
+                Map<String, String> shape = new LinkedHashMap<>();
+                shape.put(NODES, Integer.toString(nodes));
+                shape.put(LINK_LATENCY_US, Integer.toString(latency));
+                shapes.add(shape);
+            }
+        }
+        return shapes;
+    }
+
+    /** GtranClusterLbvSystem's options (this JVM does not load the system's classes). */
+    static final String NODES = "nodes";
+    static final String LINK_LATENCY_US = "link-latency-us";
+
+    /**
+     * One run: a system at an isolation level on a workload, and for {@code gtran-cluster} its
+     * {@code nodes} and {@code link-latency-us} options (else empty).
+     */
+    record Run(SystemCatalog.Entry entry, String isolation, String workload, Map<String, String> cluster) {
+        Run(SystemCatalog.Entry entry, String isolation, String workload) {
+            this(entry, isolation, workload, Map.of());
+        }
+
+        /** {@code gtran@SR/RI}, {@code gtran-cluster[3n,20us]@SR/RI}. */
         String label() {
-            return entry.name() + "@" + entry.isolationFor(isolation) + "/" + workload;
+            return series() + "/" + workload;
         }
 
         /** {@code gtran@SR}: the series this run belongs to in charts. */
         String series() {
-            return entry.name() + "@" + entry.isolationFor(isolation);
+            String shape = cluster.isEmpty() ? "" : "[" + cluster.get(NODES) + "n," + cluster.get(LINK_LATENCY_US) + "us]";
+            return entry.name() + shape + "@" + entry.isolationFor(isolation);
+        }
+
+        /** The child's system options: the catalog's, the isolation, the cluster shape. */
+        Map<String, String> options() {
+            Map<String, String> all = new LinkedHashMap<>(entry.optionsFor(isolation));
+            all.putAll(cluster);
+            return all;
         }
     }
 
@@ -173,12 +223,18 @@ public final class LbvMain {
         String dataset = "social";
         long edges = 1_000_000;
         long seed = 1;
+        static final int MAX_NODES = 16;
+        static final int MAX_LINK_LATENCY_US = 1_000_000;
         String out = "target/lbv";
         String heap = "8g";
+        List<Integer> nodes = List.of(3);
+        List<Integer> linkLatencies = List.of(0);
 
         static Options parse(String... args) {
             Options o = new Options();
             boolean systemGiven = false;
+            boolean nodesGiven = false;
+            boolean latencyGiven = false;
             for (int i = 0; i < args.length; i++) {
                 String flag = args[i];
                 if (flag.equals("--compare")) {
@@ -229,6 +285,14 @@ public final class LbvMain {
                     case "--edges" -> o.edges = positive(flag, value);
                     case "--seed" -> o.seed = number(flag, value);
                     case "--out" -> o.out = value;
+                    case "--nodes" -> {
+                        o.nodes = integers(flag, value, 1, MAX_NODES);
+                        nodesGiven = true;
+                    }
+                    case "--link-latency-us" -> {
+                        o.linkLatencies = integers(flag, value, 0, MAX_LINK_LATENCY_US);
+                        latencyGiven = true;
+                    }
                     case "--heap" -> {
                         if (!value.matches("\\d+[kKmMgG]?")) {
                             throw new IllegalArgumentException("heap must be like 8g or 4096m: heap=" + value);
@@ -239,12 +303,17 @@ public final class LbvMain {
                 }
             }
             if (o.compare) {
-                if (!systemGiven) {
-                    o.systems = SystemCatalog.ALL.stream().map(SystemCatalog.Entry::name).toList();
+                if (!systemGiven) { // every system but the cluster, whose shapes --nodes and --link-latency-us choose
+                    o.systems = SystemCatalog.ALL.stream().map(SystemCatalog.Entry::name)
+                            .filter(name -> !name.equals(SystemCatalog.CLUSTER)).toList();
                 }
                 if (!o.workloadGiven) {
                     o.workloads = List.of("RO", "RI", "WI", "MIX");
                 }
+            }
+            if ((nodesGiven || latencyGiven) && !o.systems.contains(SystemCatalog.CLUSTER)) {
+                throw new IllegalArgumentException("--nodes and --link-latency-us shape system " + SystemCatalog.CLUSTER
+                        + " only, which is not among system=" + String.join(",", o.systems));
             }
             if (!List.of("social", "kronecker", "grateful-dead").contains(o.dataset)) {
                 throw new IllegalArgumentException("unknown dataset: dataset=" + o.dataset
@@ -276,6 +345,20 @@ public final class LbvMain {
                 throw new IllegalArgumentException("empty list: " + value);
             }
             return List.copyOf(items);
+        }
+
+        /** A list of integers in [{@code min}, {@code max}], each named in the error if it is not. */
+        private static List<Integer> integers(String flag, String value, int min, int max) {
+            List<Integer> numbers = new ArrayList<>();
+            for (String item : list(value)) {
+                long n = number(flag, item);
+                if (n < min || n > max) {
+                    throw new IllegalArgumentException("must be in [" + min + ", " + max + "]: " + flag.substring(2) + "="
+                            + item);
+                }
+                numbers.add((int) n);
+            }
+            return List.copyOf(numbers);
         }
 
         private static long number(String flag, String value) {

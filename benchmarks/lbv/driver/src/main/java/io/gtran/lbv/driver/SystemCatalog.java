@@ -49,12 +49,15 @@ final class SystemCatalog {
 
     /** The module of the TinkerPop 3.8.1 systems: gtran embedded and remote, TinkerTransactionGraph. */
     private static final String GTRAN = "benchmarks/lbv/gtran";
+    /** gtran over in-JVM nodes; {@code --nodes} and {@code --link-latency-us} choose its shapes. */
+    static final String CLUSTER = "gtran-cluster";
 
     /** In the order {@code --compare} runs them. */
     static final List<Entry> ALL = List.of(
             new Entry("gtran", GTRAN, "io.gtran.lbv.gtran.GtranLbvSystem", SR_SI, null, Map.of()),
             new Entry("gtran-noopt", GTRAN, "io.gtran.lbv.gtran.GtranLbvSystem", SR_SI, null, Map.of("opt", "off")),
             new Entry("gtran-remote", GTRAN, "io.gtran.lbv.gtran.GtranRemoteLbvSystem", SR_SI, null, Map.of()),
+            new Entry(CLUSTER, GTRAN, "io.gtran.lbv.gtran.GtranClusterLbvSystem", SR_SI, null, Map.of()),
             new Entry("tinkertx", GTRAN, "io.gtran.lbv.gtran.TinkerTxLbvSystem", List.of(), "RC", Map.of()),
             new Entry("janusgraph", "benchmarks/lbv/janusgraph", "io.gtran.lbv.janusgraph.JanusGraphLbvSystem",
                     List.of(), "none", Map.of()),

@@ -41,6 +41,29 @@ class LbvOptionsTest {
     }
 
     @Test
+    void theClusterRunsOncePerNodeCountAndForSeveralNodesOncePerLinkLatency() {
+        List<LbvMain.Run> runs = LbvMain.plan(LbvMain.Options.parse("--system", "gtran,gtran-cluster", "--nodes", "1,3",
+                "--link-latency-us", "20,100"));
+        assertEquals(List.of("gtran@SR/RI", "gtran-cluster[1n,0us]@SR/RI", "gtran-cluster[3n,20us]@SR/RI",
+                "gtran-cluster[3n,100us]@SR/RI"), runs.stream().map(LbvMain.Run::label).toList());
+        assertEquals(java.util.Map.of("isolation", "SR", "nodes", "3", "link-latency-us", "100"), runs.get(3).options());
+        assertEquals(java.util.Map.of("isolation", "SR"), runs.get(0).options(), "other systems get no cluster options");
+        assertEquals(List.of("gtran-cluster[3n,0us]@SR/RI"),
+                LbvMain.plan(LbvMain.Options.parse("--system", "gtran-cluster")).stream().map(LbvMain.Run::label).toList(),
+                "default: three nodes, no injected latency");
+    }
+
+    @Test
+    void badClusterShapesAreNamed() {
+        assertMessage("nodes=0", "--system", "gtran-cluster", "--nodes", "0");
+        assertMessage("nodes=17", "--system", "gtran-cluster", "--nodes", "3,17");
+        assertMessage("link-latency-us=-20", "--system", "gtran-cluster", "--link-latency-us", "-20");
+        assertMessage("link-latency-us=20us", "--system", "gtran-cluster", "--link-latency-us", "20us");
+        assertMessage("argument=--link-latency-us needs a value", "--system", "gtran-cluster", "--link-latency-us");
+        assertMessage("--nodes and --link-latency-us shape system gtran-cluster only", "--link-latency-us", "20");
+    }
+
+    @Test
     void badArgumentsAreNamed() {
         assertMessage("system=oracle", "--system", "oracle");
         assertMessage("workload=XX", "--workload", "RI,XX");
