@@ -101,8 +101,7 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
             pairs = new long[ids.length][];
             for (int i = 0; i < ids.length; i++) {
                 if (out[i] != null && in[i] != null) {
-                    pairs[i] = java.util.Arrays.copyOf(out[i], out[i].length + in[i].length);
-                    System.arraycopy(in[i], 0, pairs[i], out[i].length, in[i].length);
+                    pairs[i] = GtranVertex.concat(out[i], in[i]);
                 }
             }
         } else {

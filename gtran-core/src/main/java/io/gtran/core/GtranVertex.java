@@ -123,48 +123,46 @@ final class GtranVertex extends GtranElement implements Vertex {
 
     /** As {@link #edgeIds}, as pairs: each edge, then the vertex at its other end. */
     private long[] adjacent(Transaction txn, EdgeDirection direction, String... edgeLabels) {
-        if (edgeLabels.length == 0) {
-            return txn.adjacent(internalId, direction, EdgeCursor.ANY_LABEL);
-        }
-        long[][] parts = new long[edgeLabels.length][];
-        int total = 0;
-        for (int i = 0; i < edgeLabels.length; i++) {
-            int labelId = graph.store.labels().find(edgeLabels[i]);
-            if (labelId == Dictionary.ABSENT) {
-                txn.adjacent(internalId, direction, EdgeCursor.ANY_LABEL); // still a validated read of the adjacency
-                parts[i] = new long[0];
-            } else {
-                parts[i] = txn.adjacent(internalId, direction, labelId);
-            }
-            total += parts[i].length;
-        }
-        long[] all = new long[total];
-        int at = 0;
-        for (long[] part : parts) {
-            System.arraycopy(part, 0, all, at, part.length);
-            at += part.length;
-        }
-        return all;
+        return byLabel(direction, edgeLabels, txn::adjacent);
     }
 
     /** The visible edges in {@code direction} with any of the labels (all if none), label by label. */
     private long[] edgeIds(Transaction txn, EdgeDirection direction, String... edgeLabels) {
+        return byLabel(direction, edgeLabels, txn::edges);
+    }
+
+    /** A read of a vertex's adjacency in a direction, for one label or any. */
+    private interface AdjacencyRead {
+        long[] of(long vertex, EdgeDirection direction, int label);
+    }
+
+    /**
+     * What {@code read} gives for each of {@code edgeLabels} in turn (any label if none),
+     * concatenated. A label no element ever had gives nothing, but is still read as any label, so
+     * that the adjacency read is recorded and validated.
+     */
+    private long[] byLabel(EdgeDirection direction, String[] edgeLabels, AdjacencyRead read) {
         if (edgeLabels.length == 0) {
-            return txn.edges(internalId, direction, EdgeCursor.ANY_LABEL);
-        }
-        if (edgeLabels.length == 1) {
-            int labelId = graph.store.labels().find(edgeLabels[0]);
-            if (labelId == Dictionary.ABSENT) {
-                txn.edges(internalId, direction, EdgeCursor.ANY_LABEL); // still a validated read of the adjacency
-                return new long[0];
-            }
-            return txn.edges(internalId, direction, labelId);
+            return read.of(internalId, direction, EdgeCursor.ANY_LABEL);
         }
         long[][] parts = new long[edgeLabels.length][];
-        int total = 0;
         for (int i = 0; i < edgeLabels.length; i++) {
-            parts[i] = edgeIds(txn, direction, edgeLabels[i]);
-            total += parts[i].length;
+            int labelId = graph.store.labels().find(edgeLabels[i]);
+            if (labelId == Dictionary.ABSENT) {
+                read.of(internalId, direction, EdgeCursor.ANY_LABEL); // still a validated read of the adjacency
+                parts[i] = new long[0];
+            } else {
+                parts[i] = read.of(internalId, direction, labelId);
+            }
+        }
+        return parts.length == 1 ? parts[0] : concat(parts);
+    }
+
+    /** The arrays one after another. */
+    static long[] concat(long[]... parts) {
+        int total = 0;
+        for (long[] part : parts) {
+            total += part.length;
         }
         long[] all = new long[total];
         int at = 0;

@@ -235,6 +235,9 @@ public final class Indexes {
         }
     }
 
+    /** Elements whose values a fill reads ahead at once. */
+    private static final int FILL_BATCH = 4096;
+
     /** Fills the index on every member from one snapshot: each element's values, sent to its owner. */
     private void fill(ElementKind kind, String key) {
         Transaction txn = graph.engine.begin(graph.isolation);
@@ -247,7 +250,13 @@ public final class Indexes {
             long[] ids = edge ? txn.allEdges(EdgeCursor.ANY_LABEL) : txn.vertices(EdgeCursor.ANY_LABEL);
             List<Long> elements = new java.util.ArrayList<>();
             List<Object> values = new java.util.ArrayList<>();
-            for (long id : ids) {
+            for (int i = 0; i < ids.length; i++) {
+                if (i % FILL_BATCH == 0) {
+                    // other nodes' values a batch at a time, one request per node (nothing on one node)
+                    long[] batch = Arrays.copyOfRange(ids, i, Math.min(ids.length, i + FILL_BATCH));
+                    txn.readMany(kind, batch, false, new int[] {keyId});
+                }
+                long id = ids[i];
                 Object stored = edge ? txn.edgeProperty(id, keyId) : txn.vertexProperty(id, keyId);
                 if (stored == null) {
                     continue;

@@ -54,6 +54,23 @@ class GtranClusterIndexTest {
     }
 
     @Test
+    void creatingAnIndexReadsOtherMembersValuesInBatches() {
+        try (GtranGraph graph = open("SR")) {
+            GraphTraversalSource g = graph.traversal();
+            for (int i = 0; i < 300; i++) { // spread: 200 on the other members
+                g.addV("person").property("age", i % 7).iterate();
+            }
+            graph.tx().commit();
+            long before = graph.stats().get("remote.calls");
+            graph.indexes().create(Vertex.class, "age", Indexes.Type.HASH);
+            long calls = graph.stats().get("remote.calls") - before;
+            assertTrue(calls < 30, "define, scan, read ahead, fill and ready: a few requests per member, not one per element: " + calls);
+            assertEquals(43, g.V().has("age", 3).toList().size());
+            graph.tx().commit();
+        }
+    }
+
+    @Test
     void writesOnEveryMemberKeepTheIndexTrue() {
         try (GtranGraph graph = open("SR")) {
             GraphTraversalSource g = graph.traversal();
