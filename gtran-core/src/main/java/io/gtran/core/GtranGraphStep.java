@@ -71,6 +71,10 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
             }
             for (HasContainer has : hasContainers) {
                 Collection<String> labels = labels(has);
+                if (labels != null && labels.size() == 1 && graph.clustered && !writes()) {
+                    // one label over the members a page at a time (see below); interned as withLabels does
+                    return filtered(paged(graph, scope, edge, graph.store.labels().intern(labels.iterator().next())));
+                }
                 if (labels != null) {
                     return filtered(iterator(graph, txn, graph.indexes.withLabels(txn, edge, labels), edge)); // already visible
                 }
@@ -79,14 +83,22 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
             throw scope.translate(e);
         }
         if (graph.clustered && !writes()) {
-            // Other members a page at a time, as far as the traversal reads (a limit() may stop it).
-            // Not for a traversal that writes: a later page would show elements it created meanwhile.
-            ElementKind kind = edge ? ElementKind.EDGE : ElementKind.VERTEX;
-            return filtered(edge
-                    ? new GtranIterator<Edge>(scope, txn.scanByMember(kind, EdgeCursor.ANY_LABEL), id -> new GtranEdge(graph, id, null))
-                    : new GtranIterator<Vertex>(scope, txn.scanByMember(kind, EdgeCursor.ANY_LABEL), id -> new GtranVertex(graph, id, null)));
+            return filtered(paged(graph, scope, edge, EdgeCursor.ANY_LABEL));
         }
         return filtered(edge ? (Iterator<? extends Element>) graph.edges() : graph.vertices());
+    }
+
+    /**
+     * The elements with {@code label} (or any), this node's first, then other members' a page at a
+     * time, as far as the traversal reads (a limit() may stop it). Not for a traversal that writes:
+     * a later page would show elements it created meanwhile.
+     */
+    private static Iterator<? extends Element> paged(GtranGraph graph, GtranTransaction.Scope scope, boolean edge, int label) {
+        Transaction txn = scope.txn();
+        ElementKind kind = edge ? ElementKind.EDGE : ElementKind.VERTEX;
+        return edge
+                ? new GtranIterator<Edge>(scope, txn.scanByMember(kind, label), id -> new GtranEdge(graph, id, null))
+                : new GtranIterator<Vertex>(scope, txn.scanByMember(kind, label), id -> new GtranVertex(graph, id, null));
     }
 
     @Override

@@ -78,6 +78,9 @@ class GtranClusterLimitTest {
         long all = requests(() -> assertEquals(401, g.V().toList().size()));
         assertTrue(all >= 4, "every member, in growing pages: " + all);
         assertEquals(List.of("lone", "source", "source"), g.V().limit(3).label().toList());
+        assertEquals(2, requests(() -> assertEquals(1, g.V().hasLabel("source").limit(1).toList().size())),
+                "a label too: node 1's first page, and its labels read ahead for the hasLabel filter; node 2 is not asked");
+        assertEquals(200, g.V().hasLabel("target").toList().size());
         graphs.get(0).tx().rollback();
     }
 
