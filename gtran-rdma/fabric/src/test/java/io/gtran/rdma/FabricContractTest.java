@@ -65,7 +65,12 @@ public abstract class FabricContractTest {
      */
     protected static TestCluster inJvmCluster(int nodes, java.util.function.UnaryOperator<Fabric> wrap, Runnable beforeClose,
                                               Object description) {
-        InJvmCluster inJvm = new InJvmCluster();
+        return inJvmCluster(new InJvmCluster(), nodes, wrap, beforeClose, description);
+    }
+
+    /** As above, over {@code inJvm}, which the caller may also use; a null {@code description} adds nothing. */
+    protected static TestCluster inJvmCluster(InJvmCluster inJvm, int nodes, java.util.function.UnaryOperator<Fabric> wrap,
+                                              Runnable beforeClose, Object description) {
         java.util.List<Fabric> fabrics = new java.util.ArrayList<>();
         for (int node = 0; node < nodes; node++) {
             fabrics.add(wrap.apply(inJvm.join(node)));
@@ -84,7 +89,7 @@ public abstract class FabricContractTest {
 
             @Override
             public String toString() {
-                return inJvm + " " + description;
+                return description == null ? inJvm.toString() : inJvm + " " + description;
             }
         };
     }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -21,27 +20,7 @@ class InJvmFabricTest extends FabricContractTest {
     @Override
     protected TestCluster startCluster(int nodes) {
         inJvm = new InJvmCluster();
-        List<Fabric> fabrics = new ArrayList<>();
-        for (int node = 0; node < nodes; node++) {
-            fabrics.add(inJvm.join(node));
-        }
-        InJvmCluster started = inJvm;
-        return new TestCluster() {
-            @Override
-            public Fabric node(int id) {
-                return fabrics.get(id);
-            }
-
-            @Override
-            public void close() {
-                started.close();
-            }
-
-            @Override
-            public String toString() {
-                return started.toString();
-            }
-        };
+        return inJvmCluster(inJvm, nodes, fabric -> fabric, () -> { }, null);
     }
 
     @Test
