@@ -975,7 +975,7 @@ public final class Transaction implements AutoCloseable {
         switch (change) {
             case DEFINE -> indexes.define(kind, key, ordered);
             case READY -> indexes.ready(kind, key);
-            case DROP -> indexes.drop(kind, key, null);
+            case DROP -> indexes.drop(kind, key);
             default -> throw new IllegalStateException("unhandled index change: " + change);
         }
     }

@@ -47,9 +47,9 @@ public final class ValueIndexes {
         return index != null;
     }
 
-    /** Removes the index on {@code key}, if it is {@code expected} (null: whichever); false if it was not there. */
-    public boolean drop(ElementKind kind, String key, ValueIndex expected) {
-        return expected == null ? of(kind).remove(key) != null : of(kind).remove(key, expected);
+    /** Removes the index on {@code key}; false if there was none. */
+    public boolean drop(ElementKind kind, String key) {
+        return of(kind).remove(key) != null;
     }
 
     /** The index on {@code key}, ready or not, or null. */

@@ -163,9 +163,9 @@ class ValueIndexTest {
         assertTrue(e.getMessage().contains("another type: key=w type=ordered"), e.getMessage());
         assertTrue(indexes.ready(ElementKind.EDGE, "w"));
         assertTrue(first.isReady());
-        assertTrue(indexes.drop(ElementKind.EDGE, "w", null));
+        assertTrue(indexes.drop(ElementKind.EDGE, "w"));
         assertFalse(indexes.ready(ElementKind.EDGE, "w"));
-        assertFalse(indexes.drop(ElementKind.EDGE, "w", null));
+        assertFalse(indexes.drop(ElementKind.EDGE, "w"));
     }
 
     @Test
