@@ -49,6 +49,9 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     /** Asks the authority for names for a label's or property key's id: not part of any transaction. */
     private static final int NAME = 5;
     private static final int NAME_ACK = 6;
+    /** A pushed chain's traversers sent on to their owner, and a node's report to the chain's coordinator (see {@link Chains}). */
+    static final int FORWARD = 7;
+    static final int RESULT = 8;
     /** The dictionaries NAME asks about. */
     static final int LABELS = 0;
     static final int PROPERTY_KEYS = 1;
@@ -59,7 +62,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     static final int REFUSED = 4;
     /** Whether {@code payload}, sent to mailbox {@value #MAILBOX}, is an operation's request or reply. */
     static boolean isOperation(byte[] payload) {
-        return payload.length > 0 && (payload[0] == REQUEST || payload[0] == REPLY);
+        return payload.length > 0 && (payload[0] == REQUEST || payload[0] == REPLY || payload[0] == FORWARD || payload[0] == RESULT);
     }
 
     /** First resend of an unanswered request; doubled up to {@link #MAX_RESEND_MS}. */
@@ -91,6 +94,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     /** Answers to this node's HELLO: "" when the peer agrees, else how it differs. */
     private final Map<Integer, String> verdicts = new ConcurrentHashMap<>();
     private volatile boolean closed;
+    private final Chains chains;
 
     /** Another node's transaction here. Its operations run one at a time, under its lock. */
     static final class Context {
@@ -101,6 +105,8 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         volatile boolean wrote;
         /** Set once VALIDATE entered it in this node's recent committed table. */
         volatile boolean entered;
+        /** The ids of the chain forwards taken for it here (see {@link Chains}). */
+        final Set<Long> forwards = ConcurrentHashMap.newKeySet();
 
         Context(Transaction txn) {
             this.txn = txn;
@@ -127,6 +133,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         int lease = engine.config().leaseMs;
         this.messenger = new CommitMessenger(fabric, this, engine.config().remoteTimeoutMs, COMMIT_TICK_MS, this::hasMajority,
                 lease + lease / 5);
+        this.chains = new Chains(this, engine, node, work);
         this.receiver = daemon(this::receive, "gtran-ops-receive-" + node);
         this.heartbeat = daemon(this::beat, "gtran-ops-heartbeat-" + node);
     }
@@ -194,6 +201,23 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         return messenger;
     }
 
+    Chains chains() {
+        return chains;
+    }
+
+    long newRequest() {
+        return nextRequest.incrementAndGet();
+    }
+
+    boolean isLost(int member) {
+        return lost.contains(member);
+    }
+
+    /** Sends {@code body} to {@code to} as the answer to its request {@code request}. */
+    void reply(int to, long request, byte[] body) {
+        send(to, new Wire.Writer().putByte(REPLY).putLong(request).putBytes(body).bytes());
+    }
+
     // ------------------------------------------------------------------ coordinator side
 
     /**
@@ -238,7 +262,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
      * @throws IllegalStateException if this node is closed
      */
     @SuppressWarnings("unchecked")
-    private byte[][] exchange(int[] to, long[] requests, byte[][] payloads) throws TimeoutException {
+    byte[][] exchange(int[] to, long[] requests, byte[][] payloads) throws TimeoutException {
         CompletableFuture<byte[]>[] answers = new CompletableFuture[to.length];
         for (int i = 0; i < to.length; i++) {
             answers[i] = new CompletableFuture<>();
@@ -455,6 +479,10 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                     if (answer != null) {
                         answer.complete(in.getBytes());
                     }
+                } else if (type == FORWARD) {
+                    chains.forward(message.fromNode(), request, in);
+                } else if (type == RESULT) {
+                    chains.result(message.fromNode(), request, in);
                 } else if (type == NAME) {
                     int from = message.fromNode();
                     work.execute(() -> send(from, new Wire.Writer().putByte(NAME_ACK).putLong(request)
@@ -495,16 +523,11 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             return refused("node " + from + " sent an operation of " + TxnWords.toString(txnId) + ", which node "
                     + TxnWords.node(txnId) + " coordinates");
         }
-        Context context = contexts.get(txnId);
-        if (context == null) {
-            if (closed || engine.isClosed()) {
-                return refused("node " + node + " is closing");
-            }
-            messenger.open(txnId); // from here, the coordinator's loss aborts the part
-            if (!messenger.acceptsOperations(txnId) || beginTime < engine.lastWatermark()) {
-                return refused(TxnWords.toString(txnId) + " has finished at node " + node);
-            }
-            context = contexts.computeIfAbsent(txnId, id -> new Context(new Transaction(engine, id, beginTime, isolation, true)));
+        Context context;
+        try {
+            context = contextFor(txnId, beginTime, isolation);
+        } catch (Chains.Refusal refusal) {
+            return refused(refusal.getMessage());
         }
         synchronized (context) {
             if (seq == context.lastSeq) {
@@ -525,6 +548,60 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             context.lastReply = reply;
             return reply;
         }
+    }
+
+    /**
+     * {@code txnId}'s part here, made if there is none (its coordinator's loss aborts it from then).
+     *
+     * @throws Chains.Refusal if this node is closing, or the transaction finished here or began
+     *         below the GC watermark
+     */
+    private Context contextFor(long txnId, long beginTime, Isolation isolation) throws Chains.Refusal {
+        Context context = contexts.get(txnId);
+        if (context == null) {
+            if (closed || engine.isClosed()) {
+                throw new Chains.Refusal("node " + node + " is closing");
+            }
+            messenger.open(txnId); // from here, the coordinator's loss aborts the part
+            if (!messenger.acceptsOperations(txnId) || beginTime < engine.lastWatermark()) {
+                throw new Chains.Refusal(TxnWords.toString(txnId) + " has finished at node " + node);
+            }
+            context = contexts.computeIfAbsent(txnId, id -> new Context(new Transaction(engine, id, beginTime, isolation, true)));
+            if (!messenger.acceptsOperations(txnId)) {
+                // decided between the check and the put: its apply may have run already, so nothing else removes this one
+                if (context.lastSeq == 0 && context.forwards.isEmpty()) {
+                    contexts.remove(txnId, context);
+                }
+                throw new Chains.Refusal(TxnWords.toString(txnId) + " has finished at node " + node);
+            }
+        }
+        return context;
+    }
+
+    /** {@link #contextFor}, for a chain's forward from {@code from}, which need not be the coordinator. */
+    Context contextForForward(int from, long txnId, long beginTime, Isolation isolation) throws Chains.Refusal {
+        int coordinator = TxnWords.node(txnId);
+        if (foreign.contains(from)) {
+            throw new Chains.Refusal("node " + node + " refuses node " + from + ": their cluster descriptions differ");
+        }
+        if (lost.contains(from) || lost.contains(coordinator)) {
+            throw new Chains.Refusal("node " + node + " counts node " + (lost.contains(from) ? from : coordinator)
+                    + " as lost and takes no more of its operations");
+        }
+        if (!members.others().contains(coordinator)) {
+            throw new Chains.Refusal("node " + from + " forwarded a chain of " + TxnWords.toString(txnId) + ", whose node "
+                    + coordinator + " is not another member");
+        }
+        return contextFor(txnId, beginTime, isolation);
+    }
+
+    /** Why {@code context} (held) takes no more operations, or null if it does. */
+    String refusesOperations(Context context) {
+        long txnId = context.txn.id();
+        if (!messenger.acceptsOperations(txnId) || contexts.get(txnId) != context) {
+            return TxnWords.toString(txnId) + " no longer takes operations at node " + node + " (it is validating or has finished)";
+        }
+        return null;
     }
 
     private byte[] run(Context context, byte[] op) {

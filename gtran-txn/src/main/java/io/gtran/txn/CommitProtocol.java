@@ -487,9 +487,9 @@ final class CommitProtocol {
         RemoteParts remote = txn.remote;
         if (txn.participant) {
             return;
-        } else if (remote != null && !remote.isEmpty()) {
+        } else if (remote != null && remote.abortTargets().length > 0) {
             // The parts elsewhere undo theirs on DECIDE; until all have, words there name this transaction.
-            cluster.messenger().abort(id, remote.nodes()).whenComplete((done, failure) -> statusTable.release(id));
+            cluster.messenger().abort(id, remote.abortTargets()).whenComplete((done, failure) -> statusTable.release(id));
         } else {
             statusTable.release(id);
         }

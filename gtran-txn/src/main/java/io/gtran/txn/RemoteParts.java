@@ -31,6 +31,11 @@ final class RemoteParts {
     private final Membership members;
     private final int local;
     private final Map<Integer, Part> parts = new TreeMap<>();
+    /**
+     * Set while a pushed chain runs, and after one failed: other members may hold parts this
+     * coordinator has not heard of, so an abort goes to every member (see {@link Chains}).
+     */
+    boolean partsUnknown;
 
     RemoteParts(Transaction txn, ClusterParts cluster, Membership members, int local) {
         this.txn = txn;
@@ -53,6 +58,10 @@ final class RemoteParts {
         return members.others().stream().mapToInt(Integer::intValue).sorted().toArray();
     }
 
+    boolean otherMembersEmpty() {
+        return members.others().isEmpty();
+    }
+
     boolean isEmpty() {
         return parts.isEmpty();
     }
@@ -71,6 +80,18 @@ final class RemoteParts {
         Map<Integer, Integer> calls = new TreeMap<>();
         parts.forEach((node, part) -> calls.put(node, part.seq));
         return calls;
+    }
+
+    /** Notes a part that a pushed chain made at {@code node}, with what it reported of it. */
+    void adopt(int node, boolean wrote, boolean preReads) {
+        Part part = parts.computeIfAbsent(node, Part::new);
+        part.wrote |= wrote;
+        part.preReads |= preReads;
+    }
+
+    /** The nodes an abort must reach: those holding a part, or every other member while {@link #partsUnknown}. */
+    int[] abortTargets() {
+        return partsUnknown ? otherMembers() : nodes();
     }
 
     /** The nodes holding a part, ascending. */

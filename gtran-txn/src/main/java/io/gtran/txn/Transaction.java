@@ -292,6 +292,32 @@ public final class Transaction implements AutoCloseable {
     }
 
     /**
+     * Runs {@code chain} from {@code vertices}, each with the bulk at the same index of {@code
+     * bulks}: on a cluster, each node runs the stages on the vertices it owns, under this
+     * transaction's part there, and sends the others straight to their owners (docs/cluster-
+     * transactions.md, "Pushed chains"); the reads are recorded where they ran, as single reads
+     * are. A failure at any node aborts this transaction.
+     */
+    public Chain.Outcome runChain(Chain chain, long[] vertices, long[] bulks) {
+        ensureActive();
+        ClusterParts cluster = engine.clusterParts();
+        if (remote != null && cluster != null && !remote.otherMembersEmpty()) {
+            return cluster.chains().run(this, chain, vertices, bulks);
+        }
+        Chains.Piece piece = new Chains.Piece();
+        Chains.runHere(this, chain, 0, Chains.Bag.of(vertices, bulks), piece, v -> -1);
+        return new Chain.Outcome(piece.results.vertices(), piece.results.bulks(), piece.unseen.toArray(),
+                new int[] {store.nodeId()}, 0);
+    }
+
+    /** Aborts this transaction if it is still active (a failure that is not a conflict left it unusable). */
+    void abortQuietly() {
+        if (state == State.ACTIVE) {
+            new CommitProtocol(this).abort();
+        }
+    }
+
+    /**
      * {@link #adjacent} of many vertices with any of {@code labels} (none: any label), one request
      * per owning node: entry {@code i} holds vertex {@code i}'s pairs, label by label, or is null if
      * this transaction does not see the vertex (its caller reports that as a single read would).
