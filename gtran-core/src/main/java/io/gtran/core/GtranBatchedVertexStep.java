@@ -142,7 +142,7 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
      * Fetches the shown ids of the batch's results on other nodes, one request per node, so that
      * what comes next (a barrier's equality, {@code id()}, a result sent to a client) finds them.
      */
-    private static void prefetchIds(GtranGraph graph, long[] elements, boolean edges) {
+    static void prefetchIds(GtranGraph graph, long[] elements, boolean edges) {
         GtranTransaction.Scope scope = graph.transaction().scope();
         try {
             graph.ids.prefetch(scope.txn(), edges ? io.gtran.txn.ElementKind.EDGE : io.gtran.txn.ElementKind.VERTEX, elements);

@@ -18,7 +18,8 @@ import org.apache.tinkerpop.gremlin.structure.Graph;
  * GtranGraphStep} reads ahead in batches under the same condition ({@link #batches}). Traversals
  * that write are left alone: reading ahead of a write could read before it, where the lazy order
  * of the element-at-a-time steps reads after it (the same rule TinkerPop's LazyBarrierStrategy
- * follows).
+ * follows). In {@code pushed} execution, runs of vertex hops are first replaced with {@link
+ * GtranChainStep}s where {@link ChainPlanner} allows it.
  */
 public final class GtranExecutionStrategy extends AbstractTraversalStrategy<TraversalStrategy.ProviderOptimizationStrategy>
         implements TraversalStrategy.ProviderOptimizationStrategy {
@@ -55,6 +56,9 @@ public final class GtranExecutionStrategy extends AbstractTraversalStrategy<Trav
             return;
         }
         boolean limited = limited(traversal);
+        if (!limited && ChainPlanner.pushes(traversal)) {
+            ChainPlanner.push(traversal);
+        }
         for (VertexStep original : TraversalHelper.getStepsOfClass(VertexStep.class, traversal)) {
             GtranBatchedVertexStep<?> batched = new GtranBatchedVertexStep<>(original);
             if (limited) {

@@ -106,8 +106,8 @@ public final class GtranGraph implements Graph {
     final boolean clustered;
     /** Whether new vertices without a user-supplied id go to the members in turn (else here). */
     private final boolean spread;
-    /** Whether traversals batch their requests to other nodes ({@link #EXECUTION}). */
-    private final boolean batchedExecution;
+    /** How traversals reach other nodes ({@link #EXECUTION}): element, batched or pushed. */
+    private final String execution;
     private final java.util.concurrent.atomic.AtomicInteger nextPlacement = new java.util.concurrent.atomic.AtomicInteger();
     private final int[] members;
     private final GtranTransaction transaction;
@@ -126,7 +126,7 @@ public final class GtranGraph implements Graph {
         this.allowNullPropertyValues = bool(ALLOW_NULL_PROPERTY_VALUES, settings.get(ALLOW_NULL_PROPERTY_VALUES));
         boolean indexServices = !settings.containsKey(INDEX_SERVICES) || bool(INDEX_SERVICES, settings.get(INDEX_SERVICES));
         this.spread = placement(settings.get(PLACEMENT));
-        this.batchedExecution = execution(settings.get(EXECUTION));
+        this.execution = execution(settings.get(EXECUTION));
         this.ownsNode = node == null;
         this.node = ownsNode ? GtranNode.open(settings) : node; // validates the gtran.storage.* and gtran.txn.* keys
         this.members = this.node.engine().members().nodes().stream().mapToInt(Integer::intValue).sorted().toArray();
@@ -537,23 +537,26 @@ public final class GtranGraph implements Graph {
         throw new IllegalArgumentException("bad value for " + key + "=" + value + ": expected true or false");
     }
 
-    private static boolean execution(Object value) {
-        if (value == null) {
-            return true;
+    /** The execution a value of {@link #EXECUTION} names: element, batched (the default) or pushed. */
+    private static String execution(Object value) {
+        String mode = value == null ? "batched" : String.valueOf(value).trim().toLowerCase(Locale.ROOT);
+        if (!mode.equals("batched") && !mode.equals("element") && !mode.equals("pushed")) {
+            throw new IllegalArgumentException("bad value for " + EXECUTION + "=" + value + ": expected batched, element or pushed");
         }
-        switch (String.valueOf(value).trim().toLowerCase(Locale.ROOT)) {
-            case "batched":
-                return true;
-            case "element":
-                return false;
-            default:
-                throw new IllegalArgumentException("bad value for " + EXECUTION + "=" + value + ": expected batched or element");
-        }
+        return mode;
     }
 
-    /** Whether traversals on this graph batch their requests to other nodes: a cluster graph in batched execution. */
+    /**
+     * Whether traversals on this graph batch their requests to other nodes: a cluster graph in
+     * batched or pushed execution.
+     */
     boolean batched() {
-        return clustered && batchedExecution;
+        return clustered && !execution.equals("element");
+    }
+
+    /** Whether traversals on this graph push runs of vertex hops to the owners: a cluster graph in pushed execution. */
+    boolean pushed() {
+        return clustered && execution.equals("pushed");
     }
 
     private static boolean placement(Object value) {

@@ -4,19 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gtran.core.suites.InJvmClusterGraph;
-import io.gtran.rdma.Fabric;
-import io.gtran.rdma.ForwardingFabric;
-import io.gtran.rdma.ForwardingMailbox;
-import io.gtran.rdma.Mailbox;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
-import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.process.traversal.P;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.__;
@@ -36,35 +29,8 @@ class GtranBatchedReadsTest {
     /** Spokes around the hub, spread over the members. */
     private static final int SPOKES = 30;
 
-    /** Counts the operation requests ({@code gtran.ops}, type byte 0) a node sends to other nodes. */
-    private static final class Requests extends ForwardingFabric {
-        final LongAdder sent;
-
-        Requests(Fabric delegate, LongAdder sent) {
-            super(delegate);
-            this.sent = sent;
-        }
-
-        @Override
-        public Mailbox openMailbox(String name, int capacity) {
-            return new ForwardingMailbox(super.openMailbox(name, capacity)) {
-                @Override
-                public CompletableFuture<Void> send(int node, String mailbox, byte[] payload) {
-                    if (node != localNode() && mailbox.equals("gtran.ops") && payload.length > 0 && payload[0] == 0) {
-                        sent.increment();
-                    }
-                    return super.send(node, mailbox, payload);
-                }
-            };
-        }
-    }
-
-    private static GtranGraph open(String execution, LongAdder requests) {
-        BaseConfiguration c = new BaseConfiguration();
-        c.setProperty(GtranGraph.PLACEMENT, "spread");
-        c.setProperty(GtranGraph.EXECUTION, execution);
-        c.setProperty(InJvmClusterGraph.COORDINATOR_KEY, 0); // the same node in each mode, so the same elements are remote
-        return InJvmClusterGraph.open(c, fabric -> new Requests(fabric, requests));
+    private static GtranGraph open(String execution) {
+        return ClusterQueries.open(execution, new LongAdder(), ClusterQueries.REQUESTS);
     }
 
     /** A hub with spokes on every member, spokes linked in a ring, every element with properties. */
@@ -105,19 +71,7 @@ class GtranBatchedReadsTest {
 
     /** Each query's answer and requests in one execution mode. */
     private static Map<String, Object[]> run(String execution) {
-        LongAdder requests = new LongAdder();
-        Map<String, Object[]> results = new LinkedHashMap<>();
-        try (GtranGraph graph = open(execution, requests)) {
-            load(graph);
-            GraphTraversalSource g = graph.traversal();
-            for (Map.Entry<String, Function<GraphTraversalSource, Object>> q : queries().entrySet()) {
-                long before = requests.sum();
-                Object answer = q.getValue().apply(g);
-                graph.tx().commit();
-                results.put(q.getKey(), new Object[] {answer, requests.sum() - before});
-            }
-        }
-        return results;
+        return ClusterQueries.run(execution, ClusterQueries.REQUESTS, GtranBatchedReadsTest::load, queries());
     }
 
     @Test
@@ -140,7 +94,7 @@ class GtranBatchedReadsTest {
 
     @Test
     void aTransactionSeesItsOwnWritesOverWhatItReadAhead() {
-        try (GtranGraph graph = open("batched", new LongAdder())) {
+        try (GtranGraph graph = open("batched")) {
             load(graph);
             GraphTraversalSource g = graph.traversal();
             List<Object> ages = g.V("hub").out().values("age").toList();
@@ -163,7 +117,7 @@ class GtranBatchedReadsTest {
 
     @Test
     void profileShowsWhatWasReadAheadAndItsRequests() {
-        try (GtranGraph graph = open("batched", new LongAdder())) {
+        try (GtranGraph graph = open("batched")) {
             load(graph);
             TraversalMetrics metrics = graph.traversal().V("hub").out().has("age", P.gt(3)).values("name").profile().next();
             boolean annotated = metrics.getMetrics().stream().anyMatch(m -> "[age, name]".equals(m.getAnnotation("readAhead"))
