@@ -12,7 +12,7 @@ import org.junit.runner.RunWith;
 
 /**
  * TinkerPop's Gherkin feature suite against a graph on a 3-node in-JVM cluster at serializable
- * isolation, batched execution, vertices spread over the members ({@link GtranWorld.Cluster}).
+ * isolation, pushed execution, vertices spread over the members ({@link GtranWorld.Cluster}).
  * Excluded tags: as
  * {@link GtranFeatureTest}.
  */

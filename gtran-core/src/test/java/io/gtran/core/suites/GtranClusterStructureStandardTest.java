@@ -7,7 +7,7 @@ import org.junit.runner.RunWith;
 
 /**
  * TinkerPop's structure suite against a graph on a 3-node in-JVM cluster at serializable isolation,
- * batched execution (see GtranGraphProvider.Cluster).
+ * pushed execution (see GtranGraphProvider.Cluster).
  */
 @RunWith(StructureStandardSuite.class)
 @GraphProviderClass(provider = GtranGraphProvider.Cluster.class, graph = GtranGraph.class)

@@ -71,14 +71,15 @@ public class GtranGraphProvider extends AbstractGraphProvider {
     /**
      * The same suites on a graph whose node is one of three in this JVM ({@link InJvmClusterGraph}),
      * vertices spread over the members so that traversals cross nodes, the coordinating node
-     * turning with each graph: at SR in batched execution, or at SI in element-at-a-time execution
-     * ({@link ClusterSnapshot}), so each execution mode and each isolation runs every suite once.
+     * turning with each graph: at SR in pushed execution (batched where nothing is pushed), or at
+     * SI in element-at-a-time execution ({@link ClusterSnapshot}). The Gherkin suite runs batched
+     * execution on its own too (GtranClusterBatchedFeatureTest).
      */
     public static class Cluster extends GtranGraphProvider {
         private final String execution;
 
         public Cluster() {
-            this("SERIALIZABLE", "batched");
+            this("SERIALIZABLE", "pushed");
         }
 
         protected Cluster(String isolation, String execution) {

@@ -47,9 +47,16 @@ public class GtranWorld implements World {
         this.execution = execution;
     }
 
-    /** The Gherkin suite on a 3-node in-JVM cluster at serializable isolation, batched execution. */
+    /** The Gherkin suite on a 3-node in-JVM cluster at serializable isolation, pushed execution. */
     public static final class Cluster extends GtranWorld {
         public Cluster() {
+            super("SERIALIZABLE", false, true, "pushed");
+        }
+    }
+
+    /** The Gherkin suite on a 3-node in-JVM cluster at serializable isolation, batched execution. */
+    public static final class ClusterBatched extends GtranWorld {
+        public ClusterBatched() {
             super("SERIALIZABLE", false, true, "batched");
         }
     }
