@@ -57,7 +57,7 @@ public final class QueryMessages {
         }
         PowerLawGraph data = PowerLawGraph.generate(vertices, edges, seed);
         System.out.println("# nodes=" + nodes + " vertices=" + vertices + " edges=" + edges + " starts=" + starts + " seed=" + seed);
-        for (String mode : new String[] {"element", "batched"}) {
+        for (String mode : new String[] {"element", "batched", "pushed"}) {
             try (Run run = new Run(nodes, mode, data)) {
                 for (int hops = 1; hops <= 3; hops++) {
                     run.measure("khop" + hops, hops, starts);

@@ -22,13 +22,15 @@ import java.util.Map;
  * bin/gtran bench lbv [--system S[,S..]] [--workload RO|RI|WI|MIX[,..]] [--isolation SR|SI[,..]]
  *                     [--threads T] [--seconds D] [--warmup W] [--dataset social|kronecker|grateful-dead]
  *                     [--edges N] [--seed S] [--latency] [--compare] [--out DIR] [--heap SIZE]
- *                     [--nodes N[,N..]] [--link-latency-us L[,L..]]
+ *                     [--nodes N[,N..]] [--link-latency-us L[,L..]] [--execution E[,E..]]
  * </pre>
  *
  * <p>{@code --nodes} and {@code --link-latency-us} shape the runs of system {@code gtran-cluster}
  * (gtran over in-JVM nodes, {@code GtranClusterLbvSystem}): one run per node count, and for more
  * than one node one per injected one-way latency, so {@code --system gtran-cluster --nodes 1,3
- * --link-latency-us 20,100} compares one node with three at two latencies in one invocation.
+ * --link-latency-us 20,100} compares one node with three at two latencies in one invocation; {@code
+ * --execution batched,pushed} runs each shape of more than one node once per execution mode
+ * ({@code gtran.execution}).
  *
  * <p>Exit status 0 when every run succeeded, 1 when any failed (the others still ran and are
  * reported), 2 on a usage error.
@@ -54,6 +56,8 @@ public final class LbvMain {
               --link-latency-us L[,L...]
                                     for gtran-cluster with more than one node: one-way latency injected
                                     per message between nodes, microseconds, a run per value (default 0)
+              --execution E[,E...]  for gtran-cluster with more than one node: gtran.execution (element,
+                                    batched, pushed), a run per value (default: the graph's, batched)
             """.formatted(SystemCatalog.ALL.stream().map(SystemCatalog.Entry::name).toList());
 
     private LbvMain() {
@@ -127,8 +131,11 @@ public final class LbvMain {
         String line = String.format(Locale.ROOT, "LBV system=%s workload=%s isolation=%s threads=%d tps=%.1f abort_rate=%.4f "
                         + "p99_ms=%.3f", run.entry().name(), run.workload(), run.entry().isolationFor(run.isolation()),
                 result.threads(), result.tps(), result.abortRate(), result.p99Ms());
-        return run.cluster().isEmpty() ? line : line + " nodes=" + run.cluster().get(NODES) + " link_latency_us="
-                + run.cluster().get(LINK_LATENCY_US);
+        if (run.cluster().isEmpty()) {
+            return line;
+        }
+        line += " nodes=" + run.cluster().get(NODES) + " link_latency_us=" + run.cluster().get(LINK_LATENCY_US);
+        return run.cluster().containsKey(EXECUTION) ? line + " execution=" + run.cluster().get(EXECUTION) : line;
     }
 
     /** Every (system, isolation, workload) to run, system by system. */
@@ -163,10 +170,16 @@ public final class LbvMain {
         List<Map<String, String>> shapes = new ArrayList<>();
         for (int nodes : options.nodes) {
             for (int latency : nodes == 1 ? List.of(0) : options.linkLatencies) {
-                Map<String, String> shape = new LinkedHashMap<>();
-                shape.put(NODES, Integer.toString(nodes));
-                shape.put(LINK_LATENCY_US, Integer.toString(latency));
-                shapes.add(shape);
+                for (String execution : nodes == 1 || options.executions.isEmpty() ? java.util.Collections.<String>singletonList(null)
+                        : options.executions) {
+                    Map<String, String> shape = new LinkedHashMap<>();
+                    shape.put(NODES, Integer.toString(nodes));
+                    shape.put(LINK_LATENCY_US, Integer.toString(latency));
+                    if (execution != null) {
+                        shape.put(EXECUTION, execution);
+                    }
+                    shapes.add(shape);
+                }
             }
         }
         return shapes;
@@ -175,6 +188,8 @@ public final class LbvMain {
     /** GtranClusterLbvSystem's options (this JVM does not load the system's classes). */
     static final String NODES = "nodes";
     static final String LINK_LATENCY_US = "link-latency-us";
+    /** The graph setting {@code --execution} gives (GtranGraph.EXECUTION). */
+    static final String EXECUTION = "gtran.execution";
 
     /**
      * One run: a system at an isolation level on a workload, and for {@code gtran-cluster} its
@@ -192,7 +207,8 @@ public final class LbvMain {
 
         /** {@code gtran@SR}: the series this run belongs to in charts. */
         String series() {
-            String shape = cluster.isEmpty() ? "" : "[" + cluster.get(NODES) + "n," + cluster.get(LINK_LATENCY_US) + "us]";
+            String shape = cluster.isEmpty() ? "" : "[" + cluster.get(NODES) + "n," + cluster.get(LINK_LATENCY_US) + "us"
+                    + (cluster.containsKey(EXECUTION) ? "," + cluster.get(EXECUTION) : "") + "]";
             return entry.name() + shape + "@" + entry.isolationFor(isolation);
         }
 
@@ -229,12 +245,14 @@ public final class LbvMain {
         String heap = "8g";
         List<Integer> nodes = List.of(3);
         List<Integer> linkLatencies = List.of(0);
+        List<String> executions = List.of();
 
         static Options parse(String... args) {
             Options o = new Options();
             boolean systemGiven = false;
             boolean nodesGiven = false;
             boolean latencyGiven = false;
+            boolean executionGiven = false;
             for (int i = 0; i < args.length; i++) {
                 String flag = args[i];
                 if (flag.equals("--compare")) {
@@ -293,6 +311,16 @@ public final class LbvMain {
                         o.linkLatencies = integers(flag, value, 0, MAX_LINK_LATENCY_US);
                         latencyGiven = true;
                     }
+                    case "--execution" -> {
+                        o.executions = list(value);
+                        executionGiven = true;
+                        for (String mode : o.executions) {
+                            if (!List.of("element", "batched", "pushed").contains(mode)) {
+                                throw new IllegalArgumentException("unknown execution: execution=" + mode
+                                        + " (known: element, batched, pushed)");
+                            }
+                        }
+                    }
                     case "--heap" -> {
                         if (!value.matches("\\d+[kKmMgG]?")) {
                             throw new IllegalArgumentException("heap must be like 8g or 4096m: heap=" + value);
@@ -311,8 +339,8 @@ public final class LbvMain {
                     o.workloads = List.of("RO", "RI", "WI", "MIX");
                 }
             }
-            if ((nodesGiven || latencyGiven) && !o.systems.contains(SystemCatalog.CLUSTER)) {
-                throw new IllegalArgumentException("--nodes and --link-latency-us shape system " + SystemCatalog.CLUSTER
+            if ((nodesGiven || latencyGiven || executionGiven) && !o.systems.contains(SystemCatalog.CLUSTER)) {
+                throw new IllegalArgumentException("--nodes, --link-latency-us and --execution shape system " + SystemCatalog.CLUSTER
                         + " only, which is not among system=" + String.join(",", o.systems));
             }
             if (!List.of("social", "kronecker", "grateful-dead").contains(o.dataset)) {

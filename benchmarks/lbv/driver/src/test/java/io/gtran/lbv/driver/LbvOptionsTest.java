@@ -54,13 +54,24 @@ class LbvOptionsTest {
     }
 
     @Test
+    void severalNodesRunOncePerExecutionModeGiven() {
+        List<LbvMain.Run> runs = LbvMain.plan(LbvMain.Options.parse("--system", "gtran-cluster", "--nodes", "1,3",
+                "--link-latency-us", "100", "--execution", "batched,pushed"));
+        assertEquals(List.of("gtran-cluster[1n,0us]@SR/RI", "gtran-cluster[3n,100us,batched]@SR/RI",
+                "gtran-cluster[3n,100us,pushed]@SR/RI"), runs.stream().map(LbvMain.Run::label).toList());
+        assertEquals("pushed", runs.get(2).options().get("gtran.execution"));
+    }
+
+    @Test
     void badClusterShapesAreNamed() {
         assertMessage("nodes=0", "--system", "gtran-cluster", "--nodes", "0");
         assertMessage("nodes=17", "--system", "gtran-cluster", "--nodes", "3,17");
         assertMessage("link-latency-us=-20", "--system", "gtran-cluster", "--link-latency-us", "-20");
         assertMessage("link-latency-us=20us", "--system", "gtran-cluster", "--link-latency-us", "20us");
         assertMessage("argument=--link-latency-us needs a value", "--system", "gtran-cluster", "--link-latency-us");
-        assertMessage("--nodes and --link-latency-us shape system gtran-cluster only", "--link-latency-us", "20");
+        assertMessage("--nodes, --link-latency-us and --execution shape system gtran-cluster only", "--link-latency-us", "20");
+        assertMessage("--nodes, --link-latency-us and --execution shape system gtran-cluster only", "--execution", "pushed");
+        assertMessage("unknown execution: execution=fast", "--system", "gtran-cluster", "--execution", "batched,fast");
     }
 
     @Test

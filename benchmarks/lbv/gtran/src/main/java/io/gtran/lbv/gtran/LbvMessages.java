@@ -19,18 +19,18 @@ import java.util.function.ToLongFunction;
 /**
  * Messages per LBV query on gtran partitioned over an in-JVM cluster, in each execution mode:
  * {@code bin/gtran bench lbv-messages [--nodes 3] [--dataset social] [--edges 20000] [--runs 20]
- * [--seed 1]}. For each mode ({@code gtran.execution=element}, then {@code batched}) it loads the
+ * [--seed 1]}. For each mode ({@code gtran.execution=element}, {@code batched}, then {@code pushed}) it loads the
  * LBV dataset into a {@link GtranClusterLbvSystem} (elements placed on the members by their ids,
  * node 0 coordinating), then runs the latency queries' look-up alone ({@code lookup}: Q11 on the
  * lookup key), the latency queries (IS1-IS4, k-hop 1-3) and the LBV queries
  * (reads, then writes) {@code --runs} times each, through the system's own query code, one
- * transaction per run, with the same parameters in both modes, and counts the operation and
+ * transaction per run, with the same parameters in each mode, and counts the operation and
  * commit messages the members sent each other ({@link io.gtran.txn.QueryTraffic}). Prints {@code
  * MESSAGES mode=M query=Q per_query=X bytes_per_query=Y results=R failed=F} per query and mode, then
- * a Markdown table of both modes side by side.
+ * a Markdown table of the modes side by side.
  */
 public final class LbvMessages {
-    static final List<String> MODES = List.of("element", "batched");
+    static final List<String> MODES = List.of("element", "batched", "pushed");
     /** The latency queries measured: IS1-IS4 and k-hop 1-3 (k-hop 4 reads most of a small graph). */
     static final List<LatencyQuery> LATENCY = List.of(LatencyQuery.IS1, LatencyQuery.IS2, LatencyQuery.IS3,
             LatencyQuery.IS4, LatencyQuery.KHOP1, LatencyQuery.KHOP2, LatencyQuery.KHOP3);
@@ -104,7 +104,7 @@ public final class LbvMessages {
         run(options, System.out);
     }
 
-    /** Measures both modes; returns the costs by mode, then query name. */
+    /** Measures each mode; returns the costs by mode, then query name. */
     static Map<String, Map<String, Cost>> run(Options options, PrintStream out) {
         Dataset dataset = Datasets.open(options.dataset(), options.edges(), options.seed());
         ValuePool pool = ValuePool.collect(dataset, options.seed());
@@ -175,7 +175,7 @@ public final class LbvMessages {
         return new Cost((system.messages() - messages) / (double) n, (system.bytes() - bytes) / (double) n, results, failed);
     }
 
-    /** Both modes side by side, one row per query, as docs/benchmarks.md shows it. */
+    /** The modes side by side, one row per query, as docs/benchmarks.md shows it. */
     static String table(Map<String, Map<String, Cost>> byMode) {
         StringBuilder b = new StringBuilder();
         b.append("| query |");
