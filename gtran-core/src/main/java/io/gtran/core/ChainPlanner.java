@@ -24,11 +24,11 @@ import org.apache.tinkerpop.gremlin.structure.T;
 /**
  * Finds the runs of steps that {@link GtranChainStep} can push to the owners: at least two vertex
  * hops ({@code out()}, {@code in('knows')}, {@code both()} to vertices; the last may go to edges
- * that are only counted), with label filters
- * ({@code hasLabel}) and TinkerPop's bulking barriers between them, in a root traversal whose
- * traversers carry nothing of their own but their object and bulk (no path, no step labels, no
- * sack, no loop counters; the side effects they share are the traversal's), so that a traverser
- * may be merged with another at the same vertex and continue anywhere. {@link GtranExecutionStrategy} calls it for traversals that write nothing and have no
+ * that are only counted), with label filters ({@code hasLabel}) and TinkerPop's bulking barriers
+ * between them, in a root traversal whose traversers carry nothing of their own but their object
+ * and bulk (no path, no step labels, no sack, no loop counters; the side effects they share are
+ * the traversal's), so that a traverser may be merged with another at the same vertex and continue
+ * anywhere. {@link GtranExecutionStrategy} calls it for traversals that write nothing and have no
  * {@code limit()} or {@code range()} (a chain runs to the end before the first result).
  */
 final class ChainPlanner {
@@ -39,7 +39,10 @@ final class ChainPlanner {
     private ChainPlanner() {
     }
 
-    /** Whether {@code traversal} may have chains pushed: the root of a traversal on a graph in pushed execution, with plain traversers. */
+    /**
+     * Whether {@code traversal} may have chains pushed: the root of a traversal on a graph in
+     * pushed execution, with plain traversers.
+     */
     static boolean pushes(Traversal.Admin<?, ?> traversal) {
         Graph graph = traversal.getGraph().orElse(null);
         if (!(graph instanceof GtranGraph g) || !g.pushed() || !traversal.isRoot() || TraversalHelper.hasLabels(traversal)) {
@@ -99,7 +102,8 @@ final class ChainPlanner {
                     }
                 }
             }
-            GtranChainStep pushed = new GtranChainStep(traversal, chain, replaced, isHop(steps.get(i)) ? (VertexStep) steps.get(i) : null);
+            VertexStep firstHop = isHop(steps.get(i)) ? (VertexStep) steps.get(i) : null;
+            GtranChainStep pushed = new GtranChainStep(traversal, chain, replaced, firstHop);
             for (int j = end; j > i; j--) {
                 TraversalHelper.replaceStep(steps.get(j), new GtranChainedStep<>(traversal, steps.get(j).toString()), traversal);
             }

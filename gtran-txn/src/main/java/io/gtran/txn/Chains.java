@@ -232,13 +232,13 @@ final class Chains {
                 runHere(txn, chain, 0, own, piece, this::remoteOwner);
             }
             Onward onward = onward(txn.id(), txn.beginTime(), txn.isolation(), run.id, chain, piece);
-            String refused = onward.send(List.of());
+            Report root = new Report(node, run.id, false, false, onward.ids, onward.nodes);
+            report(run, node, ClusterParts.OK, List.of(root), piece.results, piece.unseen.toArray(), NO_BODY);
+            String refused = onward.send(List.of(), node, 0, null);
             if (refused != null) {
                 finish(run); // no stage runs on txn here while it aborts
                 throw txn.conflict(ConflictKind.PARTICIPANT_UNREACHABLE, 0, null, refused);
             }
-            report(run, node, ClusterParts.OK, List.of(new Report(node, run.id, false, false, onward.ids, onward.nodes)), piece.results,
-                    piece.unseen.toArray(), NO_BODY);
             await(run);
             finish(run);
             Failure failure;
@@ -441,9 +441,12 @@ final class Chains {
         Onward onward = onward(txn.id(), txn.beginTime(), txn.isolation(), run.id, chain, piece);
         List<Report> reports = new ArrayList<>(carried);
         reports.add(new Report(node, forward, false, false, onward.ids, onward.nodes));
-        String refused = onward.send(List.of());
-        report(run, node, refused == null ? ClusterParts.OK : ClusterParts.REFUSED, reports, piece.results, piece.unseen.toArray(),
-                refused == null ? NO_BODY : new Wire.Writer().putString(refused).bytes());
+        report(run, node, ClusterParts.OK, reports, piece.results, piece.unseen.toArray(), NO_BODY);
+        String refused = onward.send(List.of(), node, 0, null);
+        if (refused != null) {
+            byte[] why = new Wire.Writer().putString(refused).bytes();
+            report(run, node, ClusterParts.REFUSED, List.of(), new Bag(), new long[0], why);
+        }
     }
 
     // ------------------------------------------------------------------ messages
@@ -472,24 +475,33 @@ final class Chains {
         }
 
         /**
-         * Sends every forward, the first carrying {@code carried}, and waits until each is
-         * acknowledged; returns null, or why one was not taken.
+         * Sends every forward, the first carrying {@code carried}, and with them {@code result} (a
+         * {@code RESULT} numbered {@code resultRequest}) to the coordinator, if not null; waits
+         * until each is acknowledged. Returns null, or why a forward was not taken.
          */
-        String send(List<Report> carried) {
-            if (to.length == 0) {
+        String send(List<Report> carried, int coordinator, long resultRequest, byte[] result) {
+            int n = to.length + (result == null ? 0 : 1);
+            if (n == 0) {
                 return null;
             }
-            byte[][] payloads = new byte[to.length][];
+            int[] all = java.util.Arrays.copyOf(to, n);
+            long[] numbers = java.util.Arrays.copyOf(requests, n);
+            byte[][] payloads = new byte[n][];
             for (int i = 0; i < to.length; i++) {
                 Wire.Writer w = new Wire.Writer().putByte(ClusterParts.FORWARD).putLong(requests[i]).putBytes(heads[i]);
                 Report.writeAll(w, i == 0 ? carried : List.of());
                 payloads[i] = w.bytes();
             }
+            if (result != null) {
+                all[n - 1] = coordinator;
+                numbers[n - 1] = resultRequest;
+                payloads[n - 1] = result;
+            }
             engine.remoteCalls.add(to.length);
             try {
-                byte[][] answers = cluster.exchange(to, requests, payloads);
-                for (byte[] a : answers) {
-                    Wire.Reader answer = new Wire.Reader(a);
+                byte[][] answers = cluster.exchange(all, numbers, payloads);
+                for (int i = 0; i < to.length; i++) {
+                    Wire.Reader answer = new Wire.Reader(answers[i]);
                     if (answer.getByte() != ClusterParts.OK) {
                         return answer.getString();
                     }
@@ -511,7 +523,8 @@ final class Chains {
                 onward.nodes[i] = byNode.getKey();
                 onward.requests[i] = cluster.newRequest();
                 onward.ids[i] = newId();
-                Wire.Writer w = new Wire.Writer().putLong(onward.ids[i]).putLong(txnId).putLong(beginTime).putByte(isolation.ordinal()).putLong(chainId);
+                Wire.Writer w = new Wire.Writer().putLong(onward.ids[i]).putLong(txnId).putLong(beginTime)
+                        .putByte(isolation.ordinal()).putLong(chainId);
                 chain.write(w);
                 w.putInt(byStage.getKey());
                 byStage.getValue().write(w);
@@ -597,27 +610,44 @@ final class Chains {
             wrote = context.wrote;
             preReads = !txn.preReadDependencies.isEmpty();
         }
+        int coordinator = TxnWords.node(txn.id());
         Onward onward = status == ClusterParts.OK ? onward(txn.id(), txn.beginTime(), txn.isolation(), chainId, chain, piece)
                 : new Onward(0);
         List<Report> reports = new ArrayList<>(carried);
         reports.add(new Report(node, forward, wrote, preReads, onward.ids, onward.nodes));
-        boolean handOn = onward.to.length > 0 && piece.results.isEmpty() && piece.unseen.size() == 0;
-        String refused = onward.send(handOn ? reports : List.of());
-        if (refused != null) {
-            status = ClusterParts.REFUSED;
-            body = new Wire.Writer().putString(refused).bytes();
-        } else if (handOn) {
-            return; // the first forward carries the reports on
+        if (status != ClusterParts.OK) {
+            sendResult(coordinator, chainId, status, reports, new Piece(), body);
+            return;
         }
+        boolean handOn = onward.to.length > 0 && piece.results.isEmpty() && piece.unseen.size() == 0;
         long request = cluster.newRequest();
+        byte[] result = handOn ? null : result(request, chainId, ClusterParts.OK, reports, piece, NO_BODY);
+        // The result goes with the forwards, not after their acknowledgements: the ledger holds the forwards until they report.
+        String refused = onward.send(handOn ? reports : List.of(), coordinator, request, result);
+        if (refused != null) {
+            byte[] why = new Wire.Writer().putString(refused).bytes();
+            sendResult(coordinator, chainId, ClusterParts.REFUSED, reports, new Piece(), why);
+        }
+    }
+
+    private static byte[] result(long request, long chainId, int status, List<Report> reports, Piece piece, byte[] body) {
         Wire.Writer w = new Wire.Writer().putByte(ClusterParts.RESULT).putLong(request).putLong(chainId).putByte(status);
         Report.writeAll(w, reports);
         piece.results.write(w);
-        w.putLongs(piece.unseen.toArray()).putBytes(body);
+        return w.putLongs(piece.unseen.toArray()).putBytes(body).bytes();
+    }
+
+    /**
+     * Sends a {@code RESULT} until acknowledged; a coordinator gone or cut off times the chain out
+     * (or its loss aborts the part here).
+     */
+    private void sendResult(int coordinator, long chainId, int status, List<Report> reports, Piece piece, byte[] body) {
+        long request = cluster.newRequest();
         try {
-            cluster.exchange(new int[] {TxnWords.node(txn.id())}, new long[] {request}, new byte[][] {w.bytes()});
-        } catch (TimeoutException e) {
-            // The coordinator is gone or cut off: it times the chain out and aborts (or its loss aborts the part here).
+            byte[] payload = result(request, chainId, status, reports, piece, body);
+            cluster.exchange(new int[] {coordinator}, new long[] {request}, new byte[][] {payload});
+        } catch (TimeoutException | RuntimeException e) {
+            // nothing more to do here
         }
     }
 

@@ -49,7 +49,8 @@ public final class LbvMain {
               --dataset NAME        social, kronecker, grateful-dead (default social)
               --edges N             dataset size in edges (default 1000000; grateful-dead is fixed)
               --seed S              dataset and query seed (default 1)
-              --latency             also run IS1-IS4 and k-hop 1-4 once per system (single-threaded)
+              --latency             also run IS1-IS4 and k-hop 1-4 once per system, isolation and cluster
+                                    shape (single-threaded)
               --out DIR             where results, charts and child logs go (default target/lbv)
               --heap SIZE           -Xmx of each child JVM (default 8g)
               --nodes N[,N...]      for gtran-cluster: in-JVM nodes, a run per count (default 3)
@@ -89,7 +90,7 @@ public final class LbvMain {
         for (Run run : runs) {
             out.println();
             out.println("== " + run.label() + " ==");
-            boolean latency = options.latency && latencyDone.add(run.entry().name() + "@" + run.isolation());
+            boolean latency = options.latency && latencyDone.add(run.series()); // per system, isolation and cluster shape
             List<String> childArgs = new ArrayList<>(List.of("--dataset", options.dataset, "--edges",
                     Long.toString(options.edges), "--seed", Long.toString(options.seed), "--workload", run.workload(),
                     "--threads", Integer.toString(options.threads), "--seconds", Double.toString(options.seconds),
