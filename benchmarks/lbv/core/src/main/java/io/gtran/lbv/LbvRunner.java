@@ -31,7 +31,7 @@ import java.util.concurrent.locks.LockSupport;
  *       with {@code threads} client threads drawing from their own {@link QueryMix} and
  *       {@link ParamSampler}, seeded from (seed, phase, thread);
  *   <li>if {@code latency}: each {@link LatencyQuery} on one thread, {@code latencyRuns} times
- *       (after two unmeasured runs), at most {@code latencySeconds} per query.
+ *       (after twenty unmeasured runs, as many as the budget allows), at most {@code latencySeconds} per query.
  * </ol>
  * Every query that fails with a {@link LbvSystem#isRetryable retryable} exception is an abort and
  * is retried, after a random pause of up to {@code min(1 ms, 10 µs * 2^retry)}, up to
@@ -49,7 +49,7 @@ public final class LbvRunner {
     public static final int DEFAULT_MAX_RETRIES = 20;
     /** How long past its planned end a run may take before the runner gives up on it. */
     static final long GRACE_SECONDS = 120;
-    private static final int LATENCY_WARMUP_RUNS = 2;
+    private static final int LATENCY_WARMUP_RUNS = 20;
     private static final long SALT_WARMUP = 1, SALT_MEASURE = 2, SALT_LATENCY = 3, SALT_POOL = 4;
     private static final long BACKOFF_BASE_NANOS = 10_000, BACKOFF_MAX_NANOS = 1_000_000;
 
