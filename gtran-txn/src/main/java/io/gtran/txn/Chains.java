@@ -267,13 +267,14 @@ final class Chains {
     }
 
     /**
-     * Waits until the ledger is empty or the run failed. A member lost, or no report for
+     * Waits until the ledger is empty or the run failed. A member lost, or no report for twice
      * gtran.txn.remote-timeout-ms (a node that hands its report on sends nothing until the forward
      * carrying it reports, so a chain whose stages take that long between reports fails too),
      * fails it.
      */
     private void await(Run run) {
-        long timeout = TimeUnit.MILLISECONDS.toNanos(engine.config().remoteTimeoutMs);
+        // Twice a node's own wait for an acknowledgement, so that a node whose forward went unanswered reports why first.
+        long timeout = 2 * TimeUnit.MILLISECONDS.toNanos(engine.config().remoteTimeoutMs);
         synchronized (run) {
             while (!run.done && run.failure == null) {
                 // Any member, not only those the ledger waits on: one may hold a report another handed on.
@@ -284,7 +285,7 @@ final class Chains {
                 }
                 if (run.failure == null && System.nanoTime() - run.lastProgress > timeout) {
                     run.failure = unreachable("node " + run.pending.values().iterator().next() + " did not report its part of"
-                            + " the chain within " + TxnConfig.REMOTE_TIMEOUT_MS + "=" + engine.config().remoteTimeoutMs + " ms");
+                            + " the chain within twice " + TxnConfig.REMOTE_TIMEOUT_MS + "=" + engine.config().remoteTimeoutMs + " ms");
                 }
                 if (run.failure != null) {
                     return;

@@ -164,6 +164,37 @@ abstract class PushedChainsContract extends ClusterContract {
     }
 
     @Test
+    void aPieceTheCoordinatorRunsCostsNoMessageAndForwardsAreCountedAsRemoteCalls() {
+        start();
+        long[] path = path(1, 0, 2); // node 1's forward to node 0 carries its report; node 0's piece reports in place
+        long callsBefore = c.engine(1).stats().get("remote.calls");
+        Transaction r = c.begin(0, SR);
+        Chain.Outcome outcome = r.runChain(Chain.empty().hop(EdgeDirection.OUT).hop(EdgeDirection.OUT), new long[] {path[0]},
+                new long[] {1});
+        assertArrayEquals(new long[] {path[2]}, outcome.vertices());
+        assertEquals(2, outcome.messages(), "forward 0→1, forward 1→0; the result stays on node 0");
+        assertEquals(callsBefore + 1, c.engine(1).stats().get("remote.calls"), "node 1 sent one forward");
+        r.commit();
+    }
+
+    @Test
+    void aForwardThatIsNeverAnsweredAbortsNamingTheNodeThatDidNotAnswer() throws Exception {
+        io.gtran.rdma.FaultPlan plan = new io.gtran.rdma.FaultPlan(new Random().nextLong());
+        c = new ClusterNodes(ClusterNodes.faulty(transport(), plan), 3, TxnConfig.REMOTE_TIMEOUT_MS, 300);
+        long a = path(1, 2, 2)[0];
+        plan.links(1, 2).dropWithProbability(1.0); // node 1's forward to node 2 is lost, every time
+        Transaction r = c.begin(0, SR);
+        TransactionConflictException aborted = assertThrows(TransactionConflictException.class,
+                () -> r.runChain(Chain.empty().hop(EdgeDirection.OUT).hop(EdgeDirection.OUT), new long[] {a}, new long[] {1}),
+                "seed=" + plan.seed());
+        assertEquals(ConflictKind.PARTICIPANT_UNREACHABLE, aborted.kind(), aborted.getMessage());
+        assertTrue(aborted.getMessage().contains("node 2 did not answer"), "node 1 reports its forward's failure: "
+                + aborted.getMessage() + " seed=" + plan.seed());
+        plan.heal();
+        assertTrue(c.awaitQuiet(10_000).isEmpty() || c.quiet(), c.leftovers() + " seed=" + plan.seed());
+    }
+
+    @Test
     void aStartVertexTheTransactionDoesNotSeeIsReportedBack() {
         start();
         long gone = path(2)[0];
