@@ -68,11 +68,6 @@ public final class Chain {
         return stages.get(index);
     }
 
-    /** Its hops. */
-    public int hops() {
-        return (int) stages.stream().filter(Stage::isHop).count();
-    }
-
     void write(Wire.Writer w) {
         w.putInt(stages.size());
         for (Stage s : stages) {
