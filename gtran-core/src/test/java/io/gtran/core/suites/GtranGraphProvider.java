@@ -72,8 +72,8 @@ public class GtranGraphProvider extends AbstractGraphProvider {
      * The same suites on a graph whose node is one of three in this JVM ({@link InJvmClusterGraph}),
      * vertices spread over the members so that traversals cross nodes, the coordinating node
      * turning with each graph: at SR in pushed execution (batched where nothing is pushed), or at
-     * SI in element-at-a-time execution ({@link ClusterSnapshot}). The Gherkin suite runs batched
-     * execution on its own too (GtranClusterBatchedFeatureTest).
+     * SI in element-at-a-time execution ({@link ClusterSnapshot}). The process and Gherkin suites
+     * run batched execution on their own too ({@link ClusterBatched}).
      */
     public static class Cluster extends GtranGraphProvider {
         private final String execution;
@@ -96,6 +96,13 @@ public class GtranGraphProvider extends AbstractGraphProvider {
             settings.put(GtranGraph.PLACEMENT, "spread");
             settings.put(GtranGraph.EXECUTION, execution);
             return settings;
+        }
+    }
+
+    /** {@link Cluster} in batched execution (the process suite runs in each mode). */
+    public static final class ClusterBatched extends Cluster {
+        public ClusterBatched() {
+            super("SERIALIZABLE", "batched");
         }
     }
 
