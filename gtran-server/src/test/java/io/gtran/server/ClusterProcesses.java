@@ -22,6 +22,8 @@ import org.apache.tinkerpop.gremlin.util.ser.Serializers;
  */
 final class ClusterProcesses implements AutoCloseable {
     private static final String[] GRAPHS = {"graph", "modern", "classic", "crew", "sink", "grateful"};
+    /** The system property that sets the graphs' gtran.execution (batched, the default, or pushed, element). */
+    static final String EXECUTION = "gtran.test.execution";
 
     private final List<Process> processes = new ArrayList<>();
     private final int[] ports;
@@ -67,6 +69,7 @@ final class ClusterProcesses implements AutoCloseable {
                         "gremlin.graph=io.gtran.core.GtranGraph",
                         "gtran.isolation=SERIALIZABLE",
                         "gtran.placement=spread",
+                        "gtran.execution=" + System.getProperty(EXECUTION, "batched"),
                         GRAPHS[g].equals("crew") ? "gtran.vertex-property.cardinality=list" : "",
                         "gtran.storage.node-id=" + k,
                         "gtran.storage.chunk-bytes=65536",

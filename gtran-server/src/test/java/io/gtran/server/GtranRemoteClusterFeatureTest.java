@@ -18,7 +18,9 @@ import org.junit.runner.RunWith;
  * and each scenario talks to the next node in turn. Left out: as {@link GtranRemoteFeatureTest}.
  *
  * <p>It takes about five minutes on two cores, so {@code mvn verify} runs it only with {@code
- * -Dgtran.test.remote-cluster=true}; {@code .ci/run} does (README, "Tests").
+ * -Dgtran.test.remote-cluster=true}; {@code .ci/run} does (README, "Tests"). The graphs run
+ * batched execution, the default; {@code -Dgtran.test.execution=pushed} (or {@code element}) runs
+ * them in another mode.
  */
 @RunWith(Cucumber.class)
 @CucumberOptions(
