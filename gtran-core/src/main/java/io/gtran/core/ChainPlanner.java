@@ -34,14 +34,14 @@ import org.apache.tinkerpop.gremlin.structure.T;
 final class ChainPlanner {
     /** What traversers may need: side effects are the traversal's, the same for every traverser, so merging loses none. */
     private static final Set<TraverserRequirement> PLAIN = EnumSet.of(TraverserRequirement.OBJECT, TraverserRequirement.BULK,
-            TraverserRequirement.ONE_BULK, TraverserRequirement.SIDE_EFFECTS);
+            TraverserRequirement.SIDE_EFFECTS);
 
     private ChainPlanner() {
     }
 
     /**
      * Whether {@code traversal} may have chains pushed: the root of a traversal on a graph in
-     * pushed execution, with plain traversers.
+     * pushed execution, with plain traversers that keep a bulk.
      */
     static boolean pushes(Traversal.Admin<?, ?> traversal) {
         Graph graph = traversal.getGraph().orElse(null);
@@ -55,7 +55,10 @@ final class ChainPlanner {
         for (Step<?, ?> step : traversal.getSteps()) {
             needed.addAll(step.getRequirements());
         }
-        return PLAIN.containsAll(needed);
+        // Traversers that keep a bulk: a chain's results come merged by vertex, and traversers
+        // without one would have to be made one per walk, all at once, where the steps replaced
+        // stream them.
+        return PLAIN.containsAll(needed) && needed.contains(TraverserRequirement.BULK);
     }
 
     /**

@@ -112,14 +112,8 @@ final class GtranChainStep extends AbstractStep<Vertex, Vertex> implements Profi
         for (int i = 0; i < results.length; i++) {
             Traverser.Admin<Vertex> t = template.split(new GtranVertex(graph, results[i], null), this);
             long bulk = outcome.bulks()[i];
-            t.setBulk(bulk);
-            if (t.bulk() == bulk) {
-                ready.add(t);
-            } else {
-                for (long k = 0; k < bulk; k++) { // traversers without a bulk of their own: one each
-                    ready.add(template.split(new GtranVertex(graph, results[i], null), this));
-                }
-            }
+            t.setBulk(bulk); // ChainPlanner pushes only where traversers keep a bulk
+            ready.add(t);
         }
     }
 

@@ -95,6 +95,7 @@ class GtranPushedChainsTest {
             assertFalse(explain(g, s -> s.V().as("a").out().out().select("a")).contains("pushed"), "a step label");
             assertFalse(explain(g, s -> s.V().out().out().limit(3)).contains("pushed"), "a limit");
             assertFalse(explain(g, s -> s.withSack(1).V().out().out().sack()).contains("pushed"), "a sack");
+            assertFalse(explain(g, s -> s.withBulk(false).V().out().out().count()).contains("pushed"), "traversers without bulk");
             assertFalse(explain(g, s -> s.V().out().out().property("x", 1)).contains("pushed"), "a write");
             assertTrue(explain(g, s -> s.V().repeat(__.out()).times(2)).contains("pushed"), "a repeat TinkerPop unrolls");
             assertFalse(explain(g, s -> s.V().repeat(__.out()).until(__.hasLabel("thing"))).contains("pushed"),
