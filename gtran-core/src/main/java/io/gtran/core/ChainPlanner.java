@@ -6,9 +6,6 @@ import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.tinkerpop.gremlin.process.traversal.Compare;
-import org.apache.tinkerpop.gremlin.process.traversal.Contains;
-import org.apache.tinkerpop.gremlin.process.traversal.P;
 import org.apache.tinkerpop.gremlin.process.traversal.Step;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.step.filter.HasStep;
@@ -19,7 +16,6 @@ import org.apache.tinkerpop.gremlin.process.traversal.step.util.HasContainer;
 import org.apache.tinkerpop.gremlin.process.traversal.traverser.TraverserRequirement;
 import org.apache.tinkerpop.gremlin.process.traversal.util.TraversalHelper;
 import org.apache.tinkerpop.gremlin.structure.Graph;
-import org.apache.tinkerpop.gremlin.structure.T;
 
 /**
  * Finds the runs of steps that {@link GtranChainStep} can push to the owners: at least two vertex
@@ -148,25 +144,9 @@ final class ChainPlanner {
         return true;
     }
 
-    /** The labels a {@code hasLabel} container keeps, or null if it is another filter. */
-    private static List<String> labels(HasContainer container) {
-        if (!T.label.getAccessor().equals(container.getKey())) {
-            return null;
-        }
-        P<?> p = container.getPredicate();
-        if (p.getBiPredicate() == Compare.eq && p.getValue() instanceof String label) {
-            return List.of(label);
-        }
-        if (p.getBiPredicate() == Contains.within && p.getValue() instanceof Collection<?> values && !values.isEmpty()) {
-            List<String> labels = new ArrayList<>();
-            for (Object v : values) {
-                if (!(v instanceof String s)) {
-                    return null;
-                }
-                labels.add(s);
-            }
-            return labels;
-        }
-        return null;
+    /** The labels a {@code hasLabel} container keeps (at least one), or null if it is another filter. */
+    private static Collection<String> labels(HasContainer container) {
+        Collection<String> labels = GtranGraphStep.labels(container);
+        return labels == null || labels.isEmpty() ? null : labels;
     }
 }

@@ -143,7 +143,7 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
 
     /** The labels a {@code hasLabel} filter accepts, or null if it is not one the label index answers. */
     @SuppressWarnings("unchecked")
-    private static Collection<String> labels(HasContainer has) {
+    static Collection<String> labels(HasContainer has) {
         if (!T.label.getAccessor().equals(has.getKey())) {
             return null;
         }

@@ -1,7 +1,6 @@
 package io.gtran.txn;
 
 import io.gtran.storage.Dictionary;
-import io.gtran.storage.ElementIds;
 import io.gtran.storage.GraphStore;
 import io.gtran.txn.cluster.Wire;
 import java.util.ArrayList;
@@ -161,15 +160,6 @@ final class Chains {
         return false;
     }
 
-    /** The other member that owns {@code vertex}; -1 for this node's (or no member's). */
-    private int remoteOwner(long vertex) {
-        if (!ElementIds.isWellFormed(vertex)) {
-            return -1;
-        }
-        int owner = ElementIds.node(vertex);
-        return owner != node && engine.members().nodes().contains(owner) ? owner : -1;
-    }
-
     private long newId() {
         return ((long) node << 40) | nextId.incrementAndGet();
     }
@@ -222,17 +212,17 @@ final class Chains {
             Bag own = new Bag();
             Bag start = Bag.of(vertices, bulks);
             start.bulks.forEach((v, b) -> {
-                int owner = remoteOwner(v);
+                int owner = cluster.remoteOwner(v);
                 (owner < 0 ? own : piece.onward(owner, 0)).add(v, b);
             });
             synchronized (run) {
                 run.pending.put(run.id, node);
             }
             synchronized (run.lock) {
-                runHere(txn, chain, 0, own, piece, this::remoteOwner);
+                runHere(txn, chain, 0, own, piece, cluster::remoteOwner);
             }
             Onward onward = onward(txn.id(), txn.beginTime(), txn.isolation(), run.id, chain, piece);
-            Report root = new Report(node, run.id, false, false, onward.ids, onward.nodes);
+            Report root = new Report(node, run.id, false, false, onward.ids, onward.to);
             report(run, node, ClusterParts.OK, List.of(root), piece.results, piece.unseen.toArray(), NO_BODY);
             String refused = onward.send(List.of(), node, 0, null);
             if (refused != null) {
@@ -335,13 +325,13 @@ final class Chains {
      * written or pre-read, and the forwards it sent on (ids and nodes). Sent to the coordinator in
      * a {@code RESULT}, or carried by the first forward sent on when there is nothing else to report.
      */
-    record Report(int node, long forward, boolean wrote, boolean preReads, long[] spawned, long[] spawnedNodes) {
+    record Report(int node, long forward, boolean wrote, boolean preReads, long[] spawned, int[] spawnedNodes) {
         void write(Wire.Writer w) {
-            w.putInt(node).putLong(forward).putBoolean(wrote).putBoolean(preReads).putLongs(spawned).putLongs(spawnedNodes);
+            w.putInt(node).putLong(forward).putBoolean(wrote).putBoolean(preReads).putLongs(spawned).putParticipants(spawnedNodes);
         }
 
         static Report read(Wire.Reader in) {
-            return new Report(in.getInt(), in.getLong(), in.getBoolean(), in.getBoolean(), in.getLongs(), in.getLongs());
+            return new Report(in.getInt(), in.getLong(), in.getBoolean(), in.getBoolean(), in.getLongs(), in.getParticipants());
         }
 
         static void writeAll(Wire.Writer w, List<Report> reports) {
@@ -386,7 +376,7 @@ final class Chains {
                 for (int i = 0; i < r.spawned().length; i++) {
                     run.messages++;
                     if (!run.early.remove(r.spawned()[i])) {
-                        run.pending.put(r.spawned()[i], (int) r.spawnedNodes()[i]);
+                        run.pending.put(r.spawned()[i], r.spawnedNodes()[i]);
                     }
                 }
                 if (run.pending.remove(r.forward()) == null) {
@@ -418,7 +408,7 @@ final class Chains {
                 return;
             }
             try {
-                runHere(run.txn, chain, stage, bag, piece, this::remoteOwner);
+                runHere(run.txn, chain, stage, bag, piece, cluster::remoteOwner);
             } catch (RuntimeException e) {
                 thrown = e;
             }
@@ -441,7 +431,7 @@ final class Chains {
         }
         Onward onward = onward(txn.id(), txn.beginTime(), txn.isolation(), run.id, chain, piece);
         List<Report> reports = new ArrayList<>(carried);
-        reports.add(new Report(node, forward, false, false, onward.ids, onward.nodes));
+        reports.add(new Report(node, forward, false, false, onward.ids, onward.to));
         report(run, node, ClusterParts.OK, reports, piece.results, piece.unseen.toArray(), NO_BODY);
         String refused = onward.send(List.of(), node, 0, null);
         if (refused != null) {
@@ -463,14 +453,12 @@ final class Chains {
     private final class Onward {
         final int[] to;
         final long[] ids;
-        final long[] nodes;
         final long[] requests;
         final byte[][] heads;
 
         Onward(int n) {
             to = new int[n];
             ids = new long[n];
-            nodes = new long[n];
             requests = new long[n];
             heads = new byte[n][];
         }
@@ -521,7 +509,6 @@ final class Chains {
         for (Map.Entry<Integer, Map<Integer, Bag>> byNode : piece.onward.entrySet()) {
             for (Map.Entry<Integer, Bag> byStage : byNode.getValue().entrySet()) {
                 onward.to[i] = byNode.getKey();
-                onward.nodes[i] = byNode.getKey();
                 onward.requests[i] = cluster.newRequest();
                 onward.ids[i] = newId();
                 Wire.Writer w = new Wire.Writer().putLong(onward.ids[i]).putLong(txnId).putLong(beginTime)
@@ -598,7 +585,7 @@ final class Chains {
                 body = new Wire.Writer().putString(refused).bytes();
             } else {
                 try {
-                    runHere(txn, chain, stage, bag, piece, this::remoteOwner);
+                    runHere(txn, chain, stage, bag, piece, cluster::remoteOwner);
                 } catch (TransactionConflictException e) {
                     status = ClusterParts.CONFLICT;
                     body = new Wire.Writer().putByte(e.kind().ordinal()).putLong(e.otherTransaction()).putString(e.on())
@@ -615,7 +602,7 @@ final class Chains {
         Onward onward = status == ClusterParts.OK ? onward(txn.id(), txn.beginTime(), txn.isolation(), chainId, chain, piece)
                 : new Onward(0);
         List<Report> reports = new ArrayList<>(carried);
-        reports.add(new Report(node, forward, wrote, preReads, onward.ids, onward.nodes));
+        reports.add(new Report(node, forward, wrote, preReads, onward.ids, onward.to));
         if (status != ClusterParts.OK) {
             sendResult(coordinator, chainId, status, reports, new Piece(), body);
             return;

@@ -4,6 +4,7 @@ import io.gtran.rdma.Fabric;
 import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Message;
 import io.gtran.storage.Dictionary;
+import io.gtran.storage.ElementIds;
 import io.gtran.storage.StoreCapacityException;
 import io.gtran.txn.cluster.CommitMessenger;
 import io.gtran.txn.cluster.Outcome;
@@ -207,6 +208,15 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
 
     long newRequest() {
         return nextRequest.incrementAndGet();
+    }
+
+    /** The other member that owns {@code element}; -1 for this node's, or no member's (an id that is not a gtran element id). */
+    int remoteOwner(long element) {
+        if (!ElementIds.isWellFormed(element)) {
+            return -1;
+        }
+        int owner = ElementIds.node(element);
+        return owner != node && members.nodes().contains(owner) ? owner : -1;
     }
 
     boolean isLost(int member) {

@@ -1,6 +1,5 @@
 package io.gtran.txn;
 
-import io.gtran.storage.ElementIds;
 import io.gtran.txn.cluster.Wire;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,7 +28,6 @@ final class RemoteParts {
     private final Transaction txn;
     private final ClusterParts cluster;
     private final Membership members;
-    private final int local;
     private final Map<Integer, Part> parts = new TreeMap<>();
     /**
      * Set while a pushed chain runs, and after one failed: other members may hold parts this
@@ -37,20 +35,15 @@ final class RemoteParts {
      */
     boolean partsUnknown;
 
-    RemoteParts(Transaction txn, ClusterParts cluster, Membership members, int local) {
+    RemoteParts(Transaction txn, ClusterParts cluster, Membership members) {
         this.txn = txn;
         this.cluster = cluster;
         this.members = members;
-        this.local = local;
     }
 
     /** The node an element belongs to if it is another member, else -1 (this node's, or no member's). */
     int remoteOwner(long element) {
-        if (!ElementIds.isWellFormed(element)) {
-            return -1;
-        }
-        int owner = ElementIds.node(element);
-        return owner != local && members.nodes().contains(owner) ? owner : -1;
+        return cluster.remoteOwner(element);
     }
 
     /** The other members, for operations that span every node (scans, counts). */

@@ -98,7 +98,7 @@ public final class Transaction implements AutoCloseable {
         this.engine = engine;
         this.participant = participant;
         ClusterParts cluster = engine.clusterParts();
-        this.remote = participant || cluster == null ? null : new RemoteParts(this, cluster, engine.members(), engine.store().nodeId());
+        this.remote = participant || cluster == null ? null : new RemoteParts(this, cluster, engine.members());
         this.store = engine.store();
         this.versions = store.mvStore();
         this.id = id;
