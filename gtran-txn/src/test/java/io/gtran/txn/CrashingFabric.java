@@ -21,6 +21,7 @@ final class CrashingFabric extends ForwardingFabric {
     }
 
     private final AtomicBoolean dead = new AtomicBoolean();
+    private volatile Thread closer;
     private volatile Trigger trigger;
     private volatile boolean afterSending;
     private volatile Runnable action;
@@ -64,9 +65,18 @@ final class CrashingFabric extends ForwardingFabric {
     /** Crashes the node now. */
     void crash() {
         if (dead.compareAndSet(false, true)) {
-            Thread closer = new Thread(() -> delegate().close(), "crash-" + localNode());
-            closer.setDaemon(true);
-            closer.start();
+            Thread closing = new Thread(() -> delegate().close(), "crash-" + localNode());
+            closing.setDaemon(true);
+            closer = closing;
+            closing.start();
+        }
+    }
+
+    /** Waits until a crash has closed the node's fabric: its regions are gone for the others. */
+    void awaitCrashed() throws InterruptedException {
+        Thread closing = closer;
+        if (closing != null) {
+            closing.join();
         }
     }
 

@@ -53,6 +53,7 @@ class UnenteredWriterOfLostCoordinatorTest {
             t.setVertexProperty(y, value, 1L);
 
             fabrics[0].crash(); // W's status can no longer be read; node 1 and 2 are a majority
+            fabrics[0].awaitCrashed(); // the crash closes the fabric on a thread of its own: a read before it would see W EXECUTING
             long start = System.nanoTime();
             t.commit();
             long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
