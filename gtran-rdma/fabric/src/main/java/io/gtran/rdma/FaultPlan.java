@@ -83,7 +83,7 @@ public final class FaultPlan implements AutoCloseable {
     /** Why listeners are told a peer was lost, and the start of every partition failure. */
     static final String PARTITIONED = "partitioned by fault injection";
 
-    private final long seed;
+    private volatile long seed;
     private final ConcurrentHashMap<Long, LinkFaults> links = new ConcurrentHashMap<>();
     private final List<FaultyFabric> attached = new CopyOnWriteArrayList<>();
     private final ScheduledThreadPoolExecutor scheduler;
@@ -101,7 +101,7 @@ public final class FaultPlan implements AutoCloseable {
         scheduler.setRemoveOnCancelPolicy(true);
     }
 
-    /** The seed given at construction. */
+    /** The seed given at construction, or to the last {@link #reseed}. */
     public long seed() {
         return seed;
     }
@@ -199,6 +199,19 @@ public final class FaultPlan implements AutoCloseable {
         }
         links.values().forEach(LinkFaults::clear);
         attached.forEach(FaultyFabric::healed);
+    }
+
+    /**
+     * Heals, then starts every pair's random stream afresh from {@code seed}: the rules set
+     * afterwards draw as a new plan of that seed would. Traffic already delayed still waits out its
+     * delay. For a plan steered from outside (a node's fault control file) whose seed may change.
+     */
+    public void reseed(long seed) {
+        synchronized (this) {
+            this.seed = seed;
+            heal();
+            links.clear();
+        }
     }
 
     /**
