@@ -78,9 +78,9 @@ public final class GtranGraph implements Graph {
      */
     public static final String EXECUTION = "gtran.execution";
 
-    /** The prefixes of the node's settings (GtranNode): store, transactions, clock, members and fabric. */
+    /** The prefixes of the node's settings (GtranNode): store, transactions, clock, members, fabric and faults. */
     private static final List<String> NODE_PREFIXES = List.of("gtran.storage.", "gtran.txn.", "gtran.clock.", "gtran.cluster.",
-            "gtran.fabric.");
+            "gtran.fabric.", "gtran.faults.");
     private static final Set<String> KEYS = Set.of(Graph.GRAPH, ISOLATION, DEFAULT_CARDINALITY, ALLOW_NULL_PROPERTY_VALUES,
             VERTEX_HASH_INDEX, VERTEX_ORDERED_INDEX, EDGE_HASH_INDEX, EDGE_ORDERED_INDEX, INDEX_SERVICES, PLACEMENT, EXECUTION);
 

@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code gtran.storage.*} key of {@link StoreConfig} and {@code gtran.txn.*} key of
  * {@link TxnConfig}; the cluster's members, {@code gtran.cluster.nodes} ({@link Membership}); the
  * {@code gtran.clock.*} keys of {@link ClockConfig}; for {@link #open(Map)}, optionally the
- * {@code gtran.fabric.*} keys of {@link ClusterConfig}. Other keys are left to the layers above. A
+ * {@code gtran.fabric.*} keys of {@link ClusterConfig}, and with them {@code gtran.faults.control}, a file
+ * that steers the node's faults and wall clock from outside ({@link FaultControl}). Other keys are left to the layers above. A
  * bad value fails the open with an {@link IllegalArgumentException} naming the key, before anything
  * is created.
  *
@@ -65,26 +66,41 @@ public final class GtranNode implements AutoCloseable {
     private final Membership members;
     /** Null for a node alone in its cluster. */
     private final ClockSync clockSync;
+    /** Null for a node alone in its cluster. */
+    private final SyncedClock syncedClock;
+    /** The node's fault control file ({@code gtran.faults.control}), or null. */
+    private final FaultControl faults;
+    private final TimeSource time;
     private final GraphStore store;
     private final TransactionEngine engine;
     /** What carries this node (a graph), once one {@link #claim claimed} it. */
     private final AtomicReference<String> claimedBy = new AtomicReference<>();
     private volatile boolean closed;
 
-    private GtranNode(InJvmCluster ownCluster, Fabric fabric, Membership members, ClockSync clockSync, GraphStore store,
-            TransactionEngine engine) {
+    private GtranNode(InJvmCluster ownCluster, Fabric fabric, Plan plan, ClockSync clockSync, SyncedClock syncedClock,
+            GraphStore store, TransactionEngine engine) {
         this.ownCluster = ownCluster;
         this.fabric = fabric;
-        this.members = members;
+        this.members = plan.members();
         this.clockSync = clockSync;
+        this.syncedClock = syncedClock;
+        this.faults = plan.faults();
+        this.time = plan.time();
         this.store = store;
         this.engine = engine;
     }
 
     /** What a node is made of, read from settings before anything is created. */
-    private record Plan(StoreConfig store, TxnConfig txn, ClockConfig clock, Membership members, TimeSource time) {
+    private record Plan(StoreConfig store, TxnConfig txn, ClockConfig clock, Membership members, TimeSource time,
+            FaultControl faults) {
         static Plan of(Map<String, ?> settings, Membership members, TimeSource time) {
-            return new Plan(StoreConfig.from(settings), TxnConfig.from(settings), ClockConfig.from(settings), members, time);
+            return new Plan(StoreConfig.from(settings), TxnConfig.from(settings), ClockConfig.from(settings), members, time,
+                    null);
+        }
+
+        /** This plan with the node's faults and time steered by {@code control}. */
+        Plan steeredBy(FaultControl control) {
+            return new Plan(store, txn, clock, members, control.time(), control);
         }
     }
 
@@ -108,8 +124,15 @@ public final class GtranNode implements AutoCloseable {
             ClusterConfig clusterConfig = ClusterConfig.fromProperties(fabricSettings);
             requireSameNode(clusterConfig.localNode(), nodeId);
             Plan plan = Plan.of(settings, Membership.of(clusterConfig, settings), time);
-            return wire(null, Fabrics.start(clusterConfig), plan);
+            java.nio.file.Path control = FaultControl.path(settings);
+            Fabric fabric = Fabrics.start(clusterConfig);
+            if (control == null) {
+                return wire(null, fabric, plan);
+            }
+            FaultControl faults = new FaultControl(control, nodeId, time); // reads the file once
+            return wire(null, faults.wrap(fabric), plan.steeredBy(faults));
         }
+        FaultControl.refuse(settings, "an in-JVM cluster of its own");
         Membership members = Membership.from(settings, nodeId);
         if (!members.isSingle()) {
             throw new IllegalArgumentException("configuration " + Membership.NODES + "=" + settings.get(Membership.NODES)
@@ -145,6 +168,7 @@ public final class GtranNode implements AutoCloseable {
         int nodeId = StoreConfig.from(settings).nodeId();
         Plan plan = Plan.of(settings, Membership.from(settings, nodeId), time);
         refuseFabricSettings(settings, "the in-JVM cluster it joins");
+        FaultControl.refuse(settings, "the in-JVM cluster it joins");
         return wire(null, cluster.join(nodeId), plan);
     }
 
@@ -166,6 +190,7 @@ public final class GtranNode implements AutoCloseable {
             int nodeId = StoreConfig.from(settings).nodeId();
             plan = Plan.of(settings, Membership.from(settings, nodeId), time);
             refuseFabricSettings(settings, "the fabric it is given");
+            FaultControl.refuse(settings, "the fabric it is given");
             requireSameNode(fabric.localNode(), nodeId);
         } catch (RuntimeException e) {
             fabric.close();
@@ -185,10 +210,11 @@ public final class GtranNode implements AutoCloseable {
         try {
             store = GraphStore.open(plan.store());
             Clock clock;
+            SyncedClock synced = null;
             if (plan.members().isSingle()) {
                 clock = new LocalClock();
             } else {
-                SyncedClock synced = new SyncedClock(fabric.localNode(), plan.time(), plan.clock().drift(),
+                synced = new SyncedClock(fabric.localNode(), plan.time(), plan.clock().drift(),
                         TimeUnit.MILLISECONDS.toNanos(plan.clock().waitLimitMs()));
                 clockSync = new ClockSync(fabric, synced, plan.time(), new TreeSet<>(plan.members().nodes()),
                         plan.clock().syncIntervalMs());
@@ -196,8 +222,14 @@ public final class GtranNode implements AutoCloseable {
             }
             engine = TransactionEngine.open(store, fabric, plan.txn(), clock, plan.members());
             engine.joinCluster();
-            return new GtranNode(ownCluster, fabric, plan.members(), clockSync, store, engine);
+            if (plan.faults() != null) {
+                plan.faults().start();
+            }
+            return new GtranNode(ownCluster, fabric, plan, clockSync, synced, store, engine);
         } catch (RuntimeException e) {
+            if (plan.faults() != null) {
+                plan.faults().close();
+            }
             if (engine != null) {
                 engine.close();
             }
@@ -317,9 +349,42 @@ public final class GtranNode implements AutoCloseable {
         }
     }
 
+    /** Where this node's clock reads time (with {@code gtran.faults.control}, offset by the file). */
+    TimeSource timeSource() {
+        return time;
+    }
+
+    /** The wall clock offset the fault control file injects now, in milliseconds; 0 without one. */
+    public long clockOffsetMillis() {
+        return faults == null ? 0 : faults.rules().clockOffsetMs();
+    }
+
     /**
-     * Closes the engine, the clock synchronisation, the store, the fabric and the node's own in-JVM
-     * cluster, in that order; idempotent.
+     * The clock's synchronisation now, without waiting on other nodes: a node alone is synced, is
+     * its own master and has no uncertainty; a member of a cluster is synced once it holds an
+     * interval for the master's time, and its uncertainty is that interval's half-width.
+     */
+    public ClockState clockState() {
+        if (syncedClock == null) {
+            return new ClockState(true, id(), 0);
+        }
+        io.gtran.txn.clock.Marzullo.Interval interval = syncedClock.interval();
+        int master = clockSync.master();
+        return interval == null ? new ClockState(false, master, -1)
+                : new ClockState(true, master, (interval.width() + 1) / 2);
+    }
+
+    /**
+     * What {@link #clockState} found.
+     *
+     * @param uncertaintyMicros half the width of the interval for the master's time; -1 while unsynced
+     */
+    public record ClockState(boolean synced, int master, long uncertaintyMicros) {
+    }
+
+    /**
+     * Closes the fault control, the engine, the clock synchronisation, the store, the fabric and the
+     * node's own in-JVM cluster, in that order; idempotent.
      */
     @Override
     public void close() {
@@ -328,7 +393,7 @@ public final class GtranNode implements AutoCloseable {
         }
         closed = true;
         RuntimeException failure = null;
-        for (AutoCloseable part : new AutoCloseable[] {engine, clockSync, store, fabric, ownCluster}) {
+        for (AutoCloseable part : new AutoCloseable[] {faults, engine, clockSync, store, fabric, ownCluster}) {
             try {
                 if (part != null) {
                     part.close();

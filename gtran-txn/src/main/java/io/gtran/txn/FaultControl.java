@@ -1,0 +1,192 @@
+package io.gtran.txn;
+
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.FaultPlan;
+import io.gtran.rdma.FaultyFabric;
+import io.gtran.txn.clock.TimeSource;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node's faults and wall clock, steered from outside through a control file
+ * ({@code gtran.faults.control=PATH}; the format is {@link FaultRules}'s). The node's fabric is
+ * wrapped in a {@link FaultyFabric} of a plan of this process's own, which holds only this node:
+ * each rule is "from this node to node X", and the other end's process gets the mirror rule from
+ * its own file. The node's {@link TimeSource} reads the wall clock plus an adjustable offset.
+ *
+ * <p>A daemon thread reads the file every {@value #POLL_MS} ms; when its text changed, every rule
+ * is lifted and the new ones applied (logged at INFO with the whole rule set). A missing or empty
+ * file means no faults and offset 0. A malformed one is logged at ERROR, naming the file, the line
+ * and what is wrong, and the previous rules stay.
+ *
+ * <p>A cut is {@link FaultPlan#partition}: this node's listeners are told the cut nodes are lost,
+ * and the engine does not take a lost member back after the cut is lifted
+ * (docs/cluster-transactions.md: a node the majority counted as lost stays out).
+ */
+final class FaultControl implements AutoCloseable {
+    /** The control file's path; only on a node of a networked fabric ({@code gtran.fabric.*}). */
+    static final String CONTROL = "gtran.faults.control";
+    static final long POLL_MS = 100;
+    private static final String PREFIX = "gtran.faults.";
+    private static final Logger LOG = LoggerFactory.getLogger(FaultControl.class);
+
+    private final Path path;
+    private final int node;
+    private final FaultPlan plan = new FaultPlan(FaultRules.DEFAULT_SEED);
+    private final OffsetTime time;
+    private final ScheduledExecutorService poller;
+    /** The file's text last read (null before the first read), applied or found malformed. */
+    private String lastText;
+    private volatile FaultRules rules = FaultRules.NONE;
+
+    /** Reads {@code path} once and applies what it says; call {@link #start} to keep reading it. */
+    FaultControl(Path path, int node, TimeSource wall) {
+        this.path = path;
+        this.node = node;
+        this.time = new OffsetTime(wall);
+        this.poller = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "gtran-faults-" + node);
+            thread.setDaemon(true);
+            return thread;
+        });
+        poll();
+    }
+
+    /**
+     * The control file's path from {@code settings}, or null without {@link #CONTROL}.
+     *
+     * @throws IllegalArgumentException naming the key for an unknown {@code gtran.faults.*} key or an empty path
+     */
+    static Path path(Map<String, ?> settings) {
+        for (Map.Entry<String, ?> e : settings.entrySet()) {
+            if (e.getKey().startsWith(PREFIX) && !e.getKey().equals(CONTROL)) {
+                throw new IllegalArgumentException("unknown configuration key: " + e.getKey() + "=" + e.getValue()
+                        + "; known keys: [" + CONTROL + "]");
+            }
+        }
+        Object raw = settings.get(CONTROL);
+        if (raw == null) {
+            return null;
+        }
+        String text = String.valueOf(raw).trim();
+        if (text.isEmpty()) {
+            throw new IllegalArgumentException("configuration " + CONTROL + " is empty: " + CONTROL + "=" + raw);
+        }
+        return Path.of(text);
+    }
+
+    /** Refuses {@link #CONTROL} on a node that is not on a networked fabric of its own. */
+    static void refuse(Map<String, ?> settings, String fabric) {
+        if (path(settings) != null) {
+            throw new IllegalArgumentException("a fault control file for a node on " + fabric + ": " + CONTROL + "="
+                    + settings.get(CONTROL) + "; " + CONTROL + " is for a node on a networked fabric (gtran.fabric.*),"
+                    + " one node per process; in one JVM use a FaultPlan");
+        }
+    }
+
+    /** {@code fabric} wrapped in this control's plan. */
+    Fabric wrap(Fabric fabric) {
+        return plan.wrap(fabric);
+    }
+
+    /** The node's time: the wall clock plus the file's clock offset. */
+    TimeSource time() {
+        return time;
+    }
+
+    /** The rules in force. */
+    FaultRules rules() {
+        return rules;
+    }
+
+    /** Starts reading the file every {@value #POLL_MS} ms. */
+    void start() {
+        poller.scheduleWithFixedDelay(this::poll, POLL_MS, POLL_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Reads the file and, if its text changed, applies it; never throws (the node keeps running). */
+    synchronized void poll() {
+        try {
+            String text;
+            try {
+                text = Files.readString(path, StandardCharsets.UTF_8);
+            } catch (NoSuchFileException missing) {
+                text = "";
+            }
+            if (text.equals(lastText)) {
+                return;
+            }
+            lastText = text;
+            FaultRules next;
+            try {
+                next = FaultRules.parse(text, node);
+            } catch (FaultRules.Malformed e) {
+                LOG.error("gtran faults node={}: {} {}; the previous rules stay: {}", node, path, e.getMessage(),
+                        rules.describe());
+                return;
+            }
+            apply(next);
+        } catch (IOException | RuntimeException e) { // an unreadable file, or a rule refused: keep running
+            LOG.error("gtran faults node={}: cannot apply {}: {}; the previous rules stay: {}", node, path, e, rules.describe());
+        }
+    }
+
+    private void apply(FaultRules next) {
+        plan.reseed(next.seed()); // lifts every rule
+        Set<Integer> self = Set.of(node);
+        if (!next.cut().isEmpty()) {
+            plan.partition(self, next.cut());
+        }
+        if (!next.delayTo().isEmpty()) {
+            plan.links(self, next.delayTo())
+                    .delay(Duration.ofMillis(next.delayMinMs()), Duration.ofMillis(next.delayMaxMs()))
+                    .dropWithProbability(next.loss());
+        }
+        time.offsetMicros = TimeUnit.MILLISECONDS.toMicros(next.clockOffsetMs());
+        rules = next;
+        LOG.info("gtran faults node={} applied: {}", node, next.describe());
+    }
+
+    /** Stops reading the file, then lifts every rule and stops the plan's scheduler. */
+    @Override
+    public void close() {
+        poller.shutdownNow();
+        plan.close();
+    }
+
+    /** The wall clock plus an offset; monotonic time is left alone (a wall clock jump does not move it). */
+    private static final class OffsetTime implements TimeSource {
+        private final TimeSource wall;
+        volatile long offsetMicros;
+
+        OffsetTime(TimeSource wall) {
+            this.wall = wall;
+        }
+
+        @Override
+        public long nanos() {
+            return wall.nanos();
+        }
+
+        @Override
+        public long wallMicros() {
+            return wall.wallMicros() + offsetMicros;
+        }
+
+        @Override
+        public void pause(long nanos) {
+            wall.pause(nanos);
+        }
+    }
+}
