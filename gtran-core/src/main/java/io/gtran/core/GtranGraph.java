@@ -357,6 +357,21 @@ public final class GtranGraph implements Graph {
     }
 
     /**
+     * The node's status, as {@code bin/gtran status} prints it, in this order: {@code node} (its id),
+     * {@code members} (every member's id), {@code in_contact} (the other members heard from within
+     * the lease), {@code lost} (the other members not in contact), {@code clock_synced}, {@code
+     * clock_master}, {@code clock_uncertainty_us} (half the width of the interval for the master's
+     * time; 0 on a node alone, -1 while unsynced), {@code clock_offset_ms} (the offset a fault
+     * control file injects; 0 without one), {@code watermark} (the GC watermark: on a member of a
+     * cluster the one last computed, which reads no other node), {@code running}, {@code
+     * participants}, {@code commits} and {@code aborts} (of every kind). It waits on no other node.
+     */
+    public Map<String, Object> status() {
+        requireOpen();
+        return NodeStatus.of(node);
+    }
+
+    /**
      * A snapshot of the node's counters and gauges, by name (docs/server.md, "Observability", lists
      * them): {@code commits}, {@code rollbacks}, {@code aborts.<ConflictKind>}, {@code running},
      * {@code rct.entries} from the transaction engine; {@code orphans.rolledBack} (transactions

@@ -218,8 +218,11 @@ public final class TransactionEngine implements AutoCloseable {
         }
     }
 
-    /** The watermark the last GC pass computed (0 before the first): a cheap, possibly stale lower bound. */
-    long lastWatermark() {
+    /**
+     * The watermark last computed (by a GC pass or a commit that helps GC; 0 before the first): a
+     * cheap, possibly stale lower bound that reads no other node.
+     */
+    public long lastWatermark() {
         return lastWatermark.get();
     }
 
