@@ -30,9 +30,11 @@ import org.slf4j.LoggerFactory;
  * file means no faults and offset 0. A malformed one is logged at ERROR, naming the file, the line
  * and what is wrong, and the previous rules stay.
  *
- * <p>A cut is {@link FaultPlan#partition}: this node's listeners are told the cut nodes are lost,
- * and the engine does not take a lost member back after the cut is lifted
- * (docs/cluster-transactions.md: a node the majority counted as lost stays out).
+ * <p>A cut acts as a cut network does: from the moment it is applied this node's messages and
+ * one-sided operations to the cut nodes are lost, silently, and only when the cut has lasted the
+ * fabric's {@code gtran.fabric.peer-lost-after-ms} (as long as its heartbeats would take to miss)
+ * does it become {@link FaultPlan#partition}, which tells this node's listeners the cut nodes are
+ * lost. A cut lifted before then leaves no loss behind.
  */
 final class FaultControl implements AutoCloseable {
     /** The control file's path; only on a node of a networked fabric ({@code gtran.fabric.*}). */
@@ -46,14 +48,19 @@ final class FaultControl implements AutoCloseable {
     private final FaultPlan plan = new FaultPlan(FaultRules.DEFAULT_SEED);
     private final OffsetTime time;
     private final ScheduledExecutorService poller;
+    /** How long a cut lasts before this node's listeners are told its nodes are lost. */
+    private final long lostAfterMs;
+    /** Bumped by every change of rules: a pending loss report of an earlier cut is dropped. */
+    private long generation;
     /** The file's text last read (null before the first read), applied or found malformed. */
     private String lastText;
     private volatile FaultRules rules = FaultRules.NONE;
 
     /** Reads {@code path} once and applies what it says; call {@link #start} to keep reading it. */
-    FaultControl(Path path, int node, TimeSource wall) {
+    FaultControl(Path path, int node, TimeSource wall, long lostAfterMs) {
         this.path = path;
         this.node = node;
+        this.lostAfterMs = lostAfterMs;
         this.time = new OffsetTime(wall);
         this.poller = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "gtran-faults-" + node);
@@ -145,8 +152,10 @@ final class FaultControl implements AutoCloseable {
     private void apply(FaultRules next) {
         plan.reseed(next.seed()); // lifts every rule
         Set<Integer> self = Set.of(node);
+        long current = ++generation;
         if (!next.cut().isEmpty()) {
-            plan.partition(self, next.cut());
+            plan.links(self, next.cut()).dropWithProbability(1.0).failRegionAccess();
+            poller.schedule(() -> reportLost(current, next.cut()), lostAfterMs, TimeUnit.MILLISECONDS);
         }
         if (!next.delayTo().isEmpty()) {
             plan.links(self, next.delayTo())
@@ -156,6 +165,15 @@ final class FaultControl implements AutoCloseable {
         time.offsetMicros = TimeUnit.MILLISECONDS.toMicros(next.clockOffsetMs());
         rules = next;
         LOG.info("gtran faults node={} applied: {}", node, next.describe());
+    }
+
+    /** Tells this node's listeners the cut nodes are lost, if the cut of {@code cutGeneration} is still in force. */
+    private synchronized void reportLost(long cutGeneration, Set<Integer> cut) {
+        if (cutGeneration != generation) {
+            return; // lifted or replaced meanwhile
+        }
+        plan.partition(Set.of(node), cut);
+        LOG.info("gtran faults node={}: cut to {} has lasted {} ms: reported lost", node, cut, lostAfterMs);
     }
 
     /** Stops reading the file, then lifts every rule and stops the plan's scheduler. */

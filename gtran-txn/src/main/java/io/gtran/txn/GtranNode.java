@@ -129,7 +129,7 @@ public final class GtranNode implements AutoCloseable {
             if (control == null) {
                 return wire(null, fabric, plan);
             }
-            FaultControl faults = new FaultControl(control, nodeId, time); // reads the file once
+            FaultControl faults = new FaultControl(control, nodeId, time, clusterConfig.peerLostAfter().toMillis()); // reads the file once
             return wire(null, faults.wrap(fabric), plan.steeredBy(faults));
         }
         FaultControl.refuse(settings, "an in-JVM cluster of its own");

@@ -60,8 +60,9 @@ class FaultControlTest {
             Files.writeString(files[0], "cut=1\n");
             Files.writeString(files[1], "cut=0   # the mirror rule\n");
             long cutAt = System.nanoTime();
-            await(() -> !n0.engine().membersInContact().contains(1) && !n1.engine().membersInContact().contains(0),
-                    "each node loses the other");
+            await(() -> n0.engine().clusterParts().isLost(1) && n1.engine().clusterParts().isLost(0),
+                    "each node counts the other lost once the cut outlasts gtran.fabric.peer-lost-after-ms");
+            assertTrue(System.nanoTime() - cutAt >= TimeUnit.MILLISECONDS.toNanos(1_000), "not before the bound");
             System.out.printf("FAULTS cut->lost ms=%d%n", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cutAt));
             assertAborts(n1, person);
 
@@ -83,10 +84,34 @@ class FaultControlTest {
     }
 
     @Test
+    void aCutLiftedBeforeThePeerLossBoundLeavesNoLossAndCrossNodeWorkCommitsAgain() throws Exception {
+        Path[] files = {dir.resolve("faults-0"), dir.resolve("faults-1")};
+        GtranNode[] nodes = openTwo(files, 6_000);
+        try (GtranNode n0 = nodes[0]; GtranNode n1 = nodes[1]) {
+            int person = n1.store().labels().intern("person");
+            Files.writeString(files[0], "cut=1\n");
+            Files.writeString(files[1], "cut=0\n");
+            await(() -> !n0.engine().membersInContact().contains(1), "node 0 stops hearing node 1's pings");
+            assertAborts(n1, person); // the cut is in force: cross-node work fails, nothing is reported lost yet
+            assertFalse(n0.engine().clusterParts().isLost(1) || n1.engine().clusterParts().isLost(0),
+                    "a cut shorter than gtran.fabric.peer-lost-after-ms is not a loss");
+            Files.writeString(files[0], "");
+            Files.writeString(files[1], "");
+            await(() -> n0.engine().membersInContact().contains(1) && n1.engine().membersInContact().contains(0),
+                    "each node hears the other again");
+            Thread.sleep(6_500); // past the loss bound of the lifted cut: its report was dropped
+            assertFalse(n0.engine().clusterParts().isLost(1) || n1.engine().clusterParts().isLost(0),
+                    "a lifted cut is not reported lost later");
+            commitVertexOn(n1, 0, person);
+            commitVertexOn(n0, 1, person);
+        }
+    }
+
+    @Test
     void aClockOffsetShiftsTheWallClockAndAMalformedFileKeepsThePreviousRules() throws Exception {
         Path file = dir.resolve("faults");
         Files.writeString(file, "clock-offset-ms=-2000\n");
-        try (FaultControl control = new FaultControl(file, 0, TimeSource.SYSTEM)) {
+        try (FaultControl control = new FaultControl(file, 0, TimeSource.SYSTEM, 1_000)) {
             control.start();
             assertShift(control.time(), -2000);
             Files.writeString(file, "clock-offset-ms=-2000\nseed=x\n");
@@ -113,6 +138,11 @@ class FaultControlTest {
 
     /** Nodes 0 and 1 on free loopback ports, node {@code i} steered by {@code files[i]} (not yet written). */
     private static GtranNode[] openTwo(Path[] files) throws InterruptedException {
+        return openTwo(files, 1_000);
+    }
+
+    /** {@link #openTwo(Path[])} with a fabric that reports a peer lost after {@code peerLostMs} of silence. */
+    private static GtranNode[] openTwo(Path[] files, int peerLostMs) throws InterruptedException {
         List<InetSocketAddress> ports = LoopbackPorts.free(2);
         String addresses = ports.stream().map(a -> "127.0.0.1:" + a.getPort()).collect(Collectors.joining(","));
         GtranNode[] nodes = new GtranNode[2];
@@ -123,7 +153,7 @@ class FaultControlTest {
             settings.put(StoreConfig.NODE_ID, i);
             settings.put(ClusterConfig.NODES, addresses);
             settings.put(ClusterConfig.HEARTBEAT_INTERVAL_MS, 200);
-            settings.put(ClusterConfig.PEER_LOST_AFTER_MS, 1_000);
+            settings.put(ClusterConfig.PEER_LOST_AFTER_MS, peerLostMs);
             settings.put(TxnConfig.REMOTE_TIMEOUT_MS, REMOTE_TIMEOUT_MS);
             settings.put(FaultControl.CONTROL, files[i].toString());
             nodes[i] = GtranNode.open(settings);
