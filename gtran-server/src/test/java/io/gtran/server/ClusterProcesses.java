@@ -6,26 +6,27 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.net.ServerSocket;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.apache.tinkerpop.gremlin.util.ser.Serializers;
 
 /**
- * A gtran cluster of {@code n} separate processes on 127.0.0.1, each a {@code GtranServer} (as
- * {@code bin/gtran server --conf} runs it) serving TinkerPop's test graphs: every graph of the
- * test node ({@code graph}, {@code modern}, ...) is one cluster of its own over the n processes
- * (a node carries one graph), with fabric ports of its own; vertices spread over the members.
- * Node 0 loads the data ({@code test-init.groovy}). Closing stops every process (SIGTERM,
- * then SIGKILL after 20 s).
+ * A gtran cluster of {@code n} separate processes on 127.0.0.1, started and stopped by {@code
+ * deploy/gtran-cluster} as an operator would, serving TinkerPop's test graphs: every graph of the
+ * test node ({@code graph}, {@code modern}, ...) is one cluster of its own over the n processes (a
+ * node carries one graph), with a fabric port of its own; vertices spread over the members. Node 0
+ * loads the data ({@code test-init.groovy}). The nodes run on this JVM's class path
+ * ({@code GTRAN_CLASSPATH}), which holds the test data. Closing runs the script's {@code stop}.
  */
 final class ClusterProcesses implements AutoCloseable {
     private static final String[] GRAPHS = {"graph", "modern", "classic", "crew", "sink", "grateful"};
     /** The system property that sets the graphs' gtran.execution (batched, the default, or pushed, element). */
     static final String EXECUTION = "gtran.test.execution";
+    /** The repository's root: the module's parent directory. */
+    private static final Path HOME = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent();
 
-    private final List<Process> processes = new ArrayList<>();
     private final int[] ports;
     private final Path dir;
 
@@ -45,93 +46,83 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     private void launch() throws IOException {
-        int n = ports.length;
-        int[][] fabric = new int[GRAPHS.length][n];
-        for (int k = 0; k < n; k++) {
+        Path conf = Files.createDirectories(dir.resolve("conf"));
+        for (String graph : GRAPHS) {
+            Files.writeString(conf.resolve(graph + ".properties"), String.join("\n",
+                    "gremlin.graph=io.gtran.core.GtranGraph",
+                    "gtran.isolation=SERIALIZABLE",
+                    "gtran.placement=spread",
+                    "gtran.execution=" + System.getProperty(EXECUTION, "batched"),
+                    graph.equals("crew") ? "gtran.vertex-property.cardinality=list" : "",
+                    "gtran.storage.chunk-bytes=65536",
+                    "gtran.storage.edge-row.chunk-bytes=65536",
+                    "gtran.storage.external-ids.max=20000") + "\n");
+        }
+        try (InputStream in = ClusterProcesses.class.getResourceAsStream("test-init.groovy")) {
+            Files.write(conf.resolve("test-init.groovy"), in.readAllBytes());
+        }
+        String yaml;
+        try (InputStream in = ClusterProcesses.class.getResourceAsStream("test-server.yaml")) {
+            yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        // Element-at-a-time reads over TCP make some grateful-dead scenarios take longer than one node's 30 s.
+        yaml = yaml.replace("evaluationTimeout: 30000", "evaluationTimeout: 180000")
+                .replace("host: 127.0.0.1", "host: @HOST@")
+                .replace("PORT", "@PORT@")
+                .replace("DIR/test-init.groovy", "@NODE_DIR@/test-init.groovy")
+                .replaceAll("(?s)graphs: \\{.*?\\}\n", "graphs: {@GRAPHS@}\n");
+        Files.writeString(conf.resolve("gremlin-server.yaml"), yaml);
+        StringBuilder hosts = new StringBuilder("# id host gremlin_port fabric_port\n");
+        for (int k = 0; k < ports.length; k++) {
             ports[k] = TestNode.freePort();
-            for (int g = 0; g < GRAPHS.length; g++) {
-                fabric[g][k] = TestNode.freePort();
-            }
+            hosts.append(k).append(" 127.0.0.1 ").append(ports[k]).append(' ').append(freePorts(GRAPHS.length)).append('\n');
         }
-        String flags;
-        try (InputStream in = GtranServer.class.getResourceAsStream("jvm-flags.txt")) {
-            flags = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-        }
-        for (int k = 0; k < n; k++) {
-            Path node = Files.createDirectories(dir.resolve("node" + k));
-            StringBuilder graphs = new StringBuilder();
-            for (int g = 0; g < GRAPHS.length; g++) {
-                List<String> peers = new ArrayList<>();
-                for (int j = 0; j < n; j++) {
-                    peers.add("127.0.0.1:" + fabric[g][j]);
+        Files.writeString(dir.resolve("hosts"), hosts);
+        script("start");
+    }
+
+    /** The first of {@code count} consecutive ports free now. */
+    private static int freePorts(int count) throws IOException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int first = 20000 + ThreadLocalRandom.current().nextInt(40000);
+            boolean free = true;
+            for (int p = first; p < first + count && free; p++) {
+                try (ServerSocket socket = new ServerSocket(p)) {
+                    socket.setReuseAddress(true);
+                } catch (IOException taken) {
+                    free = false;
                 }
-                Files.writeString(node.resolve(GRAPHS[g] + ".properties"), String.join("\n",
-                        "gremlin.graph=io.gtran.core.GtranGraph",
-                        "gtran.isolation=SERIALIZABLE",
-                        "gtran.placement=spread",
-                        "gtran.execution=" + System.getProperty(EXECUTION, "batched"),
-                        GRAPHS[g].equals("crew") ? "gtran.vertex-property.cardinality=list" : "",
-                        "gtran.storage.node-id=" + k,
-                        "gtran.storage.chunk-bytes=65536",
-                        "gtran.storage.edge-row.chunk-bytes=65536",
-                        "gtran.storage.external-ids.max=20000",
-                        "gtran.fabric.node=" + k,
-                        "gtran.fabric.nodes=" + String.join(",", peers)) + "\n");
-                graphs.append(g == 0 ? "" : ",\n  ").append(GRAPHS[g]).append(": ").append(path(node.resolve(GRAPHS[g] + ".properties")));
             }
-            try (InputStream in = ClusterProcesses.class.getResourceAsStream("test-init.groovy")) {
-                Files.write(node.resolve("test-init.groovy"), in.readAllBytes());
+            if (free) {
+                return first;
             }
-            String yaml;
-            try (InputStream in = ClusterProcesses.class.getResourceAsStream("test-server.yaml")) {
-                yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-            // Element-at-a-time reads over TCP make some grateful-dead scenarios take longer than one node's 30 s.
-            yaml = yaml.replace("evaluationTimeout: 30000", "evaluationTimeout: 180000")
-                    .replace("PORT", Integer.toString(ports[k]))
-                    .replace("DIR/test-init.groovy", path(node.resolve("test-init.groovy")))
-                    .replaceAll("(?s)graphs: \\{.*?\\}\n", "graphs: {\n  " + graphs + "}\n");
-            Files.writeString(node.resolve("server.yaml"), yaml);
-            List<String> command = new ArrayList<>();
-            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.add("-Xmx768m");
-            command.addAll(List.of(flags.split("\\s+")));
-            command.add("-cp");
-            command.add(System.getProperty("java.class.path"));
-            command.add(GtranServer.class.getName());
-            command.add("--conf");
-            command.add(node.resolve("server.yaml").toString());
-            processes.add(new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(node.resolve("out.txt").toFile()).start());
         }
-        for (int k = 0; k < n; k++) {
-            awaitReady(k);
-        }
+        throw new IOException("no " + count + " consecutive free ports found");
     }
 
-    private static String path(Path p) {
-        return p.toAbsolutePath().toString().replace('\\', '/');
-    }
-
-    private void awaitReady(int k) throws IOException {
-        Path out = dir.resolve("node" + k).resolve("out.txt");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while (System.nanoTime() < deadline) {
-            String text = Files.exists(out) ? Files.readString(out) : "";
-            if (text.contains("GTRAN_SERVER ready")) {
-                return;
+    /** Runs {@code deploy/gtran-cluster COMMAND} on this cluster; throws with its output if it fails. */
+    private void script(String command) throws IOException {
+        Path log = dir.resolve(command + ".log");
+        ProcessBuilder builder = new ProcessBuilder(HOME.resolve("deploy/gtran-cluster").toString(),
+                "--hosts", dir.resolve("hosts").toString(), "--dir", dir.resolve("run").toString(),
+                "--conf", dir.resolve("conf").toString(), command)
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().put("GTRAN_CLASSPATH", System.getProperty("java.class.path"));
+        builder.environment().put("GTRAN_NODE_HEAP", "-Xmx768m");
+        Process p = builder.start();
+        try {
+            if (!p.waitFor(400, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("deploy/gtran-cluster " + command + " did not end in 400 s: " + tail(Files.readString(log)));
             }
-            if (!processes.get(k).isAlive()) {
-                throw new IllegalStateException("cluster node " + k + " exited (" + processes.get(k).exitValue() + "): " + tail(text));
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for node " + k);
-            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+            throw new IllegalStateException("interrupted during deploy/gtran-cluster " + command);
         }
-        throw new IllegalStateException("cluster node " + k + " not ready after 180 s: " + tail(Files.readString(out)));
+        if (p.exitValue() != 0) {
+            throw new IllegalStateException("deploy/gtran-cluster " + command + " failed (" + p.exitValue() + "): " + tail(Files.readString(log)));
+        }
     }
 
     private static String tail(String text) {
@@ -149,18 +140,10 @@ final class ClusterProcesses implements AutoCloseable {
 
     @Override
     public void close() {
-        for (Process p : processes) {
-            p.destroy();
-        }
-        for (Process p : processes) {
-            try {
-                if (!p.waitFor(20, TimeUnit.SECONDS)) {
-                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                p.destroyForcibly();
-            }
+        try {
+            script("stop");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

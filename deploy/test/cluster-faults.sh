@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The deployment scripts and the fault harness against real processes, as CI runs them:
+#   deploy/test/cluster-faults.sh [--seconds S] [--schedules LIST] [--workloads LIST]
+# Starts three nodes with deploy/gtran-cluster (node 2 through the ssh path, with a stand-in for ssh
+# that gives it a login directory of its own), checks status, runs the list-append and bank checks
+# through gremlin-driver under each fault schedule, times how long a killed node takes to be
+# reported lost, and stops the cluster, checking no process or port is left. Ends with
+# 'CLUSTER_FAULTS passed'; any failing check ends it with the seed to replay.
+set -euo pipefail
+GTRAN_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$GTRAN_HOME"
+
+SECONDS_PER_RUN=20
+SCHEDULES="none pause partition isolate delay-loss clock-jump kill"
+WORKLOADS="list-append bank"
+SEED="${GTRAN_FAULT_SEED:-$(date +%s)}"
+# How long survivors may take to report a killed node lost (docs/deployment.md).
+LOST_BOUND_S=10
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) SECONDS_PER_RUN="$2"; shift 2 ;;
+    --schedules) SCHEDULES="${2//,/ }"; shift 2 ;;
+    --workloads) WORKLOADS="${2//,/ }"; shift 2 ;;
+    --seed) SEED="$2"; shift 2 ;;
+    *) echo "cluster-faults: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+echo "CLUSTER_FAULTS seed=$SEED schedules='$SCHEDULES' workloads='$WORKLOADS' seconds=$SECONDS_PER_RUN"
+
+WORK="$GTRAN_HOME/target/cluster-faults"
+rm -rf "$WORK" /tmp/gtran-fake-ssh-ci
+mkdir -p "$WORK"
+cat > "$WORK/hosts" <<HOSTS
+# id host gremlin_port fabric_port [user]
+0 127.0.0.1 18282 18400
+1 127.0.0.2 18282 18400
+2 127.0.0.3 18282 18400 gtran
+HOSTS
+export GTRAN_SSH="$GTRAN_HOME/deploy/test/fake-ssh" FAKE_SSH_ROOT=/tmp/gtran-fake-ssh-ci
+export GTRAN_NODE_HEAP="-Xmx1g -XX:MaxDirectMemorySize=2g" GTRAN_FAULT_SEED="$SEED"
+CLUSTER=(deploy/gtran-cluster --hosts "$WORK/hosts" --dir "$WORK/run" --faults)
+
+fail() {
+  echo "CLUSTER_FAULTS failed: $* (seed=$SEED)" >&2
+  "${CLUSTER[@]}" status >&2 || true
+  "${CLUSTER[@]}" logs --lines 60 >&2 || true
+  "${CLUSTER[@]}" stop >&2 || true
+  exit 1
+}
+
+start_cluster() {
+  "${CLUSTER[@]}" start | tee "$WORK/start.txt"
+  grep -q '^CLUSTER ready nodes=3 ' "$WORK/start.txt" || fail "the cluster did not start"
+  # Node 2 ran from what was copied to its own login directory.
+  test -x "$FAKE_SSH_ROOT/gtran@127.0.0.3/gtran-cluster/dist/gtran-node" || fail "node 2's files were not copied over the ssh path"
+  "${CLUSTER[@]}" status | tee "$WORK/status.txt"
+  test "$(grep -c ' state=up ' "$WORK/status.txt")" -eq 3 || fail "not every node reports state=up after start"
+}
+
+start_cluster
+for schedule in $SCHEDULES; do
+  [ "$schedule" != kill ] || continue
+  for workload in $WORKLOADS; do
+    bin/gtran check cluster --hosts "$WORK/hosts" --workload "$workload" --schedule "$schedule" \
+      --seconds "$SECONDS_PER_RUN" --seed "$SEED" --cluster-cmd "${CLUSTER[*]}" | tee "$WORK/check.txt" \
+      || fail "check $workload under $schedule"
+    grep -q "^CLUSTER_CHECK workload=$workload schedule=$schedule .* anomalies=0 .* lost=0 .*served_after_heal=true result=pass$" \
+      "$WORK/check.txt" || fail "check $workload under $schedule did not pass"
+  done
+  # After a heal the cluster serves again: every node hears from every other.
+  "${CLUSTER[@]}" await-up 60 > "$WORK/status.txt" || fail "the cluster did not recover after $schedule"
+done
+
+if [[ " $SCHEDULES " == *" kill "* ]]; then
+  for workload in $WORKLOADS; do
+    if [ "$workload" != "${WORKLOADS%% *}" ]; then
+      "${CLUSTER[@]}" stop; start_cluster # the kill schedule leaves node 2 dead
+    fi
+    bin/gtran check cluster --hosts "$WORK/hosts" --workload "$workload" --schedule kill \
+      --seconds "$SECONDS_PER_RUN" --seed "$SEED" --cluster-cmd "${CLUSTER[*]}" | tee "$WORK/check.txt" \
+      || fail "check $workload under kill"
+    grep -q "^CLUSTER_CHECK workload=$workload schedule=kill .* anomalies=0 .* lost=0 .*served_after_heal=true result=pass$" \
+      "$WORK/check.txt" || fail "check $workload under kill did not pass"
+  done
+  "${CLUSTER[@]}" stop; start_cluster
+fi
+
+# status reports a killed node lost within the documented bound.
+"${CLUSTER[@]}" kill 1
+killed_at=$SECONDS
+while :; do
+  "${CLUSTER[@]}" status > "$WORK/status.txt"
+  if grep -q 'node=0 .* lost=1 ' "$WORK/status.txt" && grep -q 'node=2 .* lost=1 ' "$WORK/status.txt"; then break; fi
+  [ $((SECONDS - killed_at)) -le $((LOST_BOUND_S * 3)) ] || fail "node 1 not reported lost $((SECONDS - killed_at)) s after SIGKILL"
+  sleep 0.5
+done
+lost_after=$((SECONDS - killed_at))
+cat "$WORK/status.txt"
+echo "CLUSTER_LOST node=1 reported_after_s=$lost_after bound_s=$LOST_BOUND_S"
+[ "$lost_after" -le "$LOST_BOUND_S" ] || fail "node 1 reported lost after $lost_after s, over the $LOST_BOUND_S s bound"
+
+"${CLUSTER[@]}" stop | tee "$WORK/stop.txt"
+grep -q '^CLUSTER stopped' "$WORK/stop.txt" || fail "stop"
+if pgrep -f "$WORK/run" > /dev/null || pgrep -f "$FAKE_SSH_ROOT" > /dev/null; then fail "a node process is left after stop"; fi
+echo "CLUSTER_FAULTS passed"
