@@ -122,6 +122,8 @@ final class ListAppendLoad implements ClusterWorkload {
 
     @Override
     public Report finish(Set<Integer> live, long lockBoundMillis, PrintStream out) {
+        Map<Integer, List<Integer>> loadAcked = new TreeMap<>();
+        acked.forEach((k, values) -> loadAcked.put(k, List.copyOf(values))); // before the final phase's own writes
         Map<Integer, int[]> finalReads = new TreeMap<>();
         List<ClusterInvariants.Finding> findings = new ArrayList<>();
         List<ClusterInvariants.Finding> problems = new ArrayList<>();
@@ -162,7 +164,7 @@ final class ListAppendLoad implements ClusterWorkload {
                         + ": no write committed within " + lockBoundMillis + " ms: " + w.error()));
             }
         }
-        List<ClusterInvariants.Finding> lost = ClusterInvariants.lostAppends(acked, finalReads);
+        List<ClusterInvariants.Finding> lost = ClusterInvariants.lostAppends(loadAcked, finalReads);
         out.printf("CLUSTER_CHECK_PROGRESS phase=final keys_read=%d unavailable_keys=%d lost=%d lock_wait_max_ms=%d%n",
                 finalReads.size(), unavailable, lost.size(), lockWaitMax);
         long checkStart = System.nanoTime();
