@@ -21,23 +21,51 @@ import org.apache.tinkerpop.gremlin.util.ser.Serializers;
  * then SIGKILL after 20 s).
  */
 final class ClusterProcesses implements AutoCloseable {
-    private static final String[] GRAPHS = {"graph", "modern", "classic", "crew", "sink", "grateful"};
+    private static final String[] TEST_GRAPHS = {"graph", "modern", "classic", "crew", "sink", "grateful"};
+    /**
+     * The init script of {@link #startOneGraph}: binds {@code g}; the first time (at start, before
+     * ready) it waits for every member. Gremlin Server runs it again for every session, when a
+     * member may have died since: it must not wait then.
+     */
+    private static final String ONE_GRAPH_INIT = "if (System.getProperty('gtran.test.members') == null) {\n"
+            + "  graph.node().awaitMembers(60000)\n  System.setProperty('gtran.test.members', 'all')\n}\n"
+            + "def globals = [:]\nglobals << [g : traversal().withEmbedded(graph)]\n";
     /** The system property that sets the graphs' gtran.execution (batched, the default, or pushed, element). */
     static final String EXECUTION = "gtran.test.execution";
 
     private final List<Process> processes = new ArrayList<>();
     private final int[] ports;
     private final Path dir;
+    private final String[] graphNames;
+    /** The init script's text, or null for the test graphs' {@code test-init.groovy}. */
+    private final String init;
+    private int[][] fabric;
 
-    private ClusterProcesses(int n, Path dir) {
+    private ClusterProcesses(int n, Path dir, String[] graphs, String init) {
         this.ports = new int[n];
         this.dir = dir;
+        this.graphNames = graphs;
+        this.init = init;
     }
 
     static ClusterProcesses start(int n) {
+        return start(n, TEST_GRAPHS, null);
+    }
+
+    /** A cluster serving one graph, {@code graph} with source {@code g}, and no data: for the cluster check. */
+    static ClusterProcesses startOneGraph(int n) {
+        return start(n, new String[] {"graph"}, ONE_GRAPH_INIT);
+    }
+
+    private static ClusterProcesses start(int n, String[] graphs, String init) {
         try {
-            ClusterProcesses c = new ClusterProcesses(n, Files.createTempDirectory("gtran-cluster-"));
-            c.launch();
+            ClusterProcesses c = new ClusterProcesses(n, Files.createTempDirectory("gtran-cluster-"), graphs, init);
+            try {
+                c.launch();
+            } catch (RuntimeException | IOException e) {
+                c.close();
+                throw e;
+            }
             return c;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -46,10 +74,10 @@ final class ClusterProcesses implements AutoCloseable {
 
     private void launch() throws IOException {
         int n = ports.length;
-        int[][] fabric = new int[GRAPHS.length][n];
+        fabric = new int[graphNames.length][n];
         for (int k = 0; k < n; k++) {
             ports[k] = TestNode.freePort();
-            for (int g = 0; g < GRAPHS.length; g++) {
+            for (int g = 0; g < graphNames.length; g++) {
                 fabric[g][k] = TestNode.freePort();
             }
         }
@@ -60,27 +88,31 @@ final class ClusterProcesses implements AutoCloseable {
         for (int k = 0; k < n; k++) {
             Path node = Files.createDirectories(dir.resolve("node" + k));
             StringBuilder graphs = new StringBuilder();
-            for (int g = 0; g < GRAPHS.length; g++) {
+            for (int g = 0; g < graphNames.length; g++) {
                 List<String> peers = new ArrayList<>();
                 for (int j = 0; j < n; j++) {
                     peers.add("127.0.0.1:" + fabric[g][j]);
                 }
-                Files.writeString(node.resolve(GRAPHS[g] + ".properties"), String.join("\n",
+                Files.writeString(node.resolve(graphNames[g] + ".properties"), String.join("\n",
                         "gremlin.graph=io.gtran.core.GtranGraph",
                         "gtran.isolation=SERIALIZABLE",
                         "gtran.placement=spread",
                         "gtran.execution=" + System.getProperty(EXECUTION, "batched"),
-                        GRAPHS[g].equals("crew") ? "gtran.vertex-property.cardinality=list" : "",
+                        graphNames[g].equals("crew") ? "gtran.vertex-property.cardinality=list" : "",
                         "gtran.storage.node-id=" + k,
                         "gtran.storage.chunk-bytes=65536",
                         "gtran.storage.edge-row.chunk-bytes=65536",
                         "gtran.storage.external-ids.max=20000",
                         "gtran.fabric.node=" + k,
                         "gtran.fabric.nodes=" + String.join(",", peers)) + "\n");
-                graphs.append(g == 0 ? "" : ",\n  ").append(GRAPHS[g]).append(": ").append(path(node.resolve(GRAPHS[g] + ".properties")));
+                graphs.append(g == 0 ? "" : ",\n  ").append(graphNames[g]).append(": ").append(path(node.resolve(graphNames[g] + ".properties")));
             }
-            try (InputStream in = ClusterProcesses.class.getResourceAsStream("test-init.groovy")) {
-                Files.write(node.resolve("test-init.groovy"), in.readAllBytes());
+            if (init != null) {
+                Files.writeString(node.resolve("test-init.groovy"), init);
+            } else {
+                try (InputStream in = ClusterProcesses.class.getResourceAsStream("test-init.groovy")) {
+                    Files.write(node.resolve("test-init.groovy"), in.readAllBytes());
+                }
             }
             String yaml;
             try (InputStream in = ClusterProcesses.class.getResourceAsStream("test-server.yaml")) {
@@ -145,6 +177,25 @@ final class ClusterProcesses implements AutoCloseable {
 
     int size() {
         return ports.length;
+    }
+
+    int port(int k) {
+        return ports[k];
+    }
+
+    /** Node {@code k}'s fabric port of its first graph. */
+    int fabricPort(int k) {
+        return fabric[0][k];
+    }
+
+    /** Node {@code k}'s process id, for a script that signals it. */
+    long pid(int k) {
+        return processes.get(k).pid();
+    }
+
+    /** Where node {@code k} writes its output. */
+    Path output(int k) {
+        return dir.resolve("node" + k).resolve("out.txt");
     }
 
     @Override
