@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
@@ -29,15 +31,31 @@ final class ClusterProcesses implements AutoCloseable {
 
     private final int[] ports;
     private final Path dir;
+    /** Started with deploy/conf's templates (one graph, no data) and fault control, or with the test graphs. */
+    private final boolean oneGraph;
 
-    private ClusterProcesses(int n, Path dir) {
+    private ClusterProcesses(int n, Path dir, boolean oneGraph) {
         this.ports = new int[n];
         this.dir = dir;
+        this.oneGraph = oneGraph;
     }
 
+    /** The test graphs over {@code n} processes. */
     static ClusterProcesses start(int n) {
+        return start(n, false);
+    }
+
+    /**
+     * {@code n} processes as {@code deploy/gtran-cluster --faults} starts them from deploy/conf: one
+     * graph {@code graph} with source {@code g}, no data, and fault control for {@link #command}.
+     */
+    static ClusterProcesses startOneGraph(int n) {
+        return start(n, true);
+    }
+
+    private static ClusterProcesses start(int n, boolean oneGraph) {
         try {
-            ClusterProcesses c = new ClusterProcesses(n, Files.createTempDirectory("gtran-cluster-"));
+            ClusterProcesses c = new ClusterProcesses(n, Files.createTempDirectory("gtran-cluster-"), oneGraph);
             c.launch();
             return c;
         } catch (IOException e) {
@@ -46,6 +64,11 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     private void launch() throws IOException {
+        if (oneGraph) {
+            writeHosts(1);
+            script("start");
+            return;
+        }
         Path conf = Files.createDirectories(dir.resolve("conf"));
         for (String graph : GRAPHS) {
             Files.writeString(conf.resolve(graph + ".properties"), String.join("\n",
@@ -72,13 +95,18 @@ final class ClusterProcesses implements AutoCloseable {
                 .replace("DIR/test-init.groovy", "@NODE_DIR@/test-init.groovy")
                 .replaceAll("(?s)graphs: \\{.*?\\}\n", "graphs: {@GRAPHS@}\n");
         Files.writeString(conf.resolve("gremlin-server.yaml"), yaml);
+        writeHosts(GRAPHS.length);
+        script("start");
+    }
+
+    /** The hosts file: every node on 127.0.0.1, a free Gremlin port and {@code graphs} consecutive free fabric ports. */
+    private void writeHosts(int graphs) throws IOException {
         StringBuilder hosts = new StringBuilder("# id host gremlin_port fabric_port\n");
         for (int k = 0; k < ports.length; k++) {
             ports[k] = TestNode.freePort();
-            hosts.append(k).append(" 127.0.0.1 ").append(ports[k]).append(' ').append(freePorts(GRAPHS.length)).append('\n');
+            hosts.append(k).append(" 127.0.0.1 ").append(ports[k]).append(' ').append(freePorts(graphs)).append('\n');
         }
         Files.writeString(dir.resolve("hosts"), hosts);
-        script("start");
     }
 
     /** The first of {@code count} consecutive ports free now. */
@@ -100,13 +128,29 @@ final class ClusterProcesses implements AutoCloseable {
         throw new IOException("no " + count + " consecutive free ports found");
     }
 
+    /** The hosts file. */
+    Path hosts() {
+        return dir.resolve("hosts");
+    }
+
+    /** {@code deploy/gtran-cluster} with this cluster's options: append a command to run it. */
+    List<String> command() {
+        List<String> command = new ArrayList<>(List.of(HOME.resolve("deploy/gtran-cluster").toString(),
+                "--hosts", hosts().toString(), "--dir", dir.resolve("run").toString()));
+        if (oneGraph) {
+            command.add("--faults");
+        } else {
+            command.addAll(List.of("--conf", dir.resolve("conf").toString()));
+        }
+        return command;
+    }
+
     /** Runs {@code deploy/gtran-cluster COMMAND} on this cluster; throws with its output if it fails. */
     private void script(String command) throws IOException {
         Path log = dir.resolve(command + ".log");
-        ProcessBuilder builder = new ProcessBuilder(HOME.resolve("deploy/gtran-cluster").toString(),
-                "--hosts", dir.resolve("hosts").toString(), "--dir", dir.resolve("run").toString(),
-                "--conf", dir.resolve("conf").toString(), command)
-                .redirectErrorStream(true).redirectOutput(log.toFile());
+        List<String> line = command();
+        line.add(command);
+        ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().put("GTRAN_CLASSPATH", System.getProperty("java.class.path"));
         builder.environment().put("GTRAN_NODE_HEAP", "-Xmx768m");
         Process p = builder.start();
@@ -132,6 +176,11 @@ final class ClusterProcesses implements AutoCloseable {
     /** A driver cluster for node {@code k}'s Gremlin endpoint. */
     Cluster client(int k, Serializers serializer) {
         return Cluster.build("127.0.0.1").port(ports[k]).serializer(serializer.simpleInstance()).create();
+    }
+
+    /** Node {@code k}'s Gremlin port. */
+    int port(int k) {
+        return ports[k];
     }
 
     int size() {
