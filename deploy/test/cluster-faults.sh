@@ -16,6 +16,9 @@ WORKLOADS="list-append bank"
 SEED="${GTRAN_FAULT_SEED:-$(date +%s)}"
 # How long survivors may take to report a killed node lost (docs/deployment.md).
 LOST_BOUND_S=10
+# How long pauses and cuts last: under gtran.fabric.peer-lost-after-ms (5 s), so that no node is
+# counted lost and every node serves again after the heal.
+BLIP_MS=2000
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) SECONDS_PER_RUN="$2"; shift 2 ;;
@@ -58,10 +61,17 @@ start_cluster() {
 }
 
 start_cluster
+fault_ms() {
+  case "$1" in
+    pause|partition|isolate) echo "$BLIP_MS" ;;
+    *) echo $((SECONDS_PER_RUN * 1000 / 3)) ;;
+  esac
+}
+
 for schedule in $SCHEDULES; do
   [ "$schedule" != kill ] || continue
   for workload in $WORKLOADS; do
-    bin/gtran check cluster --hosts "$WORK/hosts" --workload "$workload" --schedule "$schedule" \
+    bin/gtran check cluster --hosts "$WORK/hosts" --workload "$workload" --schedule "$schedule" --fault-ms "$(fault_ms "$schedule")" \
       --seconds "$SECONDS_PER_RUN" --seed "$SEED" --cluster-cmd "${CLUSTER[*]}" | tee "$WORK/check.txt" \
       || fail "check $workload under $schedule"
     grep -q "^CLUSTER_CHECK workload=$workload schedule=$schedule .* anomalies=0 .* lost=0 .*served_after_heal=true result=pass$" \

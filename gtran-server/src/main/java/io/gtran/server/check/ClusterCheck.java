@@ -52,7 +52,7 @@ public final class ClusterCheck {
             err.println(ClusterOptions.USAGE);
             return 2;
         }
-        FaultSchedule schedule = FaultSchedule.of(o.schedule(), o.seconds());
+        FaultSchedule schedule = FaultSchedule.of(o.schedule(), o.seconds(), o.faultMillis());
         FaultSchedule.Command faults = command != null ? command : FaultSchedule.process(o.clusterCmd(), out);
         out.printf("CLUSTER_CHECK_PROGRESS phase=start workload=%s schedule=%s seed=%d nodes=%d threads=%d keys=%d seconds=%d"
                 + " isolation=%s hosts=%s%n", o.workload(), o.schedule(), o.seed(), hosts.size(), o.threads(), o.keys(),

@@ -5,15 +5,16 @@ import java.util.List;
 
 /** The parsed command line of {@link ClusterCheck}; {@link #parse} names the bad option in its message. */
 record ClusterOptions(Path hosts, String workload, String graphSource, int seconds, int threads, int keys, long seed,
-        String schedule, List<String> clusterCmd, String isolationLabel, long lockBoundMillis, long callTimeoutMillis, boolean help) {
+        String schedule, long faultMillis, List<String> clusterCmd, String isolationLabel, long lockBoundMillis, long callTimeoutMillis,
+        boolean help) {
     static final List<String> WORKLOADS = List.of("list-append", "bank");
     static final List<String> SCHEDULES = List.of("none", "kill", "pause", "partition", "isolate", "delay-loss", "clock-jump");
     static final String USAGE = "usage: bin/gtran check cluster --hosts FILE [--workload list-append|bank] [--graph-source g]"
             + " [--seconds S] [--threads T] [--keys K] [--seed S]"
-            + " [--schedule none|kill|pause|partition|isolate|delay-loss|clock-jump] [--cluster-cmd \"CMD\"]"
+            + " [--schedule none|kill|pause|partition|isolate|delay-loss|clock-jump] [--fault-ms MS] [--cluster-cmd \"CMD\"]"
             + " [--isolation-label SR|SI] [--lock-bound-ms MS] [--call-timeout-ms MS]\n"
             + "  defaults: --workload list-append --graph-source g --seconds 30 --threads 6 --keys 24 --seed (time)"
-            + " --schedule none --lock-bound-ms 10000 --call-timeout-ms 15000; --cluster-cmd is required unless --schedule none";
+            + " --schedule none --fault-ms S*1000/3 --lock-bound-ms 10000 --call-timeout-ms 15000; --cluster-cmd is required unless --schedule none";
 
     static ClusterOptions parse(String[] args) {
         Path hosts = null;
@@ -24,6 +25,7 @@ record ClusterOptions(Path hosts, String workload, String graphSource, int secon
         int keys = 24;
         long seed = System.nanoTime() & 0xffffff;
         String schedule = "none";
+        long faultMillis = 0; // S/3
         List<String> cmd = List.of();
         String label = "SR";
         long lockBound = 10_000;
@@ -31,7 +33,7 @@ record ClusterOptions(Path hosts, String workload, String graphSource, int secon
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             if (name.equals("--help") || name.equals("-h")) {
-                return new ClusterOptions(hosts, workload, source, seconds, threads, keys, seed, schedule, cmd, label, lockBound,
+                return new ClusterOptions(hosts, workload, source, seconds, threads, keys, seed, schedule, faultMillis, cmd, label, lockBound,
                         callTimeout, true);
             }
             if (!name.startsWith("--")) {
@@ -50,6 +52,7 @@ record ClusterOptions(Path hosts, String workload, String graphSource, int secon
                 case "--keys" -> keys = (int) number(name, value, 2, 100_000);
                 case "--seed" -> seed = number(name, value, Long.MIN_VALUE, Long.MAX_VALUE);
                 case "--schedule" -> schedule = oneOf(name, value, SCHEDULES);
+                case "--fault-ms" -> faultMillis = number(name, value, 100, 86_400_000);
                 case "--cluster-cmd" -> cmd = List.of(value.trim().split("\\s+"));
                 case "--isolation-label" -> label = oneOf(name, value, List.of("SR", "SI"));
                 case "--lock-bound-ms" -> lockBound = number(name, value, 1, 3_600_000);
@@ -63,7 +66,14 @@ record ClusterOptions(Path hosts, String workload, String graphSource, int secon
         if (!schedule.equals("none") && (cmd.isEmpty() || cmd.get(0).isEmpty())) {
             throw new IllegalArgumentException("--cluster-cmd is required with --schedule " + schedule);
         }
-        return new ClusterOptions(hosts, workload, source, seconds, threads, keys, seed, schedule, cmd, label, lockBound,
+        if (faultMillis == 0) {
+            faultMillis = seconds * 1000L / 3;
+        }
+        if (faultMillis >= seconds * 1000L * 2 / 3) {
+            throw new IllegalArgumentException("--fault-ms must leave load after the heal: under two thirds of --seconds "
+                    + seconds + ": " + faultMillis);
+        }
+        return new ClusterOptions(hosts, workload, source, seconds, threads, keys, seed, schedule, faultMillis, cmd, label, lockBound,
                 callTimeout, false);
     }
 

@@ -10,8 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The fault timeline over a load of {@code S} seconds: inject at S/3, heal at 2S/3 (clock-jump
- * also jumps back at S/2), then S/3 more of load. Every fault is a command of the cluster script
+ * The fault timeline over a load of {@code S} seconds: inject at S/3, heal {@code D} ms later
+ * (default S/3; clock-jump also jumps back halfway), then load to the end. Every fault is a command of the cluster script
  * ({@code CMD kill 2}, {@code CMD heal}, ...); schedule {@code none} runs no command but keeps the
  * same phase times, so "after heal" means the last third either way.
  */
@@ -61,11 +61,16 @@ final class FaultSchedule {
         this.healMillis = healMillis;
     }
 
-    /** The timeline of schedule {@code name} over {@code seconds} of load. */
+    /** The timeline of schedule {@code name} over {@code seconds} of load, the fault lasting S/3. */
     static FaultSchedule of(String name, int seconds) {
+        return of(name, seconds, seconds * 1000L / 3);
+    }
+
+    /** The timeline of schedule {@code name} over {@code seconds} of load, the fault lasting {@code faultMillis}. */
+    static FaultSchedule of(String name, int seconds, long faultMillis) {
         long total = seconds * 1000L;
         long inject = total / 3;
-        long heal = 2 * total / 3;
+        long heal = inject + faultMillis;
         List<Step> steps = new ArrayList<>();
         switch (name) {
             case "none" -> { }
@@ -76,7 +81,7 @@ final class FaultSchedule {
             case "delay-loss" -> steps.add(new Step(inject, List.of("degrade", "5-30", "0.05"), -1, false));
             case "clock-jump" -> {
                 steps.add(new Step(inject, List.of("clock-jump", "1", "2000"), -1, false));
-                steps.add(new Step(total / 2, List.of("clock-jump", "1", "-2000"), -1, false));
+                steps.add(new Step(inject + faultMillis / 2, List.of("clock-jump", "1", "-2000"), -1, false));
             }
             default -> throw new IllegalArgumentException("--schedule has no timeline " + name);
         }
