@@ -221,6 +221,9 @@ public final class GtranNode implements AutoCloseable {
                 clock = synced;
             }
             engine = TransactionEngine.open(store, fabric, plan.txn(), clock, plan.members());
+            if (clockSync != null && engine.clusterParts() != null) {
+                engine.clusterParts().onRejoin(clockSync::rejoined); // nothing is lost yet, so no rejoin came before
+            }
             engine.joinCluster();
             if (plan.faults() != null) {
                 plan.faults().start();
