@@ -362,6 +362,11 @@ public final class GtranNode implements AutoCloseable {
         return faults == null ? 0 : faults.rules().clockOffsetMs();
     }
 
+    /** The synchronised clock of a member of a cluster, null for a node alone (tests look at whom it follows). */
+    SyncedClock syncedClock() {
+        return syncedClock;
+    }
+
     /**
      * The clock's synchronisation now, without waiting on other nodes: a node alone is synced, is
      * its own master and has no uncertainty; a member of a cluster is synced once it holds an

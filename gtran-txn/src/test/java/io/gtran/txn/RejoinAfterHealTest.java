@@ -191,7 +191,7 @@ class RejoinAfterHealTest {
                 List<Long> times = new ArrayList<>();
                 times.addAll(commitsOn(nodes[1], 20));
                 plan.partition(Set.of(0, 2), Set.of(1));
-                await(() -> nodes[1].clockState().master() == 1, CUT_MS, "node 1 took over its clock" + state(nodes));
+                await(() -> nodes[1].syncedClock().isMaster(), CUT_MS, "node 1 took over its clock" + state(nodes));
                 times.addAll(commitsOn(nodes[1], 20));
                 Thread.sleep(CUT_MS);
                 times.addAll(commitsOn(nodes[1], 20));
@@ -200,6 +200,9 @@ class RejoinAfterHealTest {
                 times.addAll(commitsOn(nodes[1], 20));
                 for (GtranNode node : nodes) {
                     assertEquals(0, node.clockState().master(), "node " + node.id() + "'s master" + state(nodes));
+                    assertEquals(0, node.syncedClock().masterNode(), "node " + node.id() + " follows" + state(nodes));
+                    assertEquals(node.id() == 0, node.syncedClock().isMaster(), "node " + node.id() + " is master"
+                            + state(nodes));
                 }
                 Thread.sleep(5 * LEASE_MS);
                 times.addAll(commitsOn(nodes[1], 20));
@@ -275,7 +278,7 @@ class RejoinAfterHealTest {
                 continue;
             }
             s.append("\n  node ").append(node.id()).append(": contact=").append(node.engine().membersInContact())
-                    .append(" clock=").append(node.clockState()).append(" stats=").append(node.engine().stats())
+                    .append(" clock=").append(node.syncedClock()).append(" stats=").append(node.engine().stats())
                     .append(" owed=").append(node.engine().clusterParts().messenger().owedRounds());
         }
         return s.toString();
