@@ -120,6 +120,8 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
      */
     private final Map<Integer, Long> fences = new ConcurrentHashMap<>();
     private final List<java.util.function.IntConsumer> rejoinListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Set while an {@link #askToRejoin} runs on the work pool: one at a time. */
+    private final java.util.concurrent.atomic.AtomicBoolean asking = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** Another node's transaction here. Its operations run one at a time, under its lock. */
     static final class Context {
@@ -185,11 +187,23 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             for (int other : members.others()) {
                 send(other, ping);
             }
-            try {
-                askToRejoin();
-            } catch (RuntimeException e) {
-                if (!closed) {
-                    LOG.warn("node={} could not ask to rejoin", node, e);
+            if (!lost.isEmpty() && asking.compareAndSet(false, true)) {
+                // Off this thread: the settled check may wait for a part's record while it validates,
+                // and pings must keep going out meanwhile.
+                try {
+                    work.execute(() -> {
+                        try {
+                            askToRejoin();
+                        } catch (RuntimeException e) {
+                            if (!closed) {
+                                LOG.warn("node={} could not ask to rejoin", node, e);
+                            }
+                        } finally {
+                            asking.set(false);
+                        }
+                    });
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    asking.set(false);
                 }
             }
             try {
@@ -521,7 +535,10 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                     continue;
                 }
                 if (type == REJOIN || type == REJOIN_ACK) {
-                    rejoin(message.fromNode(), type, request, in.getLong(), in.getLong());
+                    int from = message.fromNode();
+                    long mine = in.getLong();
+                    long theirFence = in.getLong();
+                    work.execute(() -> rejoin(from, type, request, mine, theirFence)); // the settled check may wait
                     continue;
                 }
                 if (type == EXCLUDED) {
@@ -814,7 +831,9 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     private boolean readmit(int peer, long theirFence) {
         return messenger.readmit(peer, () -> {
             fences.merge(peer, theirFence, Math::max); // before it leaves the lost set: no old operation slips in
-            lost.remove(peer);
+            if (!lost.remove(peer)) {
+                return; // a repeated REJOIN handled concurrently: re-admitted already
+            }
             Long since = lostAt.remove(peer);
             long millis = since == null ? 0 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
             LOG.warn("node {}: member {} rejoined after {} ms lost", node, peer, millis);
