@@ -60,6 +60,13 @@ class RejoinAfterHealTest {
                 awaitAll(nodes, Set.of(0, 1, 2));
                 long took = (System.nanoTime() - healed) / 1_000_000;
                 assertTrue(took <= REJOIN_BOUND_MS, "rejoined after " + took + " ms" + state(nodes));
+                // The watermark reads the rejoined member again: its word moves on from the value held.
+                ClusterWatermark watermark = nodes[0].engine().clusterWatermark();
+                long held = watermark.lastRead(1);
+                await(() -> {
+                    nodes[0].engine().watermark();
+                    return watermark.lastRead(1) > held;
+                }, REJOIN_BOUND_MS, "node 0 reads node 1's watermark word again" + state(nodes));
                 int property = nodes[0].store().propertyKeys().intern("value");
                 for (int coordinator = 0; coordinator < 3; coordinator++) {
                     nodes[coordinator].store().propertyKeys().intern("value");
