@@ -53,6 +53,14 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     /** A pushed chain's traversers sent on to their owner, and a node's report to the chain's coordinator (see {@link Chains}). */
     static final int FORWARD = 7;
     static final int RESULT = 8;
+    /**
+     * The rejoin handshake (docs/cluster-transactions.md, "Rejoining after a partition heals"):
+     * REJOIN and REJOIN_ACK carry the sender's incarnation (in the request field), the incarnation
+     * it knows of the receiver and its fence; EXCLUDED tells a restarted member that it stays out.
+     */
+    private static final int REJOIN = 9;
+    private static final int REJOIN_ACK = 10;
+    private static final int EXCLUDED = 11;
     /** The dictionaries NAME asks about. */
     static final int LABELS = 0;
     static final int PROPERTY_KEYS = 1;
@@ -96,6 +104,24 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     private final Map<Integer, String> verdicts = new ConcurrentHashMap<>();
     private volatile boolean closed;
     private final Chains chains;
+    /** This process's incarnation: random, never 0, sent in every ping (and the request field of rejoin messages). */
+    private final long incarnation;
+    /** The first incarnation heard from each member. */
+    private final Map<Integer, Long> incarnations = new ConcurrentHashMap<>();
+    /** Members heard with another incarnation than the first: restarted with a fresh store, out for good. */
+    private final Set<Integer> restarted = ConcurrentHashMap.newKeySet();
+    /** Members that told this node its incarnation is out (it is the restarted one). */
+    private final Set<Integer> excludedBy = ConcurrentHashMap.newKeySet();
+    /** When each member now counted lost was counted lost (System.nanoTime). */
+    private final Map<Integer, Long> lostAt = new ConcurrentHashMap<>();
+    /**
+     * Per re-admitted member, its fence: operations and forwards of its transactions that begun at
+     * or below it start no part here (they may have had one that was settled without them).
+     */
+    private final Map<Integer, Long> fences = new ConcurrentHashMap<>();
+    private final List<java.util.function.IntConsumer> rejoinListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Set while an {@link #askToRejoin} runs on the work pool: one at a time. */
+    private final java.util.concurrent.atomic.AtomicBoolean asking = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** Another node's transaction here. Its operations run one at a time, under its lock. */
     static final class Context {
@@ -125,6 +151,11 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         this.members = engine.members();
         this.description = "members=" + members.nodes() + " " + TxnConfig.LEASE_MS + "=" + engine.config().leaseMs;
         this.mailbox = fabric.openMailbox(MAILBOX, 1 << 16);
+        long drawn;
+        do {
+            drawn = new java.security.SecureRandom().nextLong();
+        } while (drawn == 0);
+        this.incarnation = drawn;
         this.work = Executors.newCachedThreadPool(r -> daemon(r, "gtran-ops-" + node));
         long now = System.nanoTime();
         for (int other : members.others()) {
@@ -133,7 +164,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         fabric.onPeerLost((peer, reason) -> peerLost(peer));
         int lease = engine.config().leaseMs;
         this.messenger = new CommitMessenger(fabric, this, engine.config().remoteTimeoutMs, COMMIT_TICK_MS, this::hasMajority,
-                lease + lease / 5);
+                lease + lease / 5, engine.config().decidedKeepMs);
         this.chains = new Chains(this, engine, node, work);
         this.receiver = daemon(this::receive, "gtran-ops-receive-" + node);
         this.heartbeat = daemon(this::beat, "gtran-ops-heartbeat-" + node);
@@ -145,13 +176,35 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         heartbeat.start();
     }
 
-    /** Sends every other member a ping five times per lease, so each knows whom it hears from. */
+    /**
+     * Sends every other member a ping (with this node's incarnation) five times per lease, so each
+     * knows whom it hears from, and REJOIN to each member counted lost that may be taken back.
+     */
     private void beat() {
         long interval = Math.max(1, engine.config().leaseMs / 5);
-        byte[] ping = new Wire.Writer().putByte(PING).putLong(0).bytes();
+        byte[] ping = new Wire.Writer().putByte(PING).putLong(incarnation).bytes();
         while (!closed) {
             for (int other : members.others()) {
                 send(other, ping);
+            }
+            if (!lost.isEmpty() && asking.compareAndSet(false, true)) {
+                // Off this thread: the settled check may wait for a part's record while it validates,
+                // and pings must keep going out meanwhile.
+                try {
+                    work.execute(() -> {
+                        try {
+                            askToRejoin();
+                        } catch (RuntimeException e) {
+                            if (!closed) {
+                                LOG.warn("node={} could not ask to rejoin", node, e);
+                            }
+                        } finally {
+                            asking.set(false);
+                        }
+                    });
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    asking.set(false);
+                }
             }
             try {
                 Thread.sleep(interval);
@@ -413,7 +466,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
      * @throws IllegalStateException naming the member and both descriptions if one differs
      */
     void join() {
-        byte[] hello = new Wire.Writer().putByte(HELLO).putLong(0).putString(description).bytes();
+        byte[] hello = new Wire.Writer().putByte(HELLO).putLong(incarnation).putString(description).bytes();
         Map<Integer, CompletableFuture<Void>> sent = new java.util.TreeMap<>();
         for (int other : members.others()) {
             try {
@@ -449,7 +502,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             foreign.add(from);
             LOG.error("node={} refuses node {}: its cluster description differs ({})", node, from, verdict);
         }
-        send(from, new Wire.Writer().putByte(HELLO_ACK).putLong(0).putString(verdict).bytes());
+        send(from, new Wire.Writer().putByte(HELLO_ACK).putLong(incarnation).putString(verdict).bytes());
     }
 
     // ------------------------------------------------------------------ participant side
@@ -478,9 +531,22 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                 lastHeard.put(message.fromNode(), System.nanoTime());
                 heard.add(message.fromNode());
                 if (type == PING) {
+                    pinged(message.fromNode(), request);
+                    continue;
+                }
+                if (type == REJOIN || type == REJOIN_ACK) {
+                    int from = message.fromNode();
+                    long mine = in.getLong();
+                    long theirFence = in.getLong();
+                    work.execute(() -> rejoin(from, type, request, mine, theirFence)); // the settled check may wait
+                    continue;
+                }
+                if (type == EXCLUDED) {
+                    excluded(message.fromNode(), in.getLong());
                     continue;
                 }
                 if (type == HELLO || type == HELLO_ACK) {
+                    pinged(message.fromNode(), request);
                     hello(message.fromNode(), type, in.getString());
                     continue;
                 }
@@ -571,6 +637,10 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         if (context == null) {
             if (closed || engine.isClosed()) {
                 throw new Chains.Refusal("node " + node + " is closing");
+            }
+            String fenced = fenced(TxnWords.node(txnId), beginTime);
+            if (fenced != null) {
+                throw new Chains.Refusal(fenced);
             }
             messenger.open(txnId); // from here, the coordinator's loss aborts the part
             if (!messenger.acceptsOperations(txnId) || beginTime < engine.lastWatermark()) {
@@ -682,7 +752,114 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     }
 
     private void peerLost(int peer) {
+        // A member lost before this node heard its incarnation can never be told from a restart of it:
+        // 0, which no incarnation is, makes every incarnation heard later a restart.
+        incarnations.putIfAbsent(peer, 0L);
+        lostAt.putIfAbsent(peer, System.nanoTime());
         lost.add(peer);
+    }
+
+    // ------------------------------------------------------------------ rejoining
+
+    /** Tells {@code listener} the id of each member re-admitted (on a receive thread; it must not block). */
+    void onRejoin(java.util.function.IntConsumer listener) {
+        rejoinListeners.add(listener);
+    }
+
+    /** This process's incarnation. */
+    long incarnation() {
+        return incarnation;
+    }
+
+    /** Notes the incarnation a ping or HELLO of {@code from} carried; another than the first means it restarted. */
+    private void pinged(int from, long theirs) {
+        Long first = incarnations.putIfAbsent(from, theirs);
+        if (first != null && first != theirs) {
+            if (restarted.add(from)) {
+                LOG.warn("node {}: member {} restarted (incarnation {} after {}): its store is new, so it stays out;"
+                        + " restart the cluster to take it back", node, from, Long.toHexString(theirs), Long.toHexString(first));
+                peerLost(from);
+                messenger.forget(from);
+            }
+        }
+        if (restarted.contains(from)) {
+            send(from, new Wire.Writer().putByte(EXCLUDED).putLong(incarnation).putLong(theirs).bytes());
+        }
+    }
+
+    /** REJOIN to each member counted lost, heard again lately with its known incarnation, with which this node is settled. */
+    private void askToRejoin() {
+        long now = System.nanoTime();
+        long lease = TimeUnit.MILLISECONDS.toNanos(engine.config().leaseMs);
+        for (int other : lost) {
+            Long theirs = incarnations.get(other);
+            Long at = lastHeard.get(other);
+            Long since = lostAt.get(other);
+            if (theirs == null || at == null || now - at >= lease || (since != null && at - since <= 0)
+                    || restarted.contains(other) || excludedBy.contains(other)) {
+                // not heard since it was counted lost (or not lately), or another process: nothing to ask
+                continue;
+            }
+            if (messenger.settledWith(other)) {
+                send(other, new Wire.Writer().putByte(REJOIN).putLong(incarnation).putLong(theirs).putLong(fence()).bytes());
+            }
+        }
+    }
+
+    /** A bound on the begin times of every transaction begun here so far: the clock's last timestamp. */
+    private long fence() {
+        return engine.clock().current();
+    }
+
+    /** REJOIN or REJOIN_ACK from {@code from}, of incarnation {@code theirs}, knowing this node as {@code mine}. */
+    private void rejoin(int from, int type, long theirs, long mine, long theirFence) {
+        if (mine != incarnation || restarted.contains(from) || !Long.valueOf(theirs).equals(incarnations.get(from))) {
+            return; // not between these two processes: a restarted member, or a message for this node's predecessor
+        }
+        if (type == REJOIN_ACK) {
+            if (lost.contains(from)) {
+                readmit(from, theirFence);
+            }
+            return;
+        }
+        if (lost.contains(from) && !readmit(from, theirFence)) {
+            return; // not settled with it yet: it asks again
+        }
+        send(from, new Wire.Writer().putByte(REJOIN_ACK).putLong(incarnation).putLong(theirs).putLong(fence()).bytes());
+    }
+
+    private boolean readmit(int peer, long theirFence) {
+        return messenger.readmit(peer, () -> {
+            fences.merge(peer, theirFence, Math::max); // before it leaves the lost set: no old operation slips in
+            if (!lost.remove(peer)) {
+                return; // a repeated REJOIN handled concurrently: re-admitted already
+            }
+            Long since = lostAt.remove(peer);
+            long millis = since == null ? 0 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
+            LOG.warn("node {}: member {} rejoined after {} ms lost", node, peer, millis);
+            for (java.util.function.IntConsumer listener : rejoinListeners) {
+                listener.accept(peer);
+            }
+        });
+    }
+
+    /** A member told this node that its incarnation is out: it restarted, and the member counts it lost for good. */
+    private void excluded(int from, long mine) {
+        if (mine == incarnation && excludedBy.add(from)) {
+            LOG.error("node {}: member {} excludes this process: it counted an earlier process under id {} lost, and this"
+                    + " one's store is new; restart the cluster to take this node back", node, from, node);
+            peerLost(from);
+        }
+    }
+
+    /** Why a transaction of {@code coordinator} begun at {@code beginTime} may start no part here, or null. */
+    private String fenced(int coordinator, long beginTime) {
+        Long fence = fences.get(coordinator);
+        if (fence != null && beginTime <= fence) {
+            return "node " + node + " counted node " + coordinator + " lost after this transaction began, and may have settled"
+                    + " its part here without it: it takes no operation of it (begin time " + beginTime + " <= fence " + fence + ")";
+        }
+        return null;
     }
 
     /** Participant contexts held here. */

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *   <li>a member whose read fails holds the watermark at its last value read, and is read again at
  *       the next pass;
  *   <li>a member the fabric reports lost ({@link Fabric#onPeerLost}) is not read again: it holds
- *       the watermark at its last value for good (there are no membership changes yet).
+ *       the watermark at its last value until it rejoins ({@link #rejoined}), for good if it never does.
  * </ul>
  */
 final class ClusterWatermark {
@@ -129,6 +129,16 @@ final class ClusterWatermark {
             }
         }
         throw new IllegalArgumentException("not another member: node=" + node);
+    }
+
+    /**
+     * Member {@code node}, lost, was re-admitted (the same process, docs/cluster-transactions.md):
+     * it is read again from the next pass. Its word is still a lower bound of its begin times.
+     */
+    void rejoined(int node) {
+        if (lost.remove(node)) {
+            LOG.info("node {}: member {} rejoined; its GC watermark word is read again", fabric.localNode(), node);
+        }
     }
 
     /** Whether member {@code node} was reported lost. */

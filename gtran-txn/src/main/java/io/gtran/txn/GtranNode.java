@@ -221,6 +221,9 @@ public final class GtranNode implements AutoCloseable {
                 clock = synced;
             }
             engine = TransactionEngine.open(store, fabric, plan.txn(), clock, plan.members());
+            if (clockSync != null && engine.clusterParts() != null) {
+                engine.clusterParts().onRejoin(clockSync::rejoined); // nothing is lost yet, so no rejoin came before
+            }
             engine.joinCluster();
             if (plan.faults() != null) {
                 plan.faults().start();
@@ -357,6 +360,11 @@ public final class GtranNode implements AutoCloseable {
     /** The wall clock offset the fault control file injects now, in milliseconds; 0 without one. */
     public long clockOffsetMillis() {
         return faults == null ? 0 : faults.rules().clockOffsetMs();
+    }
+
+    /** The synchronised clock of a member of a cluster, null for a node alone (tests look at whom it follows). */
+    SyncedClock syncedClock() {
+        return syncedClock;
     }
 
     /**

@@ -65,6 +65,7 @@ public final class TransactionEngine implements AutoCloseable {
         this.mirrors = new Mirrors(store.nodeId());
         this.clusterParts = members.isSingle() ? null : new ClusterParts(this, fabric);
         if (clusterParts != null) {
+            clusterParts.onRejoin(clusterWatermark::rejoined);
             int authority = nameAuthority();
             if (authority != store.nodeId()) {
                 // Before clusterParts takes other nodes' operations, which intern the names they carry.

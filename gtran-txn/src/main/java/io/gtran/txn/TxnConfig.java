@@ -53,8 +53,16 @@ public final class TxnConfig {
     public static final String LEASE_MS = "gtran.txn.lease-ms";
     public static final int LEASE_MS_DEFAULT = 500;
 
+    /**
+     * How long a node keeps its decided part of another node's transaction to answer retried
+     * messages (a part it voted YES for and decided without the coordinator is kept until the
+     * coordinator's DECIDE). Tests shorten it to reach what happens after it is forgotten.
+     */
+    public static final String DECIDED_KEEP_MS = "gtran.txn.decided-keep-ms";
+    public static final int DECIDED_KEEP_MS_DEFAULT = 30_000;
+
     private static final Set<String> KNOWN = Set.of(PRE_READ, VALIDATION, OPTIMISTIC_VALIDATION, GC, GC_INTERVAL_MS,
-            GC_WORKERS, DEPENDENCY_WAIT_MS, STATUS_SLOTS, REMOTE_TIMEOUT_MS, LEASE_MS);
+            GC_WORKERS, DEPENDENCY_WAIT_MS, STATUS_SLOTS, REMOTE_TIMEOUT_MS, LEASE_MS, DECIDED_KEEP_MS);
 
     final boolean preRead;
     final boolean validation;
@@ -66,6 +74,7 @@ public final class TxnConfig {
     final int statusSlots;
     final int remoteTimeoutMs;
     final int leaseMs;
+    final int decidedKeepMs;
     private final Map<String, Object> effective;
 
     private TxnConfig(Map<String, ?> settings) {
@@ -85,6 +94,7 @@ public final class TxnConfig {
         statusSlots = integer(settings, STATUS_SLOTS, STATUS_SLOTS_DEFAULT, 1, TxnWords.MAX_SLOTS, values);
         remoteTimeoutMs = integer(settings, REMOTE_TIMEOUT_MS, REMOTE_TIMEOUT_MS_DEFAULT, 1, 600_000, values);
         leaseMs = integer(settings, LEASE_MS, LEASE_MS_DEFAULT, 10, 60_000, values);
+        decidedKeepMs = integer(settings, DECIDED_KEEP_MS, DECIDED_KEEP_MS_DEFAULT, 100, 3_600_000, values);
         effective = Collections.unmodifiableMap(values);
     }
 

@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * x on node 1 and y on node 2; at a step of its commit one node is cut from the other two. The
  * majority side settles the transaction (the minority decides nothing: it has not heard from a
  * majority), so the two sides never disagree; after the heal, a coordinator on the minority side
- * learns the majority's decision and applies it to its own part. Each side's fabric tells its
+ * learns the majority's decision and applies it to its own part, and a participant on the minority
+ * side gets the decision the majority owes it, applies it and rejoins. Each side's fabric tells its
  * listeners of the other side's loss at once (FaultPlan), which is where acting on a loss without
  * a majority would decide twice.
  */
@@ -111,16 +112,45 @@ class PartitionDuringCommitTest {
             assertEquals(told.equals("committed") ? 1L : 0L, majorityView[0], "the client was told " + told);
         }
         if (cut.node() != 0) {
-            return; // a participant the majority counted as lost stays out: see docs/cluster-transactions.md
+            // A participant cut off after its vote learns the majority's decision (owed to it) and rejoins.
+            plan.heal();
+            awaitNothingLeft(nodes, Set.of(0, 1, 2));
+            awaitInContact(nodes);
+            Long[] own = read(nodes[cut.node()], new long[] {y});
+            assertEquals(majorityView[0], own[0], "the rejoined participant's part disagrees with the majority; told=" + told);
+            return;
         }
         // The coordinator, cut off, decided nothing; after the heal it learns the outcome and applies it.
         plan.heal();
         awaitNothingLeft(nodes, Set.of(0, 1, 2));
+        awaitInContact(nodes);
         Transaction check = nodes[0].engine().begin(Isolation.SERIALIZABLE);
         Object own = check.vertexProperty(z, value);
         check.commit();
         assertNotNull(own);
         assertEquals(majorityView[0], own, "the coordinator's own part disagrees with the majority; told=" + told);
+    }
+
+    /** Waits until every node is in contact with the other two again (docs: rejoining after a partition heals). */
+    private static void awaitInContact(GtranNode[] nodes) throws InterruptedException {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (true) {
+            boolean all = true;
+            for (GtranNode node : nodes) {
+                all &= node.engine().membersInContact().size() == 2;
+            }
+            if (all) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                StringBuilder contact = new StringBuilder();
+                for (GtranNode node : nodes) {
+                    contact.append(" node ").append(node.id()).append(": ").append(node.engine().membersInContact());
+                }
+                fail("not all back in contact:" + contact);
+            }
+            Thread.sleep(20);
+        }
     }
 
     private static Long[] read(GtranNode node, long[] ids) {

@@ -88,6 +88,26 @@ public final class ClockSync implements AutoCloseable {
         }
     }
 
+    /**
+     * Member {@code node}, counted lost, was re-admitted (the same process): it is live again, and
+     * if it is now the smallest live member this node follows it (a master that took over while
+     * cut off steps down; its timestamps keep increasing, see {@link SyncedClock#follow}).
+     */
+    public void rejoined(int node) {
+        int before;
+        int after;
+        synchronized (live) {
+            before = master();
+            if (!live.add(node)) {
+                return;
+            }
+            after = master();
+        }
+        if (after != before) {
+            clock.follow(after);
+        }
+    }
+
     private void run() {
         long nextSend = time.nanos();
         while (!closed.get()) {

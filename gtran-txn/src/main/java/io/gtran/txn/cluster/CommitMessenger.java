@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class CommitMessenger implements AutoCloseable {
     public static final String MAILBOX = "gtran.commit";
-    /** How long a decided part is kept to answer retried messages. */
-    private static final long FORGET_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** How long a decided part is kept to answer retried messages, unless another constructor says. */
+    public static final long FORGET_MILLIS_DEFAULT = 30_000;
     private static final Logger LOG = LoggerFactory.getLogger(CommitMessenger.class);
 
     /** What a participant node does for the protocol; both calls may block, neither on the messenger. */
@@ -63,8 +63,21 @@ public final class CommitMessenger implements AutoCloseable {
     private final long tickMillis;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
+    /** Members known to have restarted under their id: nothing is owed to them any more. */
+    private final Set<Integer> gone = ConcurrentHashMap.newKeySet();
+    /** Per member, how often it was re-admitted: a loss reported before a re-admission is not acted on. */
+    private final Map<Integer, Integer> epochs = new ConcurrentHashMap<>();
+    /** Serialises acting on a loss with re-admitting the member (see {@link #readmit}). */
+    private final Object lossLock = new Object();
+    private final long forgetNanos;
     /** Transactions this node coordinates. */
     private final Map<Long, Round> rounds = new ConcurrentHashMap<>();
+    /**
+     * Decided rounds whose status entry is freed (every participant not lost acknowledged) but
+     * whose DECIDE a lost participant has not acknowledged: sent to it again every tick, lost or
+     * not, so it learns the decision when messages flow again (docs: rejoining).
+     */
+    private final Map<Long, Round> owed = new ConcurrentHashMap<>();
     /** This node's part of other nodes' transactions. */
     private final Map<Long, Part> parts = new ConcurrentHashMap<>();
 
@@ -99,6 +112,8 @@ public final class CommitMessenger implements AutoCloseable {
         final Set<Integer> ackWhenDone = ConcurrentHashMap.newKeySet();
         /** When this part was decided here (System.nanoTime), 0 before. */
         volatile long decidedNanos;
+        /** Set once the coordinator itself sent DECIDE: its round has the decision, it will not ask again. */
+        volatile boolean settledByCoordinator;
         /** While recovering: the reports collected; null otherwise. */
         volatile Map<Integer, ParticipantRecord.Report> recovery;
         /** After a decision this node spreads (recovery): who has acknowledged it. */
@@ -133,6 +148,16 @@ public final class CommitMessenger implements AutoCloseable {
      */
     public CommitMessenger(Fabric fabric, Participant participant, long voteTimeoutMillis, long tickMillis, Quorum quorum,
             long lossDelayMillis) {
+        this(fabric, participant, voteTimeoutMillis, tickMillis, quorum, lossDelayMillis, FORGET_MILLIS_DEFAULT);
+    }
+
+    /**
+     * As above, keeping a decided part {@code forgetMillis} to answer retried messages (a part
+     * decided without its coordinator after voting YES is kept until the coordinator's DECIDE).
+     */
+    public CommitMessenger(Fabric fabric, Participant participant, long voteTimeoutMillis, long tickMillis, Quorum quorum,
+            long lossDelayMillis, long forgetMillis) {
+        this.forgetNanos = TimeUnit.MILLISECONDS.toNanos(forgetMillis);
         this.fabric = fabric;
         this.node = fabric.localNode();
         this.quorum = quorum;
@@ -256,9 +281,22 @@ public final class CommitMessenger implements AutoCloseable {
             sendDecides(txn, round, decision); // later sends are the ticker's
         }
         if (allAcked(round.acked, round.round.participants())) {
+            if (!everyAcked(round.acked, round.round.participants())) {
+                owed.put(txn, round); // before the removal: settledWith never misses it
+            }
             rounds.remove(txn);
             round.done.complete(null);
         }
+    }
+
+    /** Whether every participant acknowledged, lost or not, except those known restarted. */
+    private boolean everyAcked(Set<Integer> acked, int[] participants) {
+        for (int p : participants) {
+            if (!acked.contains(p) && !gone.contains(p)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void sendDecides(long txn, Round round, Outcome decision) {
@@ -358,6 +396,12 @@ public final class CommitMessenger implements AutoCloseable {
             case DECIDE -> {
                 Outcome outcome = Outcome.values()[in.getByte()];
                 long commitTime = in.getLong();
+                if (outcome == Outcome.COMMIT && !parts.containsKey(txn)) {
+                    // COMMIT needs this node's YES, so its part was decided, applied and forgotten: the
+                    // acknowledgement was lost (a decision owed to a node that was cut off, sent again).
+                    send(from, Type.ACK, txn, w -> { });
+                    return;
+                }
                 Part part = part(txn);
                 // Off the receiver, as RECOVER: an ABORT decided on another participant's NO may come
                 // while this node is still validating, holding the record's lock.
@@ -366,6 +410,9 @@ public final class CommitMessenger implements AutoCloseable {
                     if (outcome == Outcome.COMMIT && part.record.vote() != Vote.YES && part.record.decision() == null) {
                         LOG.error("node={} told to commit txn {} it did not vote YES for; ignored", node, txn);
                         return;
+                    }
+                    if (from == TxnWords.node(txn)) {
+                        part.settledByCoordinator = true;
                     }
                     boolean appliedBefore = part.done;
                     part.ackWhenDone.add(from);
@@ -380,6 +427,13 @@ public final class CommitMessenger implements AutoCloseable {
                 if (round != null) {
                     round.acked.add(from);
                     decided(txn, round);
+                }
+                Round owing = owed.get(txn);
+                if (owing != null) {
+                    owing.acked.add(from);
+                    if (everyAcked(owing.acked, owing.round.participants())) {
+                        owed.remove(txn);
+                    }
                 }
                 Part part = parts.get(txn);
                 if (part != null) {
@@ -434,24 +488,118 @@ public final class CommitMessenger implements AutoCloseable {
     }
 
     private void lossReported(int peer) {
+        int epoch = epochs.getOrDefault(peer, 0);
         if (lossDelayMillis == 0) {
-            execute(() -> actOnLoss(peer));
+            execute(() -> actOnLoss(peer, epoch));
             return;
         }
         try {
-            delays.schedule(() -> execute(() -> actOnLoss(peer)), lossDelayMillis, TimeUnit.MILLISECONDS);
+            delays.schedule(() -> execute(() -> actOnLoss(peer, epoch)), lossDelayMillis, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException closedMeanwhile) {
             // closed: nothing is owed
         }
     }
 
-    private void actOnLoss(int peer) {
-        if (!quorum.hasMajority()) {
-            LOG.warn("node={} lost node {} but has not heard from a majority of the cluster lately: it leaves the"
-                    + " decisions of the transactions they share to the majority", node, peer);
-            return;
+    private void actOnLoss(int peer, int epoch) {
+        synchronized (lossLock) {
+            if (epochs.getOrDefault(peer, 0) != epoch) {
+                return; // re-admitted since the loss was reported: that loss is over
+            }
+            if (!quorum.hasMajority()) {
+                LOG.warn("node={} lost node {} but has not heard from a majority of the cluster lately: it leaves the"
+                        + " decisions of the transactions they share to the majority", node, peer);
+                return;
+            }
+            peerLost(peer);
         }
-        peerLost(peer);
+    }
+
+    /**
+     * Whether this node is settled with {@code peer} (docs/cluster-transactions.md, "Rejoining
+     * after a partition heals"): no round it coordinates waits for {@code peer}'s vote or
+     * acknowledgement (decisions owed to it included), no part of a transaction {@code peer}
+     * coordinates is undecided here, and no recovery waits for {@code peer}'s report. Parts of
+     * {@code peer}'s transactions that never received VALIDATE are fenced and aborted here on the
+     * way (the coordinator cannot commit without this vote); parts that voted wait for its DECIDE.
+     */
+    public boolean settledWith(int peer) {
+        for (Map<Long, Round> map : java.util.List.of(rounds, owed)) {
+            for (Round round : map.values()) {
+                if (contains(round.round.participants(), peer)
+                        && (round.round.decision() == null || !round.acked.contains(peer))) {
+                    return false;
+                }
+            }
+        }
+        boolean settled = true;
+        for (Map.Entry<Long, Part> e : parts.entrySet()) {
+            long txn = e.getKey();
+            Part part = e.getValue();
+            if (part.record.decision() != null) {
+                continue;
+            }
+            if (TxnWords.node(txn) == peer) {
+                Outcome abandoned = part.record.abandonIfUnvalidated();
+                if (abandoned != null) {
+                    LOG.info("node={} aborts its unvalidated part of txn {} of node {}, which it counted lost", node, txn, peer);
+                    decideHere(txn, part, abandoned);
+                } else {
+                    settled = false; // voted: the coordinator's DECIDE (or its round's REPORT) settles it
+                }
+            } else if (part.recovery != null && contains(part.record.participants(), peer)
+                    && !part.recovery.containsKey(peer)) {
+                settled = false;
+            }
+        }
+        return settled;
+    }
+
+    /**
+     * Re-admits {@code peer} if this node is {@link #settledWith settled} with it, atomically with
+     * respect to acting on a loss: {@code peer} leaves the lost set, a loss reported before and not
+     * yet acted on is dropped, and {@code admitted} runs, all before any loss is acted on again.
+     *
+     * @return whether {@code peer} was re-admitted
+     */
+    public boolean readmit(int peer, Runnable admitted) {
+        synchronized (lossLock) {
+            if (gone.contains(peer) || !settledWith(peer)) {
+                return false;
+            }
+            epochs.merge(peer, 1, Integer::sum);
+            lost.remove(peer);
+            admitted.run();
+            return true;
+        }
+    }
+
+    /**
+     * {@code peer} restarted under its id (a new incarnation, a fresh store): it can no longer
+     * acknowledge or ask about anything of its old incarnation, so the decisions owed to it and
+     * the parts kept for its rounds are dropped. It is treated as lost from now on.
+     */
+    public void forget(int peer) {
+        synchronized (lossLock) {
+            gone.add(peer);
+            peerLost(peer);
+        }
+        owed.forEach((txn, round) -> {
+            if (everyAcked(round.acked, round.round.participants())) {
+                owed.remove(txn);
+            }
+        });
+    }
+
+    private static boolean contains(int[] nodes, int peer) {
+        if (nodes == null) {
+            return false;
+        }
+        for (int n : nodes) {
+            if (n == peer) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void peerLost(int peer) {
@@ -508,6 +656,18 @@ public final class CommitMessenger implements AutoCloseable {
             try {
                 long now = System.nanoTime();
                 long resendBefore = now - TimeUnit.MILLISECONDS.toNanos(tickMillis);
+                owed.forEach((txn, round) -> {
+                    if (round.sentNanos - resendBefore > 0) {
+                        return;
+                    }
+                    round.sentNanos = now;
+                    Outcome decision = round.round.decision();
+                    for (int p : round.round.participants()) {
+                        if (!round.acked.contains(p) && !gone.contains(p)) { // lost or not: it may be back
+                            send(p, Type.DECIDE, txn, w -> w.putByte(decision.ordinal()).putLong(round.commitTime));
+                        }
+                    }
+                });
                 rounds.forEach((txn, round) -> {
                     if (round.sentNanos - resendBefore > 0) {
                         return; // sent within the last tick: its answers may be on the way
@@ -528,8 +688,11 @@ public final class CommitMessenger implements AutoCloseable {
                     }
                 });
                 parts.forEach((txn, part) -> {
-                    if (part.decidedNanos != 0 && now - part.decidedNanos > FORGET_NANOS
-                            && (part.recovery == null || allAcked(part.acked, part.record.participants()))) {
+                    if (part.decidedNanos != 0 && part.done && now - part.decidedNanos > forgetNanos
+                            && (part.recovery == null || allAcked(part.acked, part.record.participants()))
+                            && (part.settledByCoordinator || part.record.vote() != Vote.YES || gone.contains(TxnWords.node(txn)))) {
+                        // A YES part decided without its coordinator is kept: the coordinator's round,
+                        // cut off meanwhile, asks for it with RECOVER and must get the decision, not a fresh NO.
                         parts.remove(txn); // a late message for it finds no part: VALIDATE is then the engine's to refuse
                         return;
                     }
@@ -573,6 +736,11 @@ public final class CommitMessenger implements AutoCloseable {
     /** Transactions this node coordinates whose participants have not all acknowledged the decision. */
     public int pendingRounds() {
         return rounds.size();
+    }
+
+    /** Decided rounds whose DECIDE a participant that was lost has not acknowledged yet. */
+    public int owedRounds() {
+        return owed.size();
     }
 
     /** The decision this node holds for its part of {@code txn}, or null. */
