@@ -538,7 +538,8 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                     int from = message.fromNode();
                     long mine = in.getLong();
                     long theirFence = in.getLong();
-                    work.execute(() -> rejoin(from, type, request, mine, theirFence)); // the settled check may wait
+                    long heardAt = System.nanoTime();
+                    work.execute(() -> rejoin(from, type, request, mine, theirFence, heardAt)); // the settled check may wait
                     continue;
                 }
                 if (type == EXCLUDED) {
@@ -752,11 +753,19 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     }
 
     private void peerLost(int peer) {
-        // A member lost before this node heard its incarnation can never be told from a restart of it:
-        // 0, which no incarnation is, makes every incarnation heard later a restart.
-        incarnations.putIfAbsent(peer, 0L);
-        lostAt.putIfAbsent(peer, System.nanoTime());
-        lost.add(peer);
+        Runnable count = () -> {
+            // A member lost before this node heard its incarnation can never be told from a restart of it:
+            // 0, which no incarnation is, makes every incarnation heard later a restart.
+            incarnations.putIfAbsent(peer, 0L);
+            lostAt.putIfAbsent(peer, System.nanoTime());
+            lost.add(peer);
+        };
+        CommitMessenger m = messenger;
+        if (m == null) {
+            count.run(); // reported while this node was being built
+        } else {
+            m.reported(peer, count); // ordered against re-admissions: one that runs after sees this report
+        }
     }
 
     // ------------------------------------------------------------------ rejoining
@@ -812,24 +821,24 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     }
 
     /** REJOIN or REJOIN_ACK from {@code from}, of incarnation {@code theirs}, knowing this node as {@code mine}. */
-    private void rejoin(int from, int type, long theirs, long mine, long theirFence) {
+    private void rejoin(int from, int type, long theirs, long mine, long theirFence, long heardAt) {
         if (mine != incarnation || restarted.contains(from) || !Long.valueOf(theirs).equals(incarnations.get(from))) {
             return; // not between these two processes: a restarted member, or a message for this node's predecessor
         }
         if (type == REJOIN_ACK) {
             if (lost.contains(from)) {
-                readmit(from, theirFence);
+                readmit(from, theirFence, heardAt);
             }
             return;
         }
-        if (lost.contains(from) && !readmit(from, theirFence)) {
+        if (lost.contains(from) && !readmit(from, theirFence, heardAt)) {
             return; // not settled with it yet: it asks again
         }
         send(from, new Wire.Writer().putByte(REJOIN_ACK).putLong(incarnation).putLong(theirs).putLong(fence()).bytes());
     }
 
-    private boolean readmit(int peer, long theirFence) {
-        return messenger.readmit(peer, () -> {
+    private boolean readmit(int peer, long theirFence, long heardAt) {
+        return messenger.readmit(peer, heardAt, () -> {
             fences.merge(peer, theirFence, Math::max); // before it leaves the lost set: no old operation slips in
             if (!lost.remove(peer)) {
                 return; // a repeated REJOIN handled concurrently: re-admitted already

@@ -50,8 +50,10 @@ final class FaultControl implements AutoCloseable {
     private final ScheduledExecutorService poller;
     /** How long a cut lasts before this node's listeners are told its nodes are lost. */
     private final long lostAfterMs;
-    /** Bumped by every change of rules: a pending loss report of an earlier cut is dropped. */
+    /** Bumped by every change of the cut: a pending loss report of an earlier cut is dropped. */
     private long generation;
+    /** The generation whose cut was reported lost (-1: none). */
+    private long reportedGeneration = -1;
     /** The file's text last read (null before the first read), applied or found malformed. */
     private String lastText;
     private volatile FaultRules rules = FaultRules.NONE;
@@ -150,17 +152,27 @@ final class FaultControl implements AutoCloseable {
     }
 
     private void apply(FaultRules next) {
-        plan.reseed(next.seed()); // lifts every rule
+        boolean sameCut = next.cut().equals(rules.cut());
+        boolean cutReported = reportedGeneration == generation;
+        plan.reseed(next.seed()); // lifts every rule: the ones in force are applied again below
         Set<Integer> self = Set.of(node);
-        long current = ++generation;
-        if (!next.cut().isEmpty()) {
-            plan.links(self, next.cut()).dropWithProbability(1.0).failRegionAccess();
-            poller.schedule(() -> reportLost(current, next.cut()), lostAfterMs, TimeUnit.MILLISECONDS);
-        }
-        if (!next.delayTo().isEmpty()) {
-            plan.links(self, next.delayTo())
+        Set<Integer> delayed = new java.util.TreeSet<>(next.delayTo());
+        delayed.removeAll(next.cut()); // a cut link loses everything, whatever its delay rule says
+        if (!delayed.isEmpty()) {
+            plan.links(self, delayed)
                     .delay(Duration.ofMillis(next.delayMinMs()), Duration.ofMillis(next.delayMaxMs()))
                     .dropWithProbability(next.loss());
+        }
+        if (next.cut().isEmpty()) {
+            generation++;
+        } else if (sameCut && cutReported) {
+            plan.partition(self, next.cut()); // the same cut, already reported lost: in force as it was
+        } else {
+            plan.links(self, next.cut()).dropWithProbability(1.0).failRegionAccess();
+            if (!sameCut) { // a new cut: its loss bound starts now; an unchanged one keeps its report pending
+                long current = ++generation;
+                poller.schedule(() -> reportLost(current, next.cut()), lostAfterMs, TimeUnit.MILLISECONDS);
+            }
         }
         time.offsetMicros = TimeUnit.MILLISECONDS.toMicros(next.clockOffsetMs());
         rules = next;
@@ -173,6 +185,7 @@ final class FaultControl implements AutoCloseable {
             return; // lifted or replaced meanwhile
         }
         plan.partition(Set.of(node), cut);
+        reportedGeneration = cutGeneration;
         LOG.info("gtran faults node={}: cut to {} has lasted {} ms: reported lost", node, cut, lostAfterMs);
     }
 

@@ -108,6 +108,23 @@ class FaultControlTest {
     }
 
     @Test
+    void aCutLinkLosesEverythingEvenWithALossyDelayRuleForTheSameNode() throws Exception {
+        Path[] files = {dir.resolve("faults-0"), dir.resolve("faults-1")};
+        GtranNode[] nodes = openTwo(files, 6_000);
+        try (GtranNode n0 = nodes[0]; GtranNode n1 = nodes[1]) {
+            Mailbox probe0 = n0.fabric().openMailbox("probe");
+            Mailbox probe1 = n1.fabric().openMailbox("probe");
+            Files.writeString(files[0], "cut=1\ndelay-to=1\ndelay-ms=1\nloss=0.05\n");
+            Files.writeString(files[1], "cut=0\ndelay-to=0\ndelay-ms=1\nloss=0.05\n");
+            await(() -> !n0.engine().membersInContact().contains(1), "node 0 stops hearing node 1");
+            for (int i = 0; i < 20; i++) {
+                probe1.send(0, "probe", new byte[] {(byte) i});
+            }
+            assertEquals(null, probe0.receive(500, TimeUnit.MILLISECONDS), "nothing crosses a cut link");
+        }
+    }
+
+    @Test
     void aClockOffsetShiftsTheWallClockAndAMalformedFileKeepsThePreviousRules() throws Exception {
         Path file = dir.resolve("faults");
         Files.writeString(file, "clock-offset-ms=-2000\n");

@@ -136,6 +136,10 @@ final class BankLoad implements ClusterWorkload {
         int readOn = nodes.indexOf(owners[survivors.isEmpty() ? 0 : survivors.iterator().next()]);
         RemoteNodes.Attempt<long[]> f = survivors.isEmpty() ? null : readAll(finalThread, readOn, survivors, lockBoundMillis);
         long finalSum = f != null && f.ok() ? f.value()[0] : -1;
+        if (expected < 0) {
+            problems.add(new ClusterInvariants.Finding("unsettled", "no read of the " + survivors.size()
+                    + " live accounts committed after the loss, so their final sum has nothing to be checked against"));
+        }
         if (f != null && !f.ok()) {
             problems.add(new ClusterInvariants.Finding("unreadable", "the " + survivors.size()
                     + " live accounts could not be read within " + lockBoundMillis + " ms: " + f.error()));

@@ -11,7 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
@@ -91,17 +91,20 @@ final class RemoteNodes implements AutoCloseable {
      * call timeout. The body's own records are the caller's; this only classifies the ending.
      */
     <T> Attempt<T> transaction(int index, Function<GraphTraversalSource, T> body) {
-        AtomicBoolean commitSent = new AtomicBoolean();
+        // RUNNING, then COMMIT_SENT (the worker is committing) or ABANDONED (the caller gave up first): one wins.
+        AtomicInteger state = new AtomicInteger(RUNNING);
         Future<T> future = calls.submit(() -> {
             Transaction tx = sources.get(index).tx();
             GraphTraversalSource gtx = tx.begin();
             try {
                 T value = body.apply(gtx);
-                commitSent.set(true);
+                if (!state.compareAndSet(RUNNING, COMMIT_SENT)) {
+                    throw new IllegalStateException("abandoned by the check before its commit"); // rolled back below
+                }
                 tx.commit();
                 return value;
             } catch (RuntimeException e) {
-                if (!commitSent.get() && tx.isOpen()) {
+                if (state.get() != COMMIT_SENT && tx.isOpen()) {
                     rollbackQuietly(tx);
                 }
                 throw e;
@@ -111,15 +114,23 @@ final class RemoteNodes implements AutoCloseable {
             return new Attempt<>(Outcome.OK, future.get(timeoutMillis, TimeUnit.MILLISECONDS), false, null);
         } catch (TimeoutException e) {
             future.cancel(true);
-            return new Attempt<>(commitSent.get() ? Outcome.INFO : Outcome.FAIL, null, true,
-                    "no answer within " + timeoutMillis + " ms");
+            return new Attempt<>(abandon(state), null, true, "no answer within " + timeoutMillis + " ms");
         } catch (ExecutionException e) {
-            return classify(e.getCause(), commitSent.get());
+            return classify(e.getCause(), state.get() == COMMIT_SENT);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             future.cancel(true);
-            return new Attempt<>(commitSent.get() ? Outcome.INFO : Outcome.FAIL, null, false, "interrupted");
+            return new Attempt<>(abandon(state), null, false, "interrupted");
         }
+    }
+
+    private static final int RUNNING = 0;
+    private static final int COMMIT_SENT = 1;
+    private static final int ABANDONED = 2;
+
+    /** FAIL if the worker had not sent its commit (it never will now), INFO if it had: the outcome is unknown. */
+    private static Outcome abandon(AtomicInteger state) {
+        return state.compareAndSet(RUNNING, ABANDONED) ? Outcome.FAIL : Outcome.INFO;
     }
 
     /**

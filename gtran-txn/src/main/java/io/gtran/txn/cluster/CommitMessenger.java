@@ -69,6 +69,15 @@ public final class CommitMessenger implements AutoCloseable {
     private final Map<Integer, Integer> epochs = new ConcurrentHashMap<>();
     /** Serialises acting on a loss with re-admitting the member (see {@link #readmit}). */
     private final Object lossLock = new Object();
+    /**
+     * When the fabric last reported each member lost. A rejoin message heard before that report
+     * cannot re-admit the member: it may be the last word of a process that died since.
+     */
+    private final Map<Integer, Long> reportedAt = new ConcurrentHashMap<>();
+    /** Orders loss reports against re-admissions: taken briefly, by the fabric's listener thread too. */
+    private final Object reportLock = new Object();
+    /** Losses reported while this node had no majority, by epoch: acted on once it has one again. */
+    private final Map<Integer, Integer> unacted = new ConcurrentHashMap<>();
     private final long forgetNanos;
     /** Transactions this node coordinates. */
     private final Map<Long, Round> rounds = new ConcurrentHashMap<>();
@@ -487,8 +496,24 @@ public final class CommitMessenger implements AutoCloseable {
         }
     }
 
+    /**
+     * Records that the fabric reported {@code peer} lost and runs {@code counted} (the caller's own
+     * bookkeeping of the loss) under the lock a re-admission takes, so that a re-admission either
+     * sees the report or comes wholly before it.
+     */
+    public void reported(int peer, Runnable counted) {
+        synchronized (reportLock) {
+            reportedAt.put(peer, System.nanoTime());
+            counted.run();
+        }
+    }
+
     private void lossReported(int peer) {
-        int epoch = epochs.getOrDefault(peer, 0);
+        int epoch;
+        synchronized (reportLock) {
+            reportedAt.put(peer, System.nanoTime());
+            epoch = epochs.getOrDefault(peer, 0);
+        }
         if (lossDelayMillis == 0) {
             execute(() -> actOnLoss(peer, epoch));
             return;
@@ -506,12 +531,21 @@ public final class CommitMessenger implements AutoCloseable {
                 return; // re-admitted since the loss was reported: that loss is over
             }
             if (!quorum.hasMajority()) {
-                LOG.warn("node={} lost node {} but has not heard from a majority of the cluster lately: it leaves the"
-                        + " decisions of the transactions they share to the majority", node, peer);
+                if (unacted.put(peer, epoch) == null) {
+                    LOG.warn("node={} lost node {} but has not heard from a majority of the cluster lately: it leaves the"
+                            + " decisions of the transactions they share to the majority, and acts on the loss once it"
+                            + " hears from a majority again", node, peer);
+                }
                 return;
             }
+            unacted.remove(peer);
             peerLost(peer);
         }
+    }
+
+    /** Whether this node has acted on a loss of {@code peer} and not re-admitted it since. */
+    boolean countsLost(int peer) {
+        return lost.contains(peer);
     }
 
     /**
@@ -555,21 +589,31 @@ public final class CommitMessenger implements AutoCloseable {
     }
 
     /**
-     * Re-admits {@code peer} if this node is {@link #settledWith settled} with it, atomically with
-     * respect to acting on a loss: {@code peer} leaves the lost set, a loss reported before and not
-     * yet acted on is dropped, and {@code admitted} runs, all before any loss is acted on again.
+     * Re-admits {@code peer} if this node is {@link #settledWith settled} with it and the fabric
+     * has not reported it lost since {@code heardAtNanos} (when its rejoin message arrived),
+     * atomically with respect to acting on a loss and to loss reports: {@code peer} leaves the lost
+     * set, a loss reported before and not yet acted on is dropped, and {@code admitted} runs, all
+     * before any loss is acted on again.
      *
      * @return whether {@code peer} was re-admitted
      */
-    public boolean readmit(int peer, Runnable admitted) {
+    public boolean readmit(int peer, long heardAtNanos, Runnable admitted) {
         synchronized (lossLock) {
             if (gone.contains(peer) || !settledWith(peer)) {
                 return false;
             }
-            epochs.merge(peer, 1, Integer::sum);
-            lost.remove(peer);
-            admitted.run();
-            return true;
+            synchronized (reportLock) {
+                Long reported = reportedAt.get(peer);
+                if (reported != null && reported - heardAtNanos > 0) {
+                    LOG.info("node={} does not re-admit node {}: reported lost after its rejoin message arrived", node, peer);
+                    return false; // its next rejoin message, if it is alive, comes after the report
+                }
+                epochs.merge(peer, 1, Integer::sum);
+                unacted.remove(peer);
+                lost.remove(peer);
+                admitted.run();
+                return true;
+            }
         }
     }
 
@@ -646,6 +690,18 @@ public final class CommitMessenger implements AutoCloseable {
     }
 
     /** Sends again what is outstanding: VALIDATE, RECOVER to late voters, DECIDE, and recovery's RECOVER and DECIDE. */
+    /** Losses left for lack of a majority: acted on once this node hears from a majority again. */
+    private void actOnUnactedLosses() {
+        if (unacted.isEmpty() || !quorum.hasMajority()) {
+            return;
+        }
+        unacted.forEach((peer, epoch) -> {
+            if (unacted.remove(peer, epoch)) {
+                execute(() -> actOnLoss(peer, epoch));
+            }
+        });
+    }
+
     private void tick() {
         while (!closed.get()) {
             try {
@@ -654,6 +710,7 @@ public final class CommitMessenger implements AutoCloseable {
                 return;
             }
             try {
+                actOnUnactedLosses();
                 long now = System.nanoTime();
                 long resendBefore = now - TimeUnit.MILLISECONDS.toNanos(tickMillis);
                 owed.forEach((txn, round) -> {
