@@ -1,6 +1,5 @@
 package io.gtran.server.check;
 
-import io.gtran.storage.ElementIds;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -39,21 +38,8 @@ final class BankLoad implements ClusterWorkload {
 
     @Override
     public int[] setup() {
-        RemoteNodes.Attempt<long[]> a = nodes.transaction(0, gtx -> {
-            long[] made = new long[keys];
-            for (int k = 0; k < keys; k++) {
-                made[k] = ((Number) gtx.addV(LABEL).property(BALANCE, INITIAL).id().next()).longValue();
-            }
-            return made;
-        });
-        if (!a.ok()) {
-            throw new IllegalStateException("setup through node 0 did not commit (" + a.outcome() + "): " + a.error());
-        }
-        ids = a.value();
-        owners = new int[keys];
-        for (int k = 0; k < keys; k++) {
-            owners[k] = ElementIds.node(ids[k]);
-        }
+        ids = nodes.createKeys(keys, LABEL, BALANCE, INITIAL);
+        owners = RemoteNodes.owners(ids);
         return owners.clone();
     }
 

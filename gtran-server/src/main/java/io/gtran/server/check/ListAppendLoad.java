@@ -1,6 +1,5 @@
 package io.gtran.server.check;
 
-import io.gtran.storage.ElementIds;
 import io.gtran.txn.check.Anomaly;
 import io.gtran.txn.check.History;
 import io.gtran.txn.check.ListAppendChecker;
@@ -48,21 +47,8 @@ final class ListAppendLoad implements ClusterWorkload {
 
     @Override
     public int[] setup() {
-        RemoteNodes.Attempt<long[]> a = nodes.transaction(0, gtx -> {
-            long[] made = new long[keys];
-            for (int k = 0; k < keys; k++) {
-                made[k] = ((Number) gtx.addV(LABEL).property(VALS, "").id().next()).longValue();
-            }
-            return made;
-        });
-        if (!a.ok()) {
-            throw new IllegalStateException("setup through node 0 did not commit (" + a.outcome() + "): " + a.error());
-        }
-        ids = a.value();
-        owners = new int[keys];
-        for (int k = 0; k < keys; k++) {
-            owners[k] = ElementIds.node(ids[k]);
-        }
+        ids = nodes.createKeys(keys, LABEL, VALS, "");
+        owners = RemoteNodes.owners(ids);
         return owners.clone();
     }
 

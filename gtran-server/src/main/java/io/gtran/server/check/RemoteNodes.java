@@ -2,6 +2,7 @@ package io.gtran.server.check;
 
 import static org.apache.tinkerpop.gremlin.process.traversal.AnonymousTraversalSource.traversal;
 
+import io.gtran.storage.ElementIds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -131,6 +132,35 @@ final class RemoteNodes implements AutoCloseable {
     /** FAIL if the worker had not sent its commit (it never will now), INFO if it had: the outcome is unknown. */
     private static Outcome abandon(AtomicInteger state) {
         return state.compareAndSet(RUNNING, ABANDONED) ? Outcome.FAIL : Outcome.INFO;
+    }
+
+    /**
+     * Creates {@code count} vertices labelled {@code label} with {@code key} = {@code value} through
+     * node 0 in one transaction, and returns their ids; a workload's set-up.
+     *
+     * @throws IllegalStateException if the transaction did not commit
+     */
+    long[] createKeys(int count, String label, String key, Object value) {
+        Attempt<long[]> a = transaction(0, gtx -> {
+            long[] made = new long[count];
+            for (int k = 0; k < count; k++) {
+                made[k] = ((Number) gtx.addV(label).property(key, value).id().next()).longValue();
+            }
+            return made;
+        });
+        if (!a.ok()) {
+            throw new IllegalStateException("setup through node 0 did not commit (" + a.outcome() + "): " + a.error());
+        }
+        return a.value();
+    }
+
+    /** The storage id of each vertex's owner: the node field of its id. */
+    static int[] owners(long[] ids) {
+        int[] owners = new int[ids.length];
+        for (int k = 0; k < ids.length; k++) {
+            owners[k] = ElementIds.node(ids[k]);
+        }
+        return owners;
     }
 
     /**
