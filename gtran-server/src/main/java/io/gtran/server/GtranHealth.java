@@ -90,14 +90,16 @@ public final class GtranHealth {
         return 1;
     }
 
-    private static String value(String[] args, int i) {
+    /** The value of the option at {@code args[i - 1]}; shared with {@link GtranStatus}. */
+    static String value(String[] args, int i) {
         if (i >= args.length) {
             throw new IllegalArgumentException(args[i - 1] + " needs a value");
         }
         return args[i];
     }
 
-    private static int number(String[] args, int i, int min, int max) {
+    /** The whole number from {@code min} to {@code max} given to the option at {@code args[i - 1]}; shared with {@link GtranStatus}. */
+    static int number(String[] args, int i, int min, int max) {
         String text = value(args, i);
         try {
             int n = Integer.parseInt(text);

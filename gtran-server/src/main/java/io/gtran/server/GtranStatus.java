@@ -110,10 +110,10 @@ public final class GtranStatus {
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
-                    case "--host" -> host = value(args, ++i);
-                    case "--port" -> port = number(args, ++i, 0, 65535);
+                    case "--host" -> host = GtranHealth.value(args, ++i);
+                    case "--port" -> port = GtranHealth.number(args, ++i, 0, 65535);
                     case "--graph" -> graph = identifier(args, ++i);
-                    case "--timeout-ms" -> timeout = number(args, ++i, 1, Integer.MAX_VALUE);
+                    case "--timeout-ms" -> timeout = GtranHealth.number(args, ++i, 1, Integer.MAX_VALUE);
                     case "--help", "-h" -> {
                         out.println(USAGE);
                         return 0;
@@ -132,33 +132,13 @@ public final class GtranStatus {
         return line.contains(" state=down ") ? 1 : 0;
     }
 
-    private static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(args[i - 1] + " needs a value");
-        }
-        return args[i];
-    }
-
     /** A graph's name as the server binds it: an identifier, which is all the script may hold of it. */
     private static String identifier(String[] args, int i) {
-        String name = value(args, i);
+        String name = GtranHealth.value(args, i);
         if (!SourceVersion.isIdentifier(name) || SourceVersion.isKeyword(name)) {
             throw new IllegalArgumentException("--graph must be a graph's name as the server binds it: " + name);
         }
         return name;
-    }
-
-    private static int number(String[] args, int i, int min, int max) {
-        String text = value(args, i);
-        try {
-            int n = Integer.parseInt(text);
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // said below
-        }
-        throw new IllegalArgumentException(args[i - 1] + " must be a number from " + min + " to " + max + ": " + text);
     }
 
     public static void main(String[] args) {
