@@ -8,8 +8,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -49,7 +47,7 @@ class ClusterCheckTest {
     @Order(1)
     @Timeout(90)
     void listAppendWithoutFaultsPasses() throws Exception {
-        String line = check("--workload", "list-append", "--seconds", "8", "--seed", "11");
+        String line = check("--workload", "list-append", "--seconds", "12", "--seed", "11");
         assertTrue(line.contains(" anomalies=0 kinds=none lost=0 unavailable_keys=0 "), line);
         assertTrue(line.endsWith("served_after_heal=true result=pass"), line);
     }
@@ -58,7 +56,7 @@ class ClusterCheckTest {
     @Order(2)
     @Timeout(90)
     void bankWithoutFaultsPasses() throws Exception {
-        String line = check("--workload", "bank", "--seconds", "8", "--seed", "12");
+        String line = check("--workload", "bank", "--seconds", "12", "--seed", "12");
         assertTrue(line.contains(" anomalies=0 kinds=none lost=0 unavailable_keys=0 "), line);
         assertTrue(line.endsWith("result=pass"), line);
     }
@@ -74,10 +72,7 @@ class ClusterCheckTest {
         assertTrue(Integer.parseInt(m.group(1)) > 0, "node 2's keys are unavailable: " + line);
         assertTrue(line.contains(" anomalies=0 kinds=none lost=0 "), line);
         assertTrue(line.endsWith("served_after_heal=true result=pass"), line);
-        List<String> status = new ArrayList<>(cluster.command());
-        status.add("status");
-        Process p = new ProcessBuilder(status).redirectErrorStream(true).start();
-        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String text = cluster.run("status");
         assertTrue(text.contains("port=" + cluster.port(2) + " state=down") && text.contains("process=dead"),
                 "the script killed node 2: " + text);
         assertTrue(Pattern.compile("node=0 .* lost=2 ").matcher(text).find(), "node 0 counts node 2 lost: " + text);

@@ -145,14 +145,33 @@ final class ClusterProcesses implements AutoCloseable {
         return command;
     }
 
+    /**
+     * Runs {@code deploy/gtran-cluster COMMAND} on this cluster as {@link #script} does (on this
+     * JVM's class path: the script builds nothing) and returns its output, whatever its exit.
+     */
+    String run(String command) throws IOException, InterruptedException {
+        List<String> line = command();
+        line.add(command);
+        ProcessBuilder builder = environment(new ProcessBuilder(line).redirectErrorStream(true));
+        Process p = builder.start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor(60, TimeUnit.SECONDS);
+        return text;
+    }
+
+    /** The script's environment for this cluster: this JVM's class path, a small heap per node. */
+    private static ProcessBuilder environment(ProcessBuilder builder) {
+        builder.environment().put("GTRAN_CLASSPATH", System.getProperty("java.class.path"));
+        builder.environment().put("GTRAN_NODE_HEAP", "-Xmx768m");
+        return builder;
+    }
+
     /** Runs {@code deploy/gtran-cluster COMMAND} on this cluster; throws with its output if it fails. */
     private void script(String command) throws IOException {
         Path log = dir.resolve(command + ".log");
         List<String> line = command();
         line.add(command);
-        ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile());
-        builder.environment().put("GTRAN_CLASSPATH", System.getProperty("java.class.path"));
-        builder.environment().put("GTRAN_NODE_HEAP", "-Xmx768m");
+        ProcessBuilder builder = environment(new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile()));
         Process p = builder.start();
         try {
             if (!p.waitFor(400, TimeUnit.SECONDS)) {
