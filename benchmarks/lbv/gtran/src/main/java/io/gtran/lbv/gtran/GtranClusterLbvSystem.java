@@ -5,6 +5,7 @@ import io.gtran.core.TransactionAbortedException;
 import io.gtran.lbv.Dataset;
 import io.gtran.lbv.DatasetInfo;
 import io.gtran.lbv.LoadProgress;
+import io.gtran.lbv.Traffic;
 import io.gtran.lbv.gremlin.GremlinSystem;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.rdma.LinkLatency;
@@ -160,6 +161,12 @@ public final class GtranClusterLbvSystem extends GremlinSystem {
     @Override
     public boolean isRetryable(Throwable failure) {
         return anyCause(failure, t -> t instanceof TransactionAbortedException);
+    }
+
+    /** {@link #messages} and {@link #bytes}: counted in this JVM, so reading them costs nothing. */
+    @Override
+    public Traffic traffic() {
+        return new Traffic(messages(), bytes());
     }
 
     /** Operation and commit messages the members sent each other so far ({@link QueryTraffic}). */
