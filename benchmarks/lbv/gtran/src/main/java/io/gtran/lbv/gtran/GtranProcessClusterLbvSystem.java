@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Start.</b> When a dataset is loaded, the system writes a hosts file (every node on
  * 127.0.0.1 with a Gremlin port and a fabric port free at that moment) and a configuration
  * directory (deploy/conf's {@code gremlin-server.yaml} and {@code init.groovy}, with {@value
- * GtranRemoteLbvSystem#GREMLIN_POOL} worker threads, and a {@code graph.properties} of its own
+ * GtranRemoteLbvSystem#GREMLIN_POOL} worker threads and an {@code evaluationTimeout} of {@value
+ * #EVALUATION_TIMEOUT_MS} ms, and a {@code graph.properties} of its own
  * holding the options' graph settings and external ids sized for the dataset, as {@link
  * GtranRemoteLbvSystem} does), then runs {@code deploy/gtran-cluster start} with {@code
  * GTRAN_CLASSPATH} set to this JVM's class path (the script builds nothing) and {@code
@@ -93,7 +94,9 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
     public static final String NODE_HEAP = "node-heap";
     public static final String NODE_HEAP_DEFAULT = "2g";
     /** Elements per load batch unless option {@value GremlinSystem#BATCH} says otherwise. */
-    static final int LOAD_BATCH_DEFAULT = 1000;
+    static final int LOAD_BATCH_DEFAULT = 500;
+    /** Each node's Gremlin Server evaluationTimeout (deploy/conf's is 30 s). */
+    static final int EVALUATION_TIMEOUT_MS = 180_000;
     private static final String HOST = "127.0.0.1";
     private static final long SCRIPT_TIMEOUT_SECONDS = 300;
     /** How long after loading the idle cluster's messages are counted, in ms (0: not at all). */
@@ -192,6 +195,11 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
         Path home = home();
         Path conf = Files.createDirectories(dir.resolve("conf"));
         String yaml = Files.readString(home.resolve("deploy/conf/gremlin-server.yaml"));
+        if (!yaml.contains("evaluationTimeout: 30000")) {
+            throw new IllegalStateException("deploy/conf/gremlin-server.yaml changed: no 'evaluationTimeout: 30000' to raise");
+        }
+        // A load batch's first run on a node compiles its script and runs cold: 30 s is too short on a busy machine.
+        yaml = yaml.replace("evaluationTimeout: 30000", "evaluationTimeout: " + EVALUATION_TIMEOUT_MS);
         Files.writeString(conf.resolve("gremlin-server.yaml"), yaml + "gremlinPool: " + gremlinPool + "\n");
         Files.copy(home.resolve("deploy/conf/init.groovy"), conf.resolve("init.groovy"));
         Map<String, Object> sized = new LinkedHashMap<>(settings);

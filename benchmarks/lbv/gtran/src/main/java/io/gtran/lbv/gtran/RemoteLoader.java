@@ -30,6 +30,13 @@ import org.slf4j.LoggerFactory;
  * id). Batches go to the nodes in turn, {@value #IN_FLIGHT_PER_NODE} at a time per node; a batch
  * that aborts on a conflict (rolled back whole by the server) is sent again, up to {@value
  * #MAX_ATTEMPTS} times. All vertices are committed before the first edge batch is sent.
+ *
+ * <p>A batch refused with "... with id already exists" is sent again too: gtran takes a {@code
+ * Long} id that equals the internal id of an element another transaction has just created, and
+ * not yet bound to its own user-supplied id, for that element's (ExternalIds.bind), so concurrent
+ * batches of dataset ids (small numbers, which are also well-formed internal ids) meet it now and
+ * then; once the other batch has bound its id the same batch goes in. An id that really is taken
+ * still fails, after the last attempt.
  */
 final class RemoteLoader implements GraphSink {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteLoader.class);
@@ -150,13 +157,13 @@ final class RemoteLoader implements GraphSink {
         for (int attempt = 1; ; attempt++) {
             Client client = clients.get((first + attempt - 1) % clients.size());
             try {
-                client.submit(areEdges ? EDGES : VERTICES, Map.of("rows", batchRows)).all().get(120, TimeUnit.SECONDS);
+                client.submit(areEdges ? EDGES : VERTICES, Map.of("rows", batchRows)).all().get(300, TimeUnit.SECONDS);
                 long v = areEdges ? vertices.get() : vertices.addAndGet(batchRows.size());
                 long e = areEdges ? edges.addAndGet(batchRows.size()) : edges.get();
                 progress.loaded(v, e);
                 return;
             } catch (ExecutionException | RuntimeException failure) {
-                if (!retryable.test(failure) || attempt >= MAX_ATTEMPTS) {
+                if (!(retryable.test(failure) || idRace(failure)) || attempt >= MAX_ATTEMPTS) {
                     throw new IllegalStateException("loading a batch of " + batchRows.size() + (areEdges ? " edges" : " vertices")
                             + " failed after " + attempt + " attempt(s): " + failure.getMessage(), failure);
                 }
@@ -164,6 +171,16 @@ final class RemoteLoader implements GraphSink {
                 Thread.sleep(1 + ThreadLocalRandom.current().nextInt(10 * attempt));
             }
         }
+    }
+
+    /** "Vertex (edge) with id already exists", TinkerPop's message: see the class comment. */
+    private static boolean idRace(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (String.valueOf(t.getMessage()).contains("with id already exists")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Waits for every batch sent so far; rethrows the first failure. */

@@ -27,7 +27,7 @@
  * </table>
  *
  * <p>Every option {@code batch=N} sets the elements per committed load transaction (default
- * 10,000; 1,000 elements per script for gtran-cluster). Logging goes to stderr ({@link io.gtran.lbv.gtran.StderrLogging}). {@link
+ * 10,000; 500 elements per script for gtran-cluster). Logging goes to stderr ({@link io.gtran.lbv.gtran.StderrLogging}). {@link
  * io.gtran.lbv.gtran.LbvMessages} ({@code bin/gtran bench lbv-messages}) counts the messages each
  * LBV query sends on the cluster system.
  */
