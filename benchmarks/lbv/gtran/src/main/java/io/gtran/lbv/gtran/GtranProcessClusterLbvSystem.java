@@ -62,7 +62,8 @@ import org.slf4j.LoggerFactory;
  * graph.indexes().create}: an index exists on every member, each indexing its own elements). The
  * elements go in through {@link RemoteLoader}: batches of {@value GremlinSystem#BATCH} (default
  * {@value #LOAD_BATCH_DEFAULT}) elements, each one sessionless script, sent to the nodes in turn,
- * elements keeping their dataset ids as user-supplied ids (which place them on the members).
+ * each element with a user-supplied id made from its dataset id ({@link #systemId}: {@code -1 -
+ * id}), which places it on a member (a hash of the id).
  *
  * <p><b>Queries.</b> The driver's {@link Cluster} gives every contact point one port, and the nodes
  * here share an address, so there is one {@code Cluster} per node; each query goes to the next node
@@ -331,7 +332,29 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
 
     @Override
     protected void loadElements(Dataset dataset, LoadProgress progress) {
-        new RemoteLoader(clients, loadBatch, progress, this::isRetryable).load(dataset);
+        new RemoteLoader(clients, loadBatch, progress, this::isRetryable, GtranProcessClusterLbvSystem::systemId,
+                GtranProcessClusterLbvSystem::systemId).load(dataset);
+    }
+
+    /**
+     * Dataset id {@code d} as the element's user-supplied id: {@code -1 - d}. A positive {@code
+     * Long} id can equal a well-formed internal id (4102 is node 1's first edge slot), and on a
+     * cluster gtran then refuses it as taken when an element with that internal id exists on the
+     * binding member without an id bound there (seen loading concurrent batches: "Edge with id
+     * already exists: 4102", on every retry); no internal id is negative.
+     */
+    static long systemId(long datasetId) {
+        return -1 - datasetId;
+    }
+
+    @Override
+    protected Object vertexId(long datasetId) {
+        return systemId(datasetId);
+    }
+
+    @Override
+    protected Object edgeId(long datasetId) {
+        return systemId(datasetId);
     }
 
     /** Loads, then logs what the idle cluster sends in option {@value #IDLE_SAMPLE_MS} milliseconds. */

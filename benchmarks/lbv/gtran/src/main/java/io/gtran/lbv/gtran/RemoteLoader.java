@@ -16,6 +16,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongUnaryOperator;
 import java.util.function.Predicate;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.slf4j.Logger;
@@ -30,13 +31,8 @@ import org.slf4j.LoggerFactory;
  * id). Batches go to the nodes in turn, {@value #IN_FLIGHT_PER_NODE} at a time per node; a batch
  * that aborts on a conflict (rolled back whole by the server) is sent again, up to {@value
  * #MAX_ATTEMPTS} times. All vertices are committed before the first edge batch is sent.
- *
- * <p>A batch refused with "... with id already exists" is sent again too: gtran takes a {@code
- * Long} id that equals the internal id of an element another transaction has just created, and
- * not yet bound to its own user-supplied id, for that element's (ExternalIds.bind), so concurrent
- * batches of dataset ids (small numbers, which are also well-formed internal ids) meet it now and
- * then; once the other batch has bound its id the same batch goes in. An id that really is taken
- * still fails, after the last attempt.
+ * The ids sent are the system's ({@code ids}: {@link GtranProcessClusterLbvSystem} maps dataset
+ * ids to negative numbers, see there).
  */
 final class RemoteLoader implements GraphSink {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteLoader.class);
@@ -56,6 +52,8 @@ final class RemoteLoader implements GraphSink {
     private final int batch;
     private final LoadProgress progress;
     private final Predicate<Throwable> retryable;
+    private final LongUnaryOperator vertexIds;
+    private final LongUnaryOperator edgeIds;
     private final ExecutorService senders;
     private final Semaphore inFlight;
     private final List<Future<?>> sent = new ArrayList<>();
@@ -66,7 +64,10 @@ final class RemoteLoader implements GraphSink {
     private List<Map<String, Object>> rows = new ArrayList<>();
     private boolean edgePhase;
 
-    RemoteLoader(List<Client> clients, int batch, LoadProgress progress, Predicate<Throwable> retryable) {
+    RemoteLoader(List<Client> clients, int batch, LoadProgress progress, Predicate<Throwable> retryable,
+                 LongUnaryOperator vertexIds, LongUnaryOperator edgeIds) {
+        this.vertexIds = vertexIds;
+        this.edgeIds = edgeIds;
         this.clients = List.copyOf(clients);
         this.batch = batch;
         this.progress = progress;
@@ -101,7 +102,7 @@ final class RemoteLoader implements GraphSink {
         if (edgePhase) {
             throw new IllegalStateException("dataset emitted a vertex after edges: id=" + id);
         }
-        rows.add(Map.of("i", id, "l", label, "p", properties));
+        rows.add(Map.of("i", vertexIds.applyAsLong(id), "l", label, "p", properties));
         if (rows.size() >= batch) {
             flush();
         }
@@ -114,7 +115,8 @@ final class RemoteLoader implements GraphSink {
             awaitSent(); // every vertex is committed before an edge names it
             edgePhase = true;
         }
-        rows.add(Map.of("i", id, "o", outId, "n", inId, "l", label, "p", properties));
+        rows.add(Map.of("i", edgeIds.applyAsLong(id), "o", vertexIds.applyAsLong(outId), "n", vertexIds.applyAsLong(inId),
+                "l", label, "p", properties));
         if (rows.size() >= batch) {
             flush();
         }
@@ -163,7 +165,7 @@ final class RemoteLoader implements GraphSink {
                 progress.loaded(v, e);
                 return;
             } catch (ExecutionException | RuntimeException failure) {
-                if (!(retryable.test(failure) || idRace(failure)) || attempt >= MAX_ATTEMPTS) {
+                if (!retryable.test(failure) || attempt >= MAX_ATTEMPTS) {
                     throw new IllegalStateException("loading a batch of " + batchRows.size() + (areEdges ? " edges" : " vertices")
                             + " failed after " + attempt + " attempt(s): " + failure.getMessage(), failure);
                 }
@@ -171,16 +173,6 @@ final class RemoteLoader implements GraphSink {
                 Thread.sleep(1 + ThreadLocalRandom.current().nextInt(10 * attempt));
             }
         }
-    }
-
-    /** "Vertex (edge) with id already exists", TinkerPop's message: see the class comment. */
-    private static boolean idRace(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (String.valueOf(t.getMessage()).contains("with id already exists")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Waits for every batch sent so far; rethrows the first failure. */
