@@ -23,6 +23,7 @@ class GtranClusterLbvSystemTest extends GremlinSystemContract {
     void queriesCrossNodesAndTheLinksDelayedThem() {
         GtranClusterLbvSystem cluster = (GtranClusterLbvSystem) reads;
         assertTrue(cluster.messages() > 0, "the contract's queries sent operation messages between the members");
+        assertEquals(new io.gtran.lbv.Traffic(cluster.messages(), cluster.bytes()), reads.traffic(), "what the runner reads");
         String line = cluster.linkLine();
         assertTrue(line.startsWith("LBV_LINK nodes=3 asked_us=20 messages="), line);
         assertEquals("gtran-jvm-cluster", reads.name());
