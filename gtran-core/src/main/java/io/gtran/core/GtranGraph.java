@@ -364,7 +364,11 @@ public final class GtranGraph implements Graph {
      * time; 0 on a node alone, -1 while unsynced), {@code clock_offset_ms} (the offset a fault
      * control file injects; 0 without one), {@code watermark} (the GC watermark: on a member of a
      * cluster the one last computed, which reads no other node), {@code running}, {@code
-     * participants}, {@code commits} and {@code aborts} (of every kind). It waits on no other node.
+     * participants}, {@code commits} and {@code aborts} (of every kind), {@code messages} and {@code
+     * bytes} (the operation requests and replies and commit messages this node sent other members
+     * since it opened, and their payload bytes: {@link GtranNode#queryMessages}; heartbeats, clock
+     * samples and watermark reads are not counted; 0 on a node whose fabric does not count them,
+     * such as a node alone). It waits on no other node.
      */
     public Map<String, Object> status() {
         requireOpen();

@@ -52,6 +52,10 @@ final class NodeStatus {
         status.put("participants", stats.get("participants"));
         status.put("commits", stats.get("commits"));
         status.put("aborts", aborts);
+        // Sent by this node since it opened: operation requests and replies and commit messages, not heartbeats,
+        // clock samples or watermark reads (QueryTraffic); 0 where the fabric does not count them.
+        status.put("messages", node.queryMessages());
+        status.put("bytes", node.queryBytes());
         return status;
     }
 }

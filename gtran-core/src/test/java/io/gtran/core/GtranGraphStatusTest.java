@@ -8,6 +8,7 @@ import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.GtranNode;
 import io.gtran.txn.Membership;
+import io.gtran.txn.QueryTraffic;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -26,8 +27,9 @@ class GtranGraphStatusTest {
             graph.tx().commit();
             Map<String, Object> status = graph.status();
             assertEquals(List.of("node", "members", "in_contact", "lost", "clock_synced", "clock_master",
-                    "clock_uncertainty_us", "clock_offset_ms", "watermark", "running", "participants", "commits", "aborts"),
-                    List.copyOf(status.keySet()));
+                    "clock_uncertainty_us", "clock_offset_ms", "watermark", "running", "participants", "commits", "aborts",
+                    "messages", "bytes"), List.copyOf(status.keySet()));
+            assertEquals(0L, status.get("messages"), "a node alone sends nothing");
             assertEquals(List.of(0), status.get("members"));
             assertEquals(List.of(), status.get("lost"));
             assertEquals(true, status.get("clock_synced"));
@@ -59,6 +61,34 @@ class GtranGraphStatusTest {
                 long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed);
                 System.out.printf("STATUS closed->lost ms=%d: %s%n", millis, degraded);
                 assertTrue(millis < 3 * io.gtran.txn.TxnConfig.LEASE_MS_DEFAULT, "lost after " + millis + " ms");
+            } finally {
+                for (GtranNode node : nodes) {
+                    node.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aMemberCountsTheOperationAndCommitMessagesItSends() throws Exception {
+        try (InJvmCluster cluster = new InJvmCluster()) {
+            GtranNode[] nodes = new GtranNode[2];
+            for (int i = 0; i < 2; i++) {
+                nodes[i] = GtranNode.open(new QueryTraffic(cluster.join(i)), Map.of(StoreConfig.NODE_ID, i,
+                        Membership.NODES, "0,1", StoreConfig.CHUNK_BYTES, 1 << 16, StoreConfig.EDGE_ROW_CHUNK_BYTES, 1 << 16));
+            }
+            BaseConfiguration spread = new BaseConfiguration();
+            spread.setProperty(GtranGraph.PLACEMENT, "spread");
+            try (GtranGraph graph = GtranGraph.open(nodes[0], spread)) {
+                await(graph, s -> s.get("in_contact").equals(List.of(1)) && Boolean.TRUE.equals(s.get("clock_synced")));
+                Map<String, Object> before = graph.status();
+                graph.addVertex("person"); // spread: one on each member
+                graph.addVertex("person");
+                graph.tx().commit();
+                Map<String, Object> after = graph.status();
+                long messages = (Long) after.get("messages") - (Long) before.get("messages");
+                long bytes = (Long) after.get("bytes") - (Long) before.get("bytes");
+                assertTrue(messages > 0 && bytes > messages, "a write on the other member: " + before + " -> " + after);
             } finally {
                 for (GtranNode node : nodes) {
                     node.close();

@@ -20,6 +20,7 @@ import org.apache.tinkerpop.gremlin.util.ser.Serializers;
  * <pre>
  * NODE_STATUS host=127.0.0.2 port=8182 state=up node=1 members=0,1,2 in_contact=0,2 lost=- clock_synced=true
  *   clock_master=0 clock_uncertainty_us=35 clock_offset_ms=0 watermark=123 running=0 participants=0 commits=10 aborts=0
+ *   messages=42 bytes=5120
  * </pre>
  *
  * (on one line): {@code state=up} when every other member is in contact, {@code degraded} when some
@@ -32,7 +33,8 @@ public final class GtranStatus {
     static final String DEFAULT_GRAPH = "graph";
     /** The keys of {@code GtranGraph.status()}, in the order they are printed. */
     static final List<String> KEYS = List.of("node", "members", "in_contact", "lost", "clock_synced", "clock_master",
-            "clock_uncertainty_us", "clock_offset_ms", "watermark", "running", "participants", "commits", "aborts");
+            "clock_uncertainty_us", "clock_offset_ms", "watermark", "running", "participants", "commits", "aborts",
+            "messages", "bytes");
     private static final String USAGE = "usage: bin/gtran status [--host H] [--port P] [--graph NAME] [--timeout-ms T]";
     private static final String LOGBACK_CONFIGURATION = "logback.configurationFile";
 

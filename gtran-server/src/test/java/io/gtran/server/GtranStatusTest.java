@@ -31,7 +31,8 @@ class GtranStatusTest {
             assertEquals(0, run.status, run.out);
             assertTrue(run.out.matches("NODE_STATUS host=127\\.0\\.0\\.1 port=" + node.port + " state=up node=0 members=0"
                     + " in_contact=- lost=- clock_synced=true clock_master=0 clock_uncertainty_us=0 clock_offset_ms=0"
-                    + " watermark=\\d+ running=0 participants=0 commits=[1-9]\\d* aborts=0\\R"), run.out);
+                    + " watermark=\\d+ running=0 participants=0 commits=[1-9]\\d* aborts=0"
+                    + " messages=0 bytes=0\\R"), run.out);
             Run otherGraph = run("--port", Integer.toString(node.port), "--graph", "modern", "--timeout-ms", "20000");
             assertEquals(0, otherGraph.status, otherGraph.out);
             Run noSuchGraph = run("--port", Integer.toString(node.port), "--graph", "nograph", "--timeout-ms", "20000");
@@ -61,7 +62,8 @@ class GtranStatusTest {
             status.put(key, 7L);
         }
         assertEquals("degraded node=1 members=0,1,2 in_contact=0 lost=2 clock_synced=false clock_master=7"
-                + " clock_uncertainty_us=7 clock_offset_ms=7 watermark=7 running=7 participants=7 commits=7 aborts=7",
+                + " clock_uncertainty_us=7 clock_offset_ms=7 watermark=7 running=7 participants=7 commits=7 aborts=7"
+                + " messages=7 bytes=7",
                 GtranStatus.line(status));
     }
 

@@ -127,10 +127,11 @@ public final class GtranNode implements AutoCloseable {
             java.nio.file.Path control = FaultControl.path(settings);
             Fabric fabric = Fabrics.start(clusterConfig);
             if (control == null) {
-                return wire(null, fabric, plan);
+                return wire(null, new QueryTraffic(fabric), plan);
             }
             FaultControl faults = new FaultControl(control, nodeId, time, clusterConfig.peerLostAfter().toMillis()); // reads the file once
-            return wire(null, faults.wrap(fabric), plan.steeredBy(faults));
+            // Counted above the faults: what the node sends, whether or not a fault then drops it.
+            return wire(null, new QueryTraffic(faults.wrap(fabric)), plan.steeredBy(faults));
         }
         FaultControl.refuse(settings, "an in-JVM cluster of its own");
         Membership members = Membership.from(settings, nodeId);
@@ -312,6 +313,20 @@ public final class GtranNode implements AutoCloseable {
 
     public Fabric fabric() {
         return fabric;
+    }
+
+    /**
+     * The operation and commit messages this node sent to other members so far ({@link
+     * QueryTraffic}), if its fabric counts them: a node opened from {@code gtran.fabric.*} settings
+     * does, as does one opened over a {@link QueryTraffic} its caller made; any other reports 0.
+     */
+    public long queryMessages() {
+        return fabric instanceof QueryTraffic counted ? counted.messages() : 0;
+    }
+
+    /** The payload bytes of {@link #queryMessages}. */
+    public long queryBytes() {
+        return fabric instanceof QueryTraffic counted ? counted.bytes() : 0;
     }
 
     /** The cluster's members, this node's included (a node alone: just this one). */

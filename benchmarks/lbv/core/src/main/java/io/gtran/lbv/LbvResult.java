@@ -38,13 +38,17 @@ import java.util.Objects;
  * @param queries per query type, in {@link LbvQuery} order (types never drawn included, with zeros)
  * @param latency per latency query, when {@code --latency} was given (else empty)
  * @param errors up to {@value LbvRunner#MAX_ERRORS} distinct failure messages, {@code "Q18: ..."}
+ * @param messagesPerQuery messages the system's nodes sent each other during the measured run
+ *     ({@link LbvSystem#traffic}), aborted attempts' included, per committed query; NaN if the system
+ *     does not count them (then the JSON has no such field)
+ * @param bytesPerQuery their payload bytes per committed query; NaN likewise
  */
 public record LbvResult(String system, String isolation, String systemClass, Map<String, String> options,
                         String dataset, String datasetName, long targetEdges, long seed, long vertices, long edges,
                         String workload, int threads, double seconds, double warmupSeconds, double loadSeconds,
                         double measuredSeconds, long commits, long aborts, long failures, double tps, double abortRate,
                         double p50Ms, double p99Ms, List<QueryStats> queries, List<LatencyStats> latency,
-                        List<String> errors) {
+                        List<String> errors, double messagesPerQuery, double bytesPerQuery) {
     /** The JSON layout's version; the driver checks it. */
     public static final int VERSION = 1;
     /** The prefix of the child's result line on stdout. */
@@ -55,6 +59,23 @@ public record LbvResult(String system, String isolation, String systemClass, Map
         queries = List.copyOf(queries);
         latency = List.copyOf(latency);
         errors = List.copyOf(errors);
+    }
+
+    /** A result with no message counts (a system that does not count them). */
+    public LbvResult(String system, String isolation, String systemClass, Map<String, String> options,
+                     String dataset, String datasetName, long targetEdges, long seed, long vertices, long edges,
+                     String workload, int threads, double seconds, double warmupSeconds, double loadSeconds,
+                     double measuredSeconds, long commits, long aborts, long failures, double tps, double abortRate,
+                     double p50Ms, double p99Ms, List<QueryStats> queries, List<LatencyStats> latency,
+                     List<String> errors) {
+        this(system, isolation, systemClass, options, dataset, datasetName, targetEdges, seed, vertices, edges, workload,
+                threads, seconds, warmupSeconds, loadSeconds, measuredSeconds, commits, aborts, failures, tps, abortRate,
+                p50Ms, p99Ms, queries, latency, errors, Double.NaN, Double.NaN);
+    }
+
+    /** Whether the system counted its messages ({@link #messagesPerQuery} is a number). */
+    public boolean hasTraffic() {
+        return !Double.isNaN(messagesPerQuery);
     }
 
     /**
@@ -72,9 +93,17 @@ public record LbvResult(String system, String isolation, String systemClass, Map
      *
      * @param runs runs measured (fewer than asked if the per-query time budget ran out)
      * @param results the sum of what {@link LbvSystem#latency} returned over the runs
+     * @param meanMessages messages the system's nodes sent each other per measured run ({@link
+     *     LbvSystem#traffic} read before and after each), NaN if the system does not count them
+     * @param meanBytes their payload bytes per run, NaN likewise
      */
     public record LatencyStats(String query, long runs, long failures, long results, double meanMs, double p50Ms,
-                               double p99Ms, double maxMs) {
+                               double p99Ms, double maxMs, double meanMessages, double meanBytes) {
+        /** Latency stats with no message counts. */
+        public LatencyStats(String query, long runs, long failures, long results, double meanMs, double p50Ms,
+                            double p99Ms, double maxMs) {
+            this(query, runs, failures, results, meanMs, p50Ms, p99Ms, maxMs, Double.NaN, Double.NaN);
+        }
     }
 
     /** The one-line JSON object. */
@@ -131,10 +160,18 @@ public record LbvResult(String system, String isolation, String systemClass, Map
             o.put("p50_ms", l.p50Ms());
             o.put("p99_ms", l.p99Ms());
             o.put("max_ms", l.maxMs());
+            if (!Double.isNaN(l.meanMessages())) {
+                o.put("mean_messages", l.meanMessages());
+                o.put("mean_bytes", l.meanBytes());
+            }
             ls.add(o);
         }
         m.put("latency", ls);
         m.put("errors", errors);
+        if (hasTraffic()) { // absent for a system that counts no messages, as in results written before they were
+            m.put("messages_per_query", messagesPerQuery);
+            m.put("bytes_per_query", bytesPerQuery);
+        }
         return Json.write(m);
     }
 
@@ -162,7 +199,8 @@ public record LbvResult(String system, String isolation, String systemClass, Map
         for (Object o : f.list("latency")) {
             Fields l = new Fields(o, "latency[]");
             latency.add(new LatencyStats(l.str("query"), l.lng("runs"), l.lng("failures"), l.lng("results"),
-                    l.dbl("mean_ms"), l.dbl("p50_ms"), l.dbl("p99_ms"), l.dbl("max_ms")));
+                    l.dbl("mean_ms"), l.dbl("p50_ms"), l.dbl("p99_ms"), l.dbl("max_ms"), l.optionalDbl("mean_messages"),
+                    l.optionalDbl("mean_bytes")));
         }
         List<String> errors = new ArrayList<>();
         for (Object o : f.list("errors")) {
@@ -173,7 +211,7 @@ public record LbvResult(String system, String isolation, String systemClass, Map
                 f.str("workload"), (int) f.lng("threads"), f.dbl("seconds"), f.dbl("warmup_seconds"),
                 f.dbl("load_seconds"), f.dbl("measured_seconds"), f.lng("commits"), f.lng("aborts"),
                 f.lng("failures"), f.dbl("tps"), f.dbl("abort_rate"), f.dbl("p50_ms"), f.dbl("p99_ms"), queries,
-                latency, errors);
+                latency, errors, f.optionalDbl("messages_per_query"), f.optionalDbl("bytes_per_query"));
     }
 
     /** The human summary, e.g. {@code system=gtran isolation=serializable workload=MIX threads=4 tps=1234.5 ...}. */
@@ -195,12 +233,20 @@ public record LbvResult(String system, String isolation, String systemClass, Map
                         q.p50Ms(), q.p99Ms(), q.maxMs()));
             }
         }
+        if (hasTraffic()) {
+            b.append(String.format(Locale.ROOT, "messages_per_query=%.2f bytes_per_query=%.1f%n", messagesPerQuery,
+                    bytesPerQuery));
+        }
         if (!latency.isEmpty()) {
-            b.append(String.format(Locale.ROOT, "%-6s %10s %8s %12s %10s %10s %10s %10s%n", "query", "runs", "failures",
+            boolean counted = latency.stream().anyMatch(l -> !Double.isNaN(l.meanMessages()));
+            b.append(String.format(Locale.ROOT, "%-6s %10s %8s %12s %10s %10s %10s %10s", "query", "runs", "failures",
                     "results", "mean_ms", "p50_ms", "p99_ms", "max_ms"));
+            b.append(counted ? String.format(Locale.ROOT, " %10s %12s%n", "messages", "bytes") : System.lineSeparator());
             for (LatencyStats l : latency) {
-                b.append(String.format(Locale.ROOT, "%-6s %10d %8d %12d %10.3f %10.3f %10.3f %10.3f%n", l.query(),
+                b.append(String.format(Locale.ROOT, "%-6s %10d %8d %12d %10.3f %10.3f %10.3f %10.3f", l.query(),
                         l.runs(), l.failures(), l.results(), l.meanMs(), l.p50Ms(), l.p99Ms(), l.maxMs()));
+                b.append(counted ? String.format(Locale.ROOT, " %10.1f %12.1f%n", l.meanMessages(), l.meanBytes())
+                        : System.lineSeparator());
             }
         }
         return b.toString();
@@ -251,6 +297,11 @@ public record LbvResult(String system, String isolation, String systemClass, Map
                 throw new IllegalArgumentException(where + "." + key + "=" + v + " is not a number");
             }
             return n.doubleValue();
+        }
+
+        /** A number that results written before the field existed lack: NaN when absent or null. */
+        double optionalDbl(String key) {
+            return map.containsKey(key) ? dbl(key) : Double.NaN;
         }
 
         Object map(String key) {

@@ -103,15 +103,18 @@ public final class LbvRunner {
 
         RunStats measured = new RunStats(MAX_ERRORS);
         double measuredSeconds = 0;
+        Traffic traffic = Traffic.NONE;
         if (config.seconds() > 0) {
             if (config.warmupSeconds() > 0) {
                 phase(system, "warmup", config.warmupSeconds());
                 runPhase(system, pool, config.warmupSeconds(), SALT_WARMUP);
             }
             phase(system, "measure", config.seconds());
+            Traffic before = system.traffic();
             long start = System.nanoTime();
             measured = runPhase(system, pool, config.seconds(), SALT_MEASURE);
             measuredSeconds = seconds(measured.endNanos - start);
+            traffic = system.traffic().since(before);
         }
         Set<String> errors = new LinkedHashSet<>(measured.errors);
         List<LbvResult.LatencyStats> latency = config.latency() ? latency(system, pool, errors) : List.of();
@@ -119,13 +122,20 @@ public final class LbvRunner {
         long commits = measured.total(measured.commits);
         long aborts = measured.total(measured.aborts);
         Histogram all = measured.allLatencies();
+        double messagesPerQuery = traffic.counted() && commits > 0 ? (double) traffic.messages() / commits : Double.NaN;
+        double bytesPerQuery = traffic.counted() && commits > 0 ? (double) traffic.bytes() / commits : Double.NaN;
+        if (traffic.counted()) {
+            log(String.format(Locale.ROOT, "LBV_TRAFFIC system=%s messages=%d bytes=%d commits=%d messages_per_query=%.2f"
+                    + " bytes_per_query=%.1f", system.name(), traffic.messages(), traffic.bytes(), commits,
+                    messagesPerQuery, bytesPerQuery));
+        }
         return new LbvResult(system.name(), system.isolation(), systemClass, options, config.dataset(), info.name(),
                 config.targetEdges(), config.seed(), info.vertices(), info.edges(), config.workload().name(),
                 config.threads(), config.seconds(), config.warmupSeconds(), loadSeconds, measuredSeconds, commits,
                 aborts, measured.total(measured.failures), measuredSeconds > 0 ? commits / measuredSeconds : 0,
                 commits + aborts > 0 ? (double) aborts / (commits + aborts) : 0, RunStats.ms(all.quantileNanos(0.5)),
                 RunStats.ms(all.quantileNanos(0.99)), measured.queryStats(), latency,
-                new ArrayList<>(errors).subList(0, Math.min(MAX_ERRORS, errors.size())));
+                new ArrayList<>(errors).subList(0, Math.min(MAX_ERRORS, errors.size())), messagesPerQuery, bytesPerQuery);
     }
 
     private double load(LbvSystem system, Dataset dataset) {
@@ -239,6 +249,9 @@ public final class LbvRunner {
             Histogram h = new Histogram();
             long failures = 0;
             long results = 0;
+            long messages = 0;
+            long bytes = 0;
+            boolean counted = true;
             for (int run = -LATENCY_WARMUP_RUNS; run < config.latencyRuns(); run++) {
                 if (run != 0 && System.nanoTime() > budgetEnd) {
                     if (run < 0) { // out of time already: skip the warm-up, still measure once
@@ -248,6 +261,7 @@ public final class LbvRunner {
                     break;
                 }
                 QueryParams params = sampler.sample(query);
+                Traffic before = run >= 0 && counted ? system.traffic() : Traffic.NONE; // outside the timed query
                 long start = System.nanoTime();
                 for (int retry = 0; ; retry++) {
                     try {
@@ -255,6 +269,10 @@ public final class LbvRunner {
                         if (run >= 0) {
                             h.record(System.nanoTime() - start);
                             results += n;
+                            Traffic sent = before.counted() ? system.traffic().since(before) : Traffic.NONE;
+                            counted = sent.counted();
+                            messages += Math.max(0, sent.messages());
+                            bytes += Math.max(0, sent.bytes());
                         }
                         break;
                     } catch (Exception e) {
@@ -272,7 +290,8 @@ public final class LbvRunner {
             }
             stats.add(new LbvResult.LatencyStats(query.name(), h.count(), failures, results,
                     RunStats.ms(h.meanNanos()), RunStats.ms(h.quantileNanos(0.5)), RunStats.ms(h.quantileNanos(0.99)),
-                    RunStats.ms(h.maxNanos())));
+                    RunStats.ms(h.maxNanos()), counted && h.count() > 0 ? (double) messages / h.count() : Double.NaN,
+                    counted && h.count() > 0 ? (double) bytes / h.count() : Double.NaN));
         }
         return stats;
     }

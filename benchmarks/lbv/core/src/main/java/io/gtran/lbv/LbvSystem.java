@@ -34,6 +34,16 @@ public interface LbvSystem extends AutoCloseable {
     /** Runs one latency query (one read-only transaction); returns the number of results. */
     long latency(LatencyQuery query, QueryParams params);
 
+    /**
+     * The messages the system's nodes sent each other so far, cumulative ({@link Traffic}); the
+     * runner takes the difference over the measured run and around each latency query. {@link
+     * Traffic#NONE}, the default, for a system that does not count them. May cost a round trip to
+     * every node: the runner calls it outside the timed queries.
+     */
+    default Traffic traffic() {
+        return Traffic.NONE;
+    }
+
     /** Whether {@code failure} from {@link #execute} is a transaction conflict a client retries. */
     boolean isRetryable(Throwable failure);
 

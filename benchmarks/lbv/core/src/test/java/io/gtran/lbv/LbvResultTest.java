@@ -31,6 +31,26 @@ class LbvResultTest {
     }
 
     @Test
+    void messageCountsRoundTripAndAreLeftOutWhenNotCounted() {
+        LbvResult plain = sample();
+        assertTrue(!plain.toJson().contains("messages"), plain.toJson());
+        assertTrue(!plain.table().contains("messages"), plain.table());
+        LbvResult r = plain;
+        LbvResult counted = new LbvResult(r.system(), r.isolation(), r.systemClass(), r.options(), r.dataset(),
+                r.datasetName(), r.targetEdges(), r.seed(), r.vertices(), r.edges(), r.workload(), r.threads(), r.seconds(),
+                r.warmupSeconds(), r.loadSeconds(), r.measuredSeconds(), r.commits(), r.aborts(), r.failures(), r.tps(),
+                r.abortRate(), r.p50Ms(), r.p99Ms(), r.queries(),
+                List.of(new LbvResult.LatencyStats("IS1", 20, 0, 120, 0.1, 0.09, 0.3, 0.31, 4.0, 512.5)), r.errors(),
+                6.25, 880.0);
+        String json = counted.toJson();
+        assertTrue(json.contains("\"messages_per_query\":6.25,\"bytes_per_query\":880.0"), json);
+        assertEquals(counted, LbvResult.fromJson(json));
+        assertTrue(counted.table().contains("messages_per_query=6.25 bytes_per_query=880.0"), counted.table());
+        assertTrue(counted.table().contains("512.5"), counted.table());
+        assertTrue(counted.hasTraffic() && !plain.hasTraffic());
+    }
+
+    @Test
     void readerNamesWhatIsWrong() {
         String json = sample().toJson();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -134,6 +134,7 @@ final class ChildRun {
         command.add("-Xmx" + heap);
         command.add("-XX:MaxDirectMemorySize=" + heap);
         command.addAll(moduleFlags());
+        command.add("-Dgtran.home=" + home); // a system of server processes starts them with home's deploy/ scripts
         command.add("-cp");
         command.add(classpath);
         command.add("io.gtran.lbv.LbvChildMain");

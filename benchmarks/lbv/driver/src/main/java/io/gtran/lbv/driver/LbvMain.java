@@ -25,12 +25,14 @@ import java.util.Map;
  *                     [--nodes N[,N..]] [--link-latency-us L[,L..]] [--execution E[,E..]]
  * </pre>
  *
- * <p>{@code --nodes} and {@code --link-latency-us} shape the runs of system {@code gtran-cluster}
- * (gtran over in-JVM nodes, {@code GtranClusterLbvSystem}): one run per node count, and for more
- * than one node one per injected one-way latency, so {@code --system gtran-cluster --nodes 1,3
- * --link-latency-us 20,100} compares one node with three at two latencies in one invocation; {@code
- * --execution batched,pushed} runs each shape of more than one node once per execution mode
- * ({@code gtran.execution}).
+ * <p>{@code --nodes} shapes the runs of the cluster systems: {@code gtran-cluster} and {@code
+ * gtran-cluster-noopt} (gtran on separate server processes started by deploy/gtran-cluster,
+ * {@code GtranProcessClusterLbvSystem}) and {@code gtran-jvm-cluster} (gtran over in-JVM nodes,
+ * {@code GtranClusterLbvSystem}): one run per node count. {@code --link-latency-us} and {@code
+ * --execution} shape {@code gtran-jvm-cluster} only: for more than one node one run per injected
+ * one-way latency, so {@code --system gtran-jvm-cluster --nodes 1,3 --link-latency-us 20,100}
+ * compares one node with three at two latencies in one invocation, and {@code --execution
+ * batched,pushed} one per execution mode ({@code gtran.execution}).
  *
  * <p>Exit status 0 when every run succeeded, 1 when any failed (the others still ran and are
  * reported), 2 on a usage error.
@@ -53,11 +55,12 @@ public final class LbvMain {
                                     shape (single-threaded)
               --out DIR             where results, charts and child logs go (default target/lbv)
               --heap SIZE           -Xmx of each child JVM (default 8g)
-              --nodes N[,N...]      for gtran-cluster: in-JVM nodes, a run per count (default 3)
+              --nodes N[,N...]      for gtran-cluster(-noopt): server processes, for gtran-jvm-cluster:
+                                    in-JVM nodes; a run per count (default 3)
               --link-latency-us L[,L...]
-                                    for gtran-cluster with more than one node: one-way latency injected
+                                    for gtran-jvm-cluster with more than one node: one-way latency injected
                                     per message between nodes, microseconds, a run per value (default 0)
-              --execution E[,E...]  for gtran-cluster with more than one node: gtran.execution (element,
+              --execution E[,E...]  for gtran-jvm-cluster with more than one node: gtran.execution (element,
                                     batched, pushed), a run per value (default: the graph's, batched)
             """.formatted(SystemCatalog.ALL.stream().map(SystemCatalog.Entry::name).toList());
 
@@ -132,10 +135,18 @@ public final class LbvMain {
         String line = String.format(Locale.ROOT, "LBV system=%s workload=%s isolation=%s threads=%d tps=%.1f abort_rate=%.4f "
                         + "p99_ms=%.3f", run.entry().name(), run.workload(), run.entry().isolationFor(run.isolation()),
                 result.threads(), result.tps(), result.abortRate(), result.p99Ms());
+        if (result.hasTraffic()) {
+            line += String.format(Locale.ROOT, " messages_per_query=%.2f bytes_per_query=%.1f", result.messagesPerQuery(),
+                    result.bytesPerQuery());
+        }
         if (run.cluster().isEmpty()) {
             return line;
         }
-        line += " nodes=" + run.cluster().get(NODES) + " link_latency_us=" + run.cluster().get(LINK_LATENCY_US);
+        line += " nodes=" + run.cluster().get(NODES);
+        if (!run.cluster().containsKey(LINK_LATENCY_US)) {
+            return line;
+        }
+        line += " link_latency_us=" + run.cluster().get(LINK_LATENCY_US);
         return run.cluster().containsKey(EXECUTION) ? line + " execution=" + run.cluster().get(EXECUTION) : line;
     }
 
@@ -165,8 +176,11 @@ public final class LbvMain {
 
     /** The system options of each cluster shape {@code entry} runs in: one empty map for a system on one node. */
     private static List<Map<String, String>> clusterShapes(SystemCatalog.Entry entry, Options options) {
-        if (!entry.name().equals(SystemCatalog.CLUSTER)) {
+        if (!SystemCatalog.CLUSTERS.contains(entry.name())) {
             return List.of(Map.of());
+        }
+        if (!entry.name().equals(SystemCatalog.JVM_CLUSTER)) { // server processes: a node count, nothing injected
+            return options.nodes.stream().map(n -> Map.of(NODES, Integer.toString(n))).toList();
         }
         List<Map<String, String>> shapes = new ArrayList<>();
         for (int nodes : options.nodes) {
@@ -186,29 +200,31 @@ public final class LbvMain {
         return shapes;
     }
 
-    /** GtranClusterLbvSystem's options (this JVM does not load the system's classes). */
+    /** The cluster systems' options (this JVM does not load the systems' classes). */
     static final String NODES = "nodes";
     static final String LINK_LATENCY_US = "link-latency-us";
     /** The graph setting {@code --execution} gives (GtranGraph.EXECUTION). */
     static final String EXECUTION = "gtran.execution";
 
     /**
-     * One run: a system at an isolation level on a workload, and for {@code gtran-cluster} its
-     * {@code nodes} and {@code link-latency-us} options (else empty).
+     * One run: a system at an isolation level on a workload, and for a cluster system its {@code
+     * nodes} option, with {@code link-latency-us} (and {@code gtran.execution}) for {@code
+     * gtran-jvm-cluster} (else empty).
      */
     record Run(SystemCatalog.Entry entry, String isolation, String workload, Map<String, String> cluster) {
         Run(SystemCatalog.Entry entry, String isolation, String workload) {
             this(entry, isolation, workload, Map.of());
         }
 
-        /** {@code gtran@SR/RI}, {@code gtran-cluster[3n,20us]@SR/RI}. */
+        /** {@code gtran@SR/RI}, {@code gtran-cluster[3n]@SR/RI}, {@code gtran-jvm-cluster[3n,20us]@SR/RI}. */
         String label() {
             return series() + "/" + workload;
         }
 
         /** {@code gtran@SR}: the series this run belongs to in charts. */
         String series() {
-            String shape = cluster.isEmpty() ? "" : "[" + cluster.get(NODES) + "n," + cluster.get(LINK_LATENCY_US) + "us"
+            String shape = cluster.isEmpty() ? "" : "[" + cluster.get(NODES) + "n"
+                    + (cluster.containsKey(LINK_LATENCY_US) ? "," + cluster.get(LINK_LATENCY_US) + "us" : "")
                     + (cluster.containsKey(EXECUTION) ? "," + cluster.get(EXECUTION) : "") + "]";
             return entry.name() + shape + "@" + entry.isolationFor(isolation);
         }
@@ -332,17 +348,22 @@ public final class LbvMain {
                 }
             }
             if (o.compare) {
-                if (!systemGiven) { // every system but the cluster, whose shapes --nodes and --link-latency-us choose
+                if (!systemGiven) { // every system but the clusters, whose shapes --nodes and --link-latency-us choose
                     o.systems = SystemCatalog.ALL.stream().map(SystemCatalog.Entry::name)
-                            .filter(name -> !name.equals(SystemCatalog.CLUSTER)).toList();
+                            .filter(name -> !SystemCatalog.CLUSTERS.contains(name)).toList();
                 }
                 if (!o.workloadGiven) {
                     o.workloads = List.of("RO", "RI", "WI", "MIX");
                 }
             }
-            if ((nodesGiven || latencyGiven || executionGiven) && !o.systems.contains(SystemCatalog.CLUSTER)) {
-                throw new IllegalArgumentException("--nodes, --link-latency-us and --execution shape system " + SystemCatalog.CLUSTER
-                        + " only, which is not among system=" + String.join(",", o.systems));
+            if (nodesGiven && o.systems.stream().noneMatch(SystemCatalog.CLUSTERS::contains)) {
+                throw new IllegalArgumentException("--nodes shapes the cluster systems " + String.join(", ", SystemCatalog.CLUSTERS)
+                        + " only, none of which is among system=" + String.join(",", o.systems));
+            }
+            if ((latencyGiven || executionGiven) && !o.systems.contains(SystemCatalog.JVM_CLUSTER)) {
+                throw new IllegalArgumentException("--link-latency-us and --execution shape system " + SystemCatalog.JVM_CLUSTER
+                        + " only (in-JVM nodes; gtran-cluster's server processes talk over real TCP), which is not among system="
+                        + String.join(",", o.systems));
             }
             if (!List.of("social", "kronecker", "grateful-dead").contains(o.dataset)) {
                 throw new IllegalArgumentException("unknown dataset: dataset=" + o.dataset

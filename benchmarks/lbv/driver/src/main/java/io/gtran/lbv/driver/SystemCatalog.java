@@ -49,15 +49,23 @@ final class SystemCatalog {
 
     /** The module of the TinkerPop 3.8.1 systems: gtran embedded and remote, TinkerTransactionGraph. */
     private static final String GTRAN = "benchmarks/lbv/gtran";
-    /** gtran over in-JVM nodes; {@code --nodes} and {@code --link-latency-us} choose its shapes. */
+    /** gtran over in-JVM nodes; {@code --nodes}, {@code --link-latency-us} and {@code --execution} choose its shapes. */
+    static final String JVM_CLUSTER = "gtran-jvm-cluster";
+    /** gtran over server processes (deploy/gtran-cluster), and its No-Opt variant; {@code --nodes} chooses their shapes. */
     static final String CLUSTER = "gtran-cluster";
+    static final String CLUSTER_NOOPT = "gtran-cluster-noopt";
+    /** The systems {@code --nodes} shapes. */
+    static final List<String> CLUSTERS = List.of(JVM_CLUSTER, CLUSTER, CLUSTER_NOOPT);
 
     /** In the order {@code --compare} runs them. */
     static final List<Entry> ALL = List.of(
             new Entry("gtran", GTRAN, "io.gtran.lbv.gtran.GtranLbvSystem", SR_SI, null, Map.of()),
             new Entry("gtran-noopt", GTRAN, "io.gtran.lbv.gtran.GtranLbvSystem", SR_SI, null, Map.of("opt", "off")),
             new Entry("gtran-remote", GTRAN, "io.gtran.lbv.gtran.GtranRemoteLbvSystem", SR_SI, null, Map.of()),
-            new Entry(CLUSTER, GTRAN, "io.gtran.lbv.gtran.GtranClusterLbvSystem", SR_SI, null, Map.of()),
+            new Entry(JVM_CLUSTER, GTRAN, "io.gtran.lbv.gtran.GtranClusterLbvSystem", SR_SI, null, Map.of()),
+            new Entry(CLUSTER, GTRAN, "io.gtran.lbv.gtran.GtranProcessClusterLbvSystem", SR_SI, null, Map.of()),
+            new Entry(CLUSTER_NOOPT, GTRAN, "io.gtran.lbv.gtran.GtranProcessClusterLbvSystem", SR_SI, null,
+                    Map.of("opt", "off")),
             new Entry("tinkertx", GTRAN, "io.gtran.lbv.gtran.TinkerTxLbvSystem", List.of(), "RC", Map.of()),
             new Entry("janusgraph", "benchmarks/lbv/janusgraph", "io.gtran.lbv.janusgraph.JanusGraphLbvSystem",
                     List.of(), "none", Map.of()),

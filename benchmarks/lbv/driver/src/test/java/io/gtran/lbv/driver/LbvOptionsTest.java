@@ -41,37 +41,57 @@ class LbvOptionsTest {
     }
 
     @Test
-    void theClusterRunsOncePerNodeCountAndForSeveralNodesOncePerLinkLatency() {
-        List<LbvMain.Run> runs = LbvMain.plan(LbvMain.Options.parse("--system", "gtran,gtran-cluster", "--nodes", "1,3",
+    void theJvmClusterRunsOncePerNodeCountAndForSeveralNodesOncePerLinkLatency() {
+        List<LbvMain.Run> runs = LbvMain.plan(LbvMain.Options.parse("--system", "gtran,gtran-jvm-cluster", "--nodes", "1,3",
                 "--link-latency-us", "20,100"));
-        assertEquals(List.of("gtran@SR/RI", "gtran-cluster[1n,0us]@SR/RI", "gtran-cluster[3n,20us]@SR/RI",
-                "gtran-cluster[3n,100us]@SR/RI"), runs.stream().map(LbvMain.Run::label).toList());
+        assertEquals(List.of("gtran@SR/RI", "gtran-jvm-cluster[1n,0us]@SR/RI", "gtran-jvm-cluster[3n,20us]@SR/RI",
+                "gtran-jvm-cluster[3n,100us]@SR/RI"), runs.stream().map(LbvMain.Run::label).toList());
         assertEquals(java.util.Map.of("isolation", "SR", "nodes", "3", "link-latency-us", "100"), runs.get(3).options());
         assertEquals(java.util.Map.of("isolation", "SR"), runs.get(0).options(), "other systems get no cluster options");
-        assertEquals(List.of("gtran-cluster[3n,0us]@SR/RI"),
-                LbvMain.plan(LbvMain.Options.parse("--system", "gtran-cluster")).stream().map(LbvMain.Run::label).toList(),
+        assertEquals(List.of("gtran-jvm-cluster[3n,0us]@SR/RI"),
+                LbvMain.plan(LbvMain.Options.parse("--system", "gtran-jvm-cluster")).stream().map(LbvMain.Run::label).toList(),
                 "default: three nodes, no injected latency");
     }
 
     @Test
+    void theProcessClustersRunOncePerNodeCount() {
+        List<LbvMain.Run> runs = LbvMain.plan(LbvMain.Options.parse("--system", "gtran,gtran-cluster,gtran-cluster-noopt",
+                "--nodes", "1,3"));
+        assertEquals(List.of("gtran@SR/RI", "gtran-cluster[1n]@SR/RI", "gtran-cluster[3n]@SR/RI",
+                "gtran-cluster-noopt[1n]@SR/RI", "gtran-cluster-noopt[3n]@SR/RI"), runs.stream().map(LbvMain.Run::label).toList());
+        assertEquals(java.util.Map.of("isolation", "SR", "nodes", "3"), runs.get(2).options());
+        assertEquals(java.util.Map.of("isolation", "SR", "nodes", "3", "opt", "off"), runs.get(4).options());
+        assertEquals("io.gtran.lbv.gtran.GtranProcessClusterLbvSystem", runs.get(1).entry().systemClass());
+        assertEquals(List.of("gtran-cluster[3n]@SR/RI"),
+                LbvMain.plan(LbvMain.Options.parse("--system", "gtran-cluster")).stream().map(LbvMain.Run::label).toList(),
+                "default: three processes");
+        List<LbvMain.Run> both = LbvMain.plan(LbvMain.Options.parse("--system", "gtran-cluster,gtran-jvm-cluster",
+                "--nodes", "3", "--link-latency-us", "20"));
+        assertEquals(List.of("gtran-cluster[3n]@SR/RI", "gtran-jvm-cluster[3n,20us]@SR/RI"),
+                both.stream().map(LbvMain.Run::label).toList(), "the latency shapes the in-JVM cluster only");
+    }
+
+    @Test
     void severalNodesRunOncePerExecutionModeGiven() {
-        List<LbvMain.Run> runs = LbvMain.plan(LbvMain.Options.parse("--system", "gtran-cluster", "--nodes", "1,3",
+        List<LbvMain.Run> runs = LbvMain.plan(LbvMain.Options.parse("--system", "gtran-jvm-cluster", "--nodes", "1,3",
                 "--link-latency-us", "100", "--execution", "batched,pushed"));
-        assertEquals(List.of("gtran-cluster[1n,0us]@SR/RI", "gtran-cluster[3n,100us,batched]@SR/RI",
-                "gtran-cluster[3n,100us,pushed]@SR/RI"), runs.stream().map(LbvMain.Run::label).toList());
+        assertEquals(List.of("gtran-jvm-cluster[1n,0us]@SR/RI", "gtran-jvm-cluster[3n,100us,batched]@SR/RI",
+                "gtran-jvm-cluster[3n,100us,pushed]@SR/RI"), runs.stream().map(LbvMain.Run::label).toList());
         assertEquals("pushed", runs.get(2).options().get("gtran.execution"));
     }
 
     @Test
     void badClusterShapesAreNamed() {
         assertMessage("nodes=0", "--system", "gtran-cluster", "--nodes", "0");
-        assertMessage("nodes=17", "--system", "gtran-cluster", "--nodes", "3,17");
-        assertMessage("link-latency-us=-20", "--system", "gtran-cluster", "--link-latency-us", "-20");
-        assertMessage("link-latency-us=20us", "--system", "gtran-cluster", "--link-latency-us", "20us");
-        assertMessage("argument=--link-latency-us needs a value", "--system", "gtran-cluster", "--link-latency-us");
-        assertMessage("--nodes, --link-latency-us and --execution shape system gtran-cluster only", "--link-latency-us", "20");
-        assertMessage("--nodes, --link-latency-us and --execution shape system gtran-cluster only", "--execution", "pushed");
-        assertMessage("unknown execution: execution=fast", "--system", "gtran-cluster", "--execution", "batched,fast");
+        assertMessage("nodes=17", "--system", "gtran-jvm-cluster", "--nodes", "3,17");
+        assertMessage("link-latency-us=-20", "--system", "gtran-jvm-cluster", "--link-latency-us", "-20");
+        assertMessage("link-latency-us=20us", "--system", "gtran-jvm-cluster", "--link-latency-us", "20us");
+        assertMessage("argument=--link-latency-us needs a value", "--system", "gtran-jvm-cluster", "--link-latency-us");
+        assertMessage("--nodes shapes the cluster systems", "--nodes", "3");
+        assertMessage("--link-latency-us and --execution shape system gtran-jvm-cluster only", "--link-latency-us", "20");
+        assertMessage("--link-latency-us and --execution shape system gtran-jvm-cluster only", "--system", "gtran-cluster",
+                "--execution", "pushed");
+        assertMessage("unknown execution: execution=fast", "--system", "gtran-jvm-cluster", "--execution", "batched,fast");
     }
 
     @Test

@@ -163,9 +163,27 @@ public abstract class GremlinSystem implements LbvSystem {
         DatasetInfo described = dataset.info();
         prepare(described);
         createIndexes(described);
-        GraphLoader loader = new GraphLoader(this, loadGraph(), batch, progress);
-        loader.load(dataset);
+        loadElements(dataset, progress);
         info = described;
+    }
+
+    /**
+     * Writes the dataset's elements, after {@link #prepare} and {@link #createIndexes}: by default
+     * through {@link #loadGraph}'s structure API in committed batches of {@value #BATCH} elements. A
+     * system with no embedded graph to write into (a cluster of server processes) loads its own way.
+     */
+    protected void loadElements(Dataset dataset, LoadProgress progress) {
+        new GraphLoader(this, loadGraph(), batch, progress).load(dataset);
+    }
+
+    /** Elements per committed load transaction (option {@value #BATCH}). */
+    protected int batch() {
+        return batch;
+    }
+
+    /** Whether option {@value #BATCH} was given. */
+    protected static boolean batchGiven(Map<String, String> options) {
+        return options.containsKey(BATCH);
     }
 
     /** The loaded dataset's description; null before {@link #load}. */

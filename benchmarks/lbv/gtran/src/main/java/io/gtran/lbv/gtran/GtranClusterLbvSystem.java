@@ -5,6 +5,7 @@ import io.gtran.core.TransactionAbortedException;
 import io.gtran.lbv.Dataset;
 import io.gtran.lbv.DatasetInfo;
 import io.gtran.lbv.LoadProgress;
+import io.gtran.lbv.Traffic;
 import io.gtran.lbv.gremlin.GremlinSystem;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.rdma.LinkLatency;
@@ -24,7 +25,8 @@ import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 
 /**
- * gtran partitioned over an in-JVM cluster: {@value #NODES} {@link GtranNode}s in the benchmark's
+ * {@code gtran-jvm-cluster}: gtran partitioned over an in-JVM cluster (for separate server
+ * processes, {@code gtran-cluster}, see {@link GtranProcessClusterLbvSystem}): {@value #NODES} {@link GtranNode}s in the benchmark's
  * JVM, joined by the in-JVM fabric, and one {@link GtranGraph} on node 0 that coordinates every
  * query. The dataset's elements keep their ids as user-supplied ids, so the ids place them on the
  * members (a hash of the id) and traversals cross nodes; elements the queries create go to node 0
@@ -93,7 +95,7 @@ public final class GtranClusterLbvSystem extends GremlinSystem {
 
     @Override
     public String name() {
-        return GtranLbvSystem.name("gtran-cluster", optimised);
+        return GtranLbvSystem.name("gtran-jvm-cluster", optimised);
     }
 
     @Override
@@ -160,6 +162,12 @@ public final class GtranClusterLbvSystem extends GremlinSystem {
     @Override
     public boolean isRetryable(Throwable failure) {
         return anyCause(failure, t -> t instanceof TransactionAbortedException);
+    }
+
+    /** {@link #messages} and {@link #bytes}: counted in this JVM, so reading them costs nothing. */
+    @Override
+    public Traffic traffic() {
+        return new Traffic(messages(), bytes());
     }
 
     /** Operation and commit messages the members sent each other so far ({@link QueryTraffic}). */

@@ -23,9 +23,10 @@ class GtranClusterLbvSystemTest extends GremlinSystemContract {
     void queriesCrossNodesAndTheLinksDelayedThem() {
         GtranClusterLbvSystem cluster = (GtranClusterLbvSystem) reads;
         assertTrue(cluster.messages() > 0, "the contract's queries sent operation messages between the members");
+        assertEquals(new io.gtran.lbv.Traffic(cluster.messages(), cluster.bytes()), reads.traffic(), "what the runner reads");
         String line = cluster.linkLine();
         assertTrue(line.startsWith("LBV_LINK nodes=3 asked_us=20 messages="), line);
-        assertEquals("gtran-cluster", reads.name());
+        assertEquals("gtran-jvm-cluster", reads.name());
         assertEquals("serializable, 3 node(s), link latency 20 us", reads.isolation());
     }
 
@@ -40,7 +41,7 @@ class GtranClusterLbvSystemTest extends GremlinSystemContract {
         assertRefused("isolation=RC", Map.of("isolation", "RC"));
         assertRefused("unknown option", Map.of("latency", "20"));
         try (GtranClusterLbvSystem one = new GtranClusterLbvSystem(Map.of("nodes", "1", "opt", "off"))) {
-            assertEquals("gtran-cluster-noopt", one.name());
+            assertEquals("gtran-jvm-cluster-noopt", one.name());
             assertEquals(null, one.linkLine(), "no latency asked: no LBV_LINK line");
         }
     }

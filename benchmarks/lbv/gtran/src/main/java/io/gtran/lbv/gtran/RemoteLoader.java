@@ -1,0 +1,204 @@
+package io.gtran.lbv.gtran;
+
+import io.gtran.lbv.Dataset;
+import io.gtran.lbv.GraphSink;
+import io.gtran.lbv.LoadProgress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongUnaryOperator;
+import java.util.function.Predicate;
+import org.apache.tinkerpop.gremlin.driver.Client;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Loads a dataset into gtran server processes through gremlin-driver, for a cluster whose graph
+ * no embedded loader can reach: batches of {@code batch} vertices, then of edges, each one
+ * sessionless parameterised Groovy script ({@code rows} bound to a list of maps, sent as
+ * GraphBinary), so each batch is one request and one transaction, committed by the server. Every
+ * element gets its dataset id as its user-supplied id, which places it on a member (a hash of the
+ * id). Batches go to the nodes in turn, {@value #IN_FLIGHT_PER_NODE} at a time per node; a batch
+ * that aborts on a conflict (rolled back whole by the server) is sent again, up to {@value
+ * #MAX_ATTEMPTS} times. All vertices are committed before the first edge batch is sent.
+ * The ids sent are the system's ({@code ids}: {@link GtranProcessClusterLbvSystem} maps dataset
+ * ids to negative numbers, see there).
+ */
+final class RemoteLoader implements GraphSink {
+    private static final Logger LOG = LoggerFactory.getLogger(RemoteLoader.class);
+    static final int IN_FLIGHT_PER_NODE = 2;
+    static final int MAX_ATTEMPTS = 20;
+    /** Adds {@code rows} [{i: id, l: label, p: properties}] as vertices. */
+    static final String VERTICES = "for (r in rows) { def kv = [T.label, r.l, T.id, r.i]; "
+            + "r.p.each { k, x -> kv << k; kv << x }; graph.addVertex(kv.toArray()) }; rows.size()";
+    /** Adds {@code rows} [{i: id, o: out id, n: in id, l: label, p: properties}] as edges. */
+    static final String EDGES = "def vs = [:]; def vx = { id -> def v = vs[id]; if (v == null) { "
+            + "def it = graph.vertices(id); if (!it.hasNext()) throw new IllegalStateException('no vertex ' + id); "
+            + "v = it.next(); vs[id] = v }; v }; "
+            + "for (r in rows) { def kv = [T.id, r.i]; r.p.each { k, x -> kv << k; kv << x }; "
+            + "vx(r.o).addEdge(r.l, vx(r.n), kv.toArray()) }; rows.size()";
+
+    private final List<Client> clients;
+    private final int batch;
+    private final LoadProgress progress;
+    private final Predicate<Throwable> retryable;
+    private final LongUnaryOperator vertexIds;
+    private final LongUnaryOperator edgeIds;
+    private final ExecutorService senders;
+    private final Semaphore inFlight;
+    private final List<Future<?>> sent = new ArrayList<>();
+    private final AtomicInteger nextNode = new AtomicInteger();
+    private final AtomicLong vertices = new AtomicLong();
+    private final AtomicLong edges = new AtomicLong();
+    private final AtomicLong retries = new AtomicLong();
+    private List<Map<String, Object>> rows = new ArrayList<>();
+    private boolean edgePhase;
+
+    RemoteLoader(List<Client> clients, int batch, LoadProgress progress, Predicate<Throwable> retryable,
+                 LongUnaryOperator vertexIds, LongUnaryOperator edgeIds) {
+        this.vertexIds = vertexIds;
+        this.edgeIds = edgeIds;
+        this.clients = List.copyOf(clients);
+        this.batch = batch;
+        this.progress = progress;
+        this.retryable = retryable;
+        int threads = IN_FLIGHT_PER_NODE * clients.size();
+        this.senders = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "lbv-remote-loader");
+            t.setDaemon(true);
+            return t;
+        });
+        this.inFlight = new Semaphore(threads);
+    }
+
+    /** Loads {@code dataset}; throws if a batch failed for good. */
+    void load(Dataset dataset) {
+        long start = System.nanoTime();
+        try {
+            dataset.generate(this);
+            flush();
+            awaitSent();
+        } finally {
+            senders.shutdownNow();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        LOG.info(String.format(Locale.ROOT, "LBV_REMOTE_LOAD nodes=%d vertices=%d edges=%d batch=%d seconds=%.1f"
+                        + " elements_per_second=%.0f retried_batches=%d", clients.size(), vertices.get(), edges.get(), batch,
+                seconds, (vertices.get() + edges.get()) / Math.max(seconds, 1e-9), retries.get()));
+    }
+
+    @Override
+    public void vertex(long id, String label, Map<String, Object> properties) {
+        if (edgePhase) {
+            throw new IllegalStateException("dataset emitted a vertex after edges: id=" + id);
+        }
+        rows.add(Map.of("i", vertexIds.applyAsLong(id), "l", label, "p", properties));
+        if (rows.size() >= batch) {
+            flush();
+        }
+    }
+
+    @Override
+    public void edge(long id, long outId, long inId, String label, Map<String, Object> properties) {
+        if (!edgePhase) {
+            flush();
+            awaitSent(); // every vertex is committed before an edge names it
+            edgePhase = true;
+        }
+        rows.add(Map.of("i", edgeIds.applyAsLong(id), "o", vertexIds.applyAsLong(outId), "n", vertexIds.applyAsLong(inId),
+                "l", label, "p", properties));
+        if (rows.size() >= batch) {
+            flush();
+        }
+    }
+
+    /** Sends the rows gathered so far as one batch, waiting while every sender is busy. */
+    private void flush() {
+        if (rows.isEmpty()) {
+            return;
+        }
+        List<Map<String, Object>> batchRows = rows;
+        rows = new ArrayList<>();
+        boolean areEdges = edgePhase;
+        try {
+            inFlight.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while loading", e);
+        }
+        int first = Math.floorMod(nextNode.getAndIncrement(), clients.size());
+        sent.add(senders.submit(() -> {
+            try {
+                send(first, areEdges, batchRows);
+            } finally {
+                inFlight.release();
+            }
+            return null;
+        }));
+        for (java.util.Iterator<Future<?>> it = sent.iterator(); it.hasNext(); ) {
+            Future<?> f = it.next();
+            if (f.isDone()) {
+                outcome(f); // a batch that failed for good stops the load here
+                it.remove();
+            }
+        }
+    }
+
+    /** One batch, retried on conflicts on the following nodes. */
+    private void send(int first, boolean areEdges, List<Map<String, Object>> batchRows) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            Client client = clients.get((first + attempt - 1) % clients.size());
+            try {
+                client.submit(areEdges ? EDGES : VERTICES, Map.of("rows", batchRows)).all().get(300, TimeUnit.SECONDS);
+                long v = areEdges ? vertices.get() : vertices.addAndGet(batchRows.size());
+                long e = areEdges ? edges.addAndGet(batchRows.size()) : edges.get();
+                progress.loaded(v, e);
+                return;
+            } catch (ExecutionException | RuntimeException failure) {
+                if (!retryable.test(failure) || attempt >= MAX_ATTEMPTS) {
+                    throw new IllegalStateException("loading a batch of " + batchRows.size() + (areEdges ? " edges" : " vertices")
+                            + " failed after " + attempt + " attempt(s): " + failure.getMessage(), failure);
+                }
+                retries.incrementAndGet();
+                Thread.sleep(1 + ThreadLocalRandom.current().nextInt(10 * attempt));
+            }
+        }
+    }
+
+    /** Waits for every batch sent so far; rethrows the first failure. */
+    private void awaitSent() {
+        try {
+            inFlight.acquire(IN_FLIGHT_PER_NODE * clients.size()); // every sender idle: every batch ended
+            inFlight.release(IN_FLIGHT_PER_NODE * clients.size());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while loading", e);
+        }
+        for (Future<?> f : sent) {
+            outcome(f);
+        }
+        sent.clear();
+    }
+
+    /** Returns if the ended batch {@code f} was loaded; rethrows why it was not. */
+    private static void outcome(Future<?> f) {
+        try {
+            f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while loading", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        }
+    }
+}
