@@ -3,8 +3,10 @@ package io.gtran.lbv.gtran;
 import io.gtran.lbv.Dataset;
 import io.gtran.lbv.LbvQuery;
 import io.gtran.lbv.ParamSampler;
+import io.gtran.lbv.QueryMix;
 import io.gtran.lbv.QueryParams;
 import io.gtran.lbv.ValuePool;
+import io.gtran.lbv.Workload;
 import io.gtran.lbv.gremlin.GremlinSystem;
 import io.gtran.rdma.ClusterConfig;
 import io.gtran.rdma.Fabric;
@@ -19,10 +21,13 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Measures the cost model's inputs on this machine, one thread driving each system (docs/cost-model.md):
@@ -34,6 +39,8 @@ import java.util.concurrent.TimeUnit;
  *       bytes ({@link io.gtran.txn.QueryTraffic}), process CPU less the idle cluster's background,
  *       and wall time; at an injected one-way link latency L the extra wall time over 0 µs, divided
  *       by 2L, is the round trips on the critical path;
+ *   <li>on each, the 50/50 mix driven by several clients at once ({@link Concurrent}): CPU per
+ *       attempt under concurrency, where a message's thread hand-offs overlap;
  *   <li>{@link #ping}: CPU per message of the bare transport, TCP (Netty over 127.0.0.1, two fabrics
  *       in this JVM) and in-JVM, echoing messages with 1 or more in flight.
  * </ul>
@@ -46,8 +53,25 @@ final class CostInputs {
     private CostInputs() {
     }
 
-    /** Per run of one query type: µs of thread CPU, process CPU and wall; messages, bytes; failed runs. */
-    record Measured(double threadCpuUs, double processCpuUs, double wallUs, double messages, double bytes, int failed) {
+    /**
+     * Per run of one query type, µs: the calling thread's CPU, every Java thread's CPU (ns clocks,
+     * idle background removed; GC and JIT threads are not Java threads and are left out), the OS's
+     * process CPU (10 ms ticks here, so coarse per query type) and wall time; messages, bytes; failed runs.
+     */
+    record Measured(double threadCpuUs, double allThreadsCpuUs, double processCpuUs, double wallUs, double messages, double bytes,
+                    int failed) {
+    }
+
+    /**
+     * The 50/50 mix driven by {@code threads} clients at once for a while, per attempt: every Java
+     * thread's CPU µs, the OS's process CPU µs, messages; and attempts/s, failed attempts.
+     */
+    record Concurrent(int threads, long attempts, long failed, double allThreadsCpuUs, double processCpuUs, double messages,
+                      double attemptsPerSecond) {
+    }
+
+    /** One system measured: per query type, then the mix under concurrency (null when not asked). */
+    record Phase(Map<LbvQuery, Measured> perQuery, Concurrent mix) {
     }
 
     /** The same parameters for every system: per query type, warm-up runs then measured runs. */
@@ -77,33 +101,110 @@ final class CostInputs {
         return OS.getProcessCpuTime();
     }
 
-    /** Process CPU nanoseconds per wall nanosecond while nothing is asked of the loaded system. */
-    static double idleCpuRate(long millis) throws InterruptedException {
+    /** CPU of every live Java thread, ns (a thread that ended since the last call takes its CPU with it). */
+    static long allThreadsCpuNanos() {
+        long sum = 0;
+        for (long id : THREADS.getAllThreadIds()) {
+            long t = THREADS.getThreadCpuTime(id);
+            sum += Math.max(0, t);
+        }
+        return sum;
+    }
+
+    /**
+     * CPU ns per wall ns while nothing is asked of the loaded system: [0] all Java threads, [1] the
+     * process; the least of three samples of {@code millis / 3}, so that work left over from the
+     * load (or another process's burst) does not count as background.
+     */
+    static double[] idleCpuRate(long millis) throws InterruptedException {
         System.gc();
         Thread.sleep(100);
-        long cpu = processCpuNanos();
-        long start = System.nanoTime();
-        Thread.sleep(millis);
-        return (processCpuNanos() - cpu) / (double) (System.nanoTime() - start);
+        double[] least = {Double.MAX_VALUE, Double.MAX_VALUE};
+        for (int i = 0; i < 3; i++) {
+            long threads = allThreadsCpuNanos();
+            long cpu = processCpuNanos();
+            long start = System.nanoTime();
+            Thread.sleep(Math.max(1, millis / 3));
+            double wall = System.nanoTime() - start;
+            least[0] = Math.min(least[0], (allThreadsCpuNanos() - threads) / wall);
+            least[1] = Math.min(least[1], (processCpuNanos() - cpu) / wall);
+        }
+        return least;
     }
 
     /** Each query type on embedded gtran: {@code options} as {@link GtranLbvSystem} takes them. */
-    static Map<LbvQuery, Measured> local(Dataset dataset, Map<String, String> options, Draws draws) throws InterruptedException {
+    static Phase local(Dataset dataset, Map<String, String> options, Draws draws, MixRun mix) throws InterruptedException {
         try (GtranLbvSystem system = new GtranLbvSystem(options)) {
             system.load(dataset, (v, e) -> { });
-            return runAll(system, null, draws, idleCpuRate(300));
+            Map<LbvQuery, Measured> perQuery = runAll(system, null, draws, idleCpuRate(900));
+            return new Phase(perQuery, mix == null ? null : concurrent(system, null, mix, idleCpuRate(900)));
         }
     }
 
     /** Each query type on an in-JVM cluster: {@code options} as {@link GtranClusterLbvSystem} takes them. */
-    static Map<LbvQuery, Measured> cluster(Dataset dataset, Map<String, String> options, Draws draws) throws InterruptedException {
+    static Phase cluster(Dataset dataset, Map<String, String> options, Draws draws, MixRun mix) throws InterruptedException {
         try (GtranClusterLbvSystem system = new GtranClusterLbvSystem(options)) {
             system.load(dataset, (v, e) -> { });
-            return runAll(system, system, draws, idleCpuRate(500));
+            Map<LbvQuery, Measured> perQuery = runAll(system, system, draws, idleCpuRate(900));
+            return new Phase(perQuery, mix == null ? null : concurrent(system, system, mix, idleCpuRate(900)));
         }
     }
 
-    private static Map<LbvQuery, Measured> runAll(GremlinSystem system, GtranClusterLbvSystem counted, Draws draws, double idleRate) {
+    /** How to drive the 50/50 mix concurrently: clients, seconds (after a warm-up of a third as long), seed. */
+    record MixRun(ValuePool pool, int threads, double seconds, long seed) {
+    }
+
+    private static Concurrent concurrent(GremlinSystem system, GtranClusterLbvSystem counted, MixRun mix, double[] idle)
+            throws InterruptedException {
+        drive(system, mix, mix.seconds() / 3, 1000); // warm-up, other parameters
+        long messages = counted == null ? 0 : counted.messages();
+        long threads = allThreadsCpuNanos();
+        long process = processCpuNanos();
+        long wall = System.nanoTime();
+        long[] counts = drive(system, mix, mix.seconds(), 0);
+        double wallNanos = System.nanoTime() - wall;
+        double threadNanos = Math.max(0, allThreadsCpuNanos() - threads - idle[0] * wallNanos);
+        double processNanos = Math.max(0, processCpuNanos() - process - idle[1] * wallNanos);
+        long attempts = counts[0];
+        return new Concurrent(mix.threads(), attempts, counts[1], threadNanos / attempts / 1e3, processNanos / attempts / 1e3,
+                counted == null ? 0 : (counted.messages() - messages) / (double) attempts, attempts / (wallNanos / 1e9));
+    }
+
+    /** Runs the 50/50 mix on {@code threads} clients for {@code seconds}; returns attempts and failures. */
+    private static long[] drive(GremlinSystem system, MixRun mix, double seconds, long seedOffset) throws InterruptedException {
+        ExecutorService clients = Executors.newFixedThreadPool(mix.threads());
+        LongAdder attempts = new LongAdder();
+        LongAdder failed = new LongAdder();
+        long deadline = System.nanoTime() + (long) (seconds * 1e9);
+        List<Future<?>> running = new ArrayList<>();
+        for (int i = 0; i < mix.threads(); i++) {
+            long seed = mix.seed() + seedOffset + 100 + i;
+            running.add(clients.submit(() -> {
+                QueryMix queries = new QueryMix(Workload.MIX, new Random(seed));
+                ParamSampler sampler = new ParamSampler(mix.pool(), seed);
+                while (System.nanoTime() < deadline) {
+                    LbvQuery q = queries.next();
+                    attempts.increment();
+                    if (!run(system, q, sampler.sample(q))) {
+                        failed.increment();
+                    }
+                }
+            }));
+        }
+        try {
+            for (Future<?> f : running) {
+                f.get();
+            }
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a mix client failed", e.getCause());
+        } finally {
+            clients.shutdownNow();
+            clients.awaitTermination(10, TimeUnit.SECONDS);
+        }
+        return new long[] {attempts.sum(), failed.sum()};
+    }
+
+    private static Map<LbvQuery, Measured> runAll(GremlinSystem system, GtranClusterLbvSystem counted, Draws draws, double[] idle) {
         Map<LbvQuery, Measured> out = new EnumMap<>(LbvQuery.class);
         for (LbvQuery query : LbvQuery.values()) {
             for (QueryParams p : draws.warmup().get(query)) {
@@ -116,16 +217,18 @@ final class CostInputs {
             long bytes = counted == null ? 0 : counted.bytes();
             int failed = 0;
             long thread = THREADS.getCurrentThreadCpuTime();
+            long all = allThreadsCpuNanos();
             long process = processCpuNanos();
             long wall = System.nanoTime();
             for (QueryParams p : params) {
                 failed += run(system, query, p) ? 0 : 1;
             }
             long wallNanos = System.nanoTime() - wall;
-            double processNanos = Math.max(0, processCpuNanos() - process - idleRate * wallNanos);
+            double processNanos = Math.max(0, processCpuNanos() - process - idle[1] * wallNanos);
+            double allNanos = Math.max(0, allThreadsCpuNanos() - all - idle[0] * wallNanos);
             double threadNanos = THREADS.getCurrentThreadCpuTime() - thread;
             int n = params.size();
-            out.put(query, new Measured(threadNanos / n / 1e3, processNanos / n / 1e3, wallNanos / (double) n / 1e3,
+            out.put(query, new Measured(threadNanos / n / 1e3, allNanos / n / 1e3, processNanos / n / 1e3, wallNanos / (double) n / 1e3,
                     counted == null ? 0 : (counted.messages() - messages) / (double) n,
                     counted == null ? 0 : (counted.bytes() - bytes) / (double) n, failed));
         }
@@ -145,7 +248,7 @@ final class CostInputs {
     /**
      * The bare transport echoing messages.
      *
-     * @param cpuPerMessageUs process CPU µs per message (both ends, event loops included), idle background removed
+     * @param cpuPerMessageUs CPU µs of every Java thread per message (both ends, event loops included), idle background removed
      * @param roundTripUs     wall µs per round trip (with more than one in flight: per round trip completed)
      */
     record Ping(String transport, int inFlight, int roundTrips, double cpuPerMessageUs, double roundTripUs) {
@@ -187,12 +290,12 @@ final class CostInputs {
             });
             byte[] payload = new byte[size];
             exchange(client, payload, Math.max(1000, roundTrips / 5), inFlight); // warm-up
-            double idle = idleCpuRate(300);
-            long cpu = processCpuNanos();
+            double[] idle = idleCpuRate(300);
+            long cpu = allThreadsCpuNanos();
             long wall = System.nanoTime();
             exchange(client, payload, roundTrips, inFlight);
             long wallNanos = System.nanoTime() - wall;
-            double cpuNanos = Math.max(0, processCpuNanos() - cpu - idle * wallNanos);
+            double cpuNanos = Math.max(0, allThreadsCpuNanos() - cpu - idle[0] * wallNanos);
             echoing.cancel(true);
             return new Ping(transport, inFlight, roundTrips, cpuNanos / (2.0 * roundTrips) / 1e3, wallNanos / (double) roundTrips / 1e3);
         } finally {

@@ -40,7 +40,7 @@ public final class CostModelMain {
 
     /** The command line, checked. */
     record Options(String dataset, long edges, int runs, int warmup, int rtRuns, int probeLatencyUs, int checkNodes,
-                   int pingRoundTrips, long seed, List<Integer> nodes, int cores, double utilisation, int clientsPerNode,
+                   int pingRoundTrips, int threads, double mixSeconds, boolean serialMessageCost, long seed, List<Integer> nodes, int cores, double utilisation, int clientsPerNode,
                    double bandwidthGbps, Map<String, Double> links, double abortRate, double cpuScale, Path out) {
         static Options parse(String... args) {
             String dataset = "social";
@@ -51,6 +51,9 @@ public final class CostModelMain {
             int probe = 300;
             int check = 4;
             int ping = 20_000;
+            int threads = 8;
+            double mixSeconds = 5;
+            boolean serial = false;
             long seed = 1;
             List<Integer> nodes = List.of(4, 8, 10);
             int cores = 16;
@@ -78,6 +81,14 @@ public final class CostModelMain {
                     case "--probe-latency-us" -> probe = (int) number(flag, value, 1, 100_000);
                     case "--check-nodes" -> check = (int) number(flag, value, 0, GtranClusterLbvSystem.MAX_NODES);
                     case "--ping" -> ping = (int) number(flag, value, 100, 1e8);
+                    case "--threads" -> threads = (int) number(flag, value, 1, 1024);
+                    case "--mix-seconds" -> mixSeconds = number(flag, value, 0.1, 3600);
+                    case "--msg-cost" -> {
+                        if (!value.equals("concurrent") && !value.equals("serial")) {
+                            throw new IllegalArgumentException("option --msg-cost is concurrent or serial: --msg-cost " + value);
+                        }
+                        serial = value.equals("serial");
+                    }
                     case "--seed" -> seed = Long.parseLong(value);
                     case "--nodes" -> {
                         List<Integer> list = new ArrayList<>();
@@ -104,7 +115,7 @@ public final class CostModelMain {
                 throw new IllegalArgumentException("option --check-nodes is 0 (no check) or a count other than 1 and "
                         + MEASURED_NODES + ": --check-nodes " + check);
             }
-            return new Options(dataset, edges, runs, warmup, rtRuns, probe, check, ping, seed, nodes, cores, utilisation,
+            return new Options(dataset, edges, runs, warmup, rtRuns, probe, check, ping, threads, mixSeconds, serial, seed, nodes, cores, utilisation,
                     clients, bandwidth, links, abort, cpuScale, out);
         }
 
@@ -150,7 +161,7 @@ public final class CostModelMain {
         } catch (IllegalArgumentException e) {
             System.err.println("gtran bench model: " + e.getMessage());
             System.err.println("usage: bin/gtran bench model [--edges E] [--runs R] [--warmup W] [--rt-runs R] [--probe-latency-us L]"
-                    + " [--check-nodes N] [--ping P] [--seed S] [--nodes 4,8,10] [--cores 16] [--utilisation U]"
+                    + " [--check-nodes N] [--ping P] [--threads T] [--mix-seconds S] [--msg-cost concurrent|serial] [--seed S] [--nodes 4,8,10] [--cores 16] [--utilisation U]"
                     + " [--clients-per-node C] [--bandwidth-gbps B] [--link tcp=25,rdma=3] [--abort-rate A] [--cpu-scale F] [--out FILE]");
             System.exit(2);
             return;
@@ -169,45 +180,50 @@ public final class CostModelMain {
         CostInputs.Draws draws = CostInputs.Draws.of(pool, o.seed(), o.warmup(), o.runs());
         CostInputs.Draws rtDraws = CostInputs.Draws.of(pool, o.seed(), Math.min(o.warmup(), o.rtRuns()), o.rtRuns());
 
+        CostInputs.MixRun mix = new CostInputs.MixRun(pool, o.threads(), o.mixSeconds(), o.seed());
         Map<String, Map<LbvQuery, QueryCost>> costs = new LinkedHashMap<>();
-        Map<String, Double> perMessage = new LinkedHashMap<>();
+        Map<String, double[]> perMessage = new LinkedHashMap<>(); // [0] one client, [1] the mix under concurrency
         Map<String, Object> json = new LinkedHashMap<>();
         Map<String, Object> inputs = new LinkedHashMap<>();
         for (String isolation : ISOLATIONS) {
-            Map<LbvQuery, Measured> local = CostInputs.local(dataset, Map.of(GtranLbvSystem.ISOLATION, isolation), draws);
-            Map<LbvQuery, Measured> cluster = CostInputs.cluster(dataset, Map.of(GtranLbvSystem.ISOLATION, isolation,
-                    GtranClusterLbvSystem.NODES, Integer.toString(MEASURED_NODES)), draws);
-            Map<LbvQuery, Measured> slow = CostInputs.cluster(dataset, Map.of(GtranLbvSystem.ISOLATION, isolation,
+            CostInputs.Phase local = CostInputs.local(dataset, Map.of(GtranLbvSystem.ISOLATION, isolation), draws, mix);
+            CostInputs.Phase cluster = CostInputs.cluster(dataset, Map.of(GtranLbvSystem.ISOLATION, isolation,
+                    GtranClusterLbvSystem.NODES, Integer.toString(MEASURED_NODES)), draws, mix);
+            CostInputs.Phase slow = CostInputs.cluster(dataset, Map.of(GtranLbvSystem.ISOLATION, isolation,
                     GtranClusterLbvSystem.NODES, Integer.toString(MEASURED_NODES),
-                    GtranClusterLbvSystem.LINK_LATENCY_US, Integer.toString(o.probeLatencyUs())), rtDraws);
+                    GtranClusterLbvSystem.LINK_LATENCY_US, Integer.toString(o.probeLatencyUs())), rtDraws, null);
             Map<LbvQuery, QueryCost> byQuery = new EnumMap<>(LbvQuery.class);
             double extraCpu = 0;
+            double extraProcess = 0;
             double messages = 0;
             List<Object> rows = new ArrayList<>();
-            out.printf(Locale.ROOT, "%n## inputs at %s (CPU: 1 node, embedded, one thread; messages, round trips: %d in-JVM nodes,"
-                    + " node 0 coordinating)%n", isolation, MEASURED_NODES);
-            out.println("| query | thread CPU us (1 node) | process CPU us (1 node) | wall us (1 node) | messages | bytes |"
-                    + " process CPU us (3 nodes) | wall us (3 nodes) | wall us (3 nodes, +" + o.probeLatencyUs()
+            out.printf(Locale.ROOT, "%n## inputs at %s, per run (CPU: 1 node, embedded; messages, round trips: %d in-JVM nodes,"
+                    + " node 0 coordinating; one client)%n", isolation, MEASURED_NODES);
+            out.println("| query | CPU us, calling thread (1 node) | CPU us, all threads (1 node) | wall us (1 node) | messages | bytes |"
+                    + " CPU us, all threads (3 nodes) | wall us (3 nodes) | wall us (3 nodes, +" + o.probeLatencyUs()
                     + " us/msg) | round trips | failed (1 node / 3 / 3 slow) |");
             out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
             for (LbvQuery q : LbvQuery.values()) {
-                Measured l = local.get(q);
-                Measured c = cluster.get(q);
-                Measured s = slow.get(q);
+                Measured l = local.perQuery().get(q);
+                Measured c = cluster.perQuery().get(q);
+                Measured s = slow.perQuery().get(q);
                 double roundTrips = Math.max(0, (s.wallUs() - c.wallUs()) / (2.0 * o.probeLatencyUs()));
                 byQuery.put(q, new QueryCost(q, l.threadCpuUs() * o.cpuScale(), c.messages(), c.bytes(), roundTrips));
-                extraCpu += c.processCpuUs() - l.processCpuUs();
+                extraCpu += c.allThreadsCpuUs() - l.allThreadsCpuUs();
+                extraProcess += c.processCpuUs() - l.processCpuUs();
                 messages += c.messages();
                 out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %.0f | %.1f | %.1f | %.1f | %.2f | %d / %d / %d |%n", q,
-                        l.threadCpuUs(), l.processCpuUs(), l.wallUs(), c.messages(), c.bytes(), c.processCpuUs(), c.wallUs(),
+                        l.threadCpuUs(), l.allThreadsCpuUs(), l.wallUs(), c.messages(), c.bytes(), c.allThreadsCpuUs(), c.wallUs(),
                         s.wallUs(), roundTrips, l.failed(), c.failed(), s.failed());
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("query", q.name());
                 row.put("thread_cpu_us_1node", l.threadCpuUs());
+                row.put("all_threads_cpu_us_1node", l.allThreadsCpuUs());
                 row.put("process_cpu_us_1node", l.processCpuUs());
                 row.put("wall_us_1node", l.wallUs());
                 row.put("messages_3nodes", c.messages());
                 row.put("bytes_3nodes", c.bytes());
+                row.put("all_threads_cpu_us_3nodes", c.allThreadsCpuUs());
                 row.put("process_cpu_us_3nodes", c.processCpuUs());
                 row.put("wall_us_3nodes", c.wallUs());
                 row.put("wall_us_3nodes_probe", s.wallUs());
@@ -215,12 +231,30 @@ public final class CostModelMain {
                 row.put("failed", List.of(l.failed(), c.failed(), s.failed()));
                 rows.add(row);
             }
-            double cpuPerMessage = messages == 0 ? 0 : Math.max(0, extraCpu / messages);
-            out.printf(Locale.ROOT, "CPU per message, gtran over the in-JVM fabric (sum over query types of 3-node process CPU"
-                    + " - 1-node process CPU, / sum of messages): %.2f us%n", cpuPerMessage);
+            double serial = messages == 0 ? 0 : Math.max(0, extraCpu / messages);
+            double serialProcess = messages == 0 ? 0 : Math.max(0, extraProcess / messages);
+            CostInputs.Concurrent lm = local.mix();
+            CostInputs.Concurrent cm = cluster.mix();
+            double concurrent = cm.messages() == 0 ? 0 : Math.max(0, (cm.allThreadsCpuUs() - lm.allThreadsCpuUs()) / cm.messages());
+            out.printf(Locale.ROOT, "CPU per message, gtran over the in-JVM fabric, one client (sum over query types of 3-node CPU"
+                    + " - 1-node CPU, all Java threads, / sum of messages): %.2f us (OS process CPU, 10 ms ticks: %.2f us)%n",
+                    serial, serialProcess);
+            out.printf(Locale.ROOT, "MIX with %d clients for %.0f s: 1 node %.0f attempts/s, %.1f us CPU per attempt (failed %d of %d);"
+                            + " 3 nodes %.0f attempts/s, %.1f us CPU and %.1f messages per attempt (failed %d of %d)%n", o.threads(),
+                    o.mixSeconds(), lm.attemptsPerSecond(), lm.allThreadsCpuUs(), lm.failed(), lm.attempts(), cm.attemptsPerSecond(),
+                    cm.allThreadsCpuUs(), cm.messages(), cm.failed(), cm.attempts());
+            out.printf(Locale.ROOT, "CPU per message, gtran over the in-JVM fabric, MIX with %d clients ((3-node - 1-node CPU per"
+                    + " attempt) / messages per attempt): %.2f us%n", o.threads(), concurrent);
             costs.put(isolation, byQuery);
-            perMessage.put(isolation, cpuPerMessage);
-            inputs.put(isolation, Map.of("queries", rows, "cpu_per_message_us_in_jvm_cluster", cpuPerMessage));
+            perMessage.put(isolation, new double[] {serial, concurrent});
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("queries", rows);
+            summary.put("cpu_per_message_us_in_jvm_one_client", serial);
+            summary.put("cpu_per_message_us_in_jvm_one_client_os_process", serialProcess);
+            summary.put("cpu_per_message_us_in_jvm_mix_concurrent", concurrent);
+            summary.put("mix_1node", mixJson(lm));
+            summary.put("mix_3nodes", mixJson(cm));
+            inputs.put(isolation, summary);
         }
 
         if (o.checkNodes() > 0) {
@@ -234,7 +268,7 @@ public final class CostModelMain {
             }
         }
         out.printf(Locale.ROOT, "%n## the bare transport: 64-byte messages echoed node 0 -> node 1 -> node 0, two fabrics in this JVM%n");
-        out.println("| transport | in flight | round trips | CPU us per message (both ends) | wall us per round trip |");
+        out.println("| transport | in flight | round trips | CPU us per message (both ends, all Java threads) | wall us per round trip |");
         out.println("|---|---:|---:|---:|---:|");
         List<Object> pingJson = new ArrayList<>();
         for (Ping p : pings) {
@@ -244,12 +278,24 @@ public final class CostModelMain {
                     "cpu_per_message_us", p.cpuPerMessageUs(), "round_trip_us", p.roundTripUs()));
         }
         inputs.put("ping", pingJson);
-        // TCP adds to gtran's in-JVM per-message cost what the bare TCP transport costs over the bare in-JVM one (one in flight,
-        // as the queries were measured); RDMA keeps the in-JVM cost, a stand-in for a kernel-bypass transport.
-        double transportDelta = Math.max(0, pings.get(2).cpuPerMessageUs() - pings.get(0).cpuPerMessageUs());
-        out.printf(Locale.ROOT, "TCP over in-JVM, CPU per message, one in flight: +%.2f us (applied to link tcp)%n", transportDelta);
-        inputs.put("tcp_minus_in_jvm_cpu_per_message_us", transportDelta);
+        // TCP adds to gtran's in-JVM per-message cost what the bare TCP transport costs over the bare in-JVM one, at the
+        // matching concurrency (one in flight for the one-client figure, 16 for the mix); RDMA keeps the in-JVM cost, a
+        // stand-in for a kernel-bypass transport.
+        double[] transportDelta = {Math.max(0, pings.get(2).cpuPerMessageUs() - pings.get(0).cpuPerMessageUs()),
+                Math.max(0, pings.get(3).cpuPerMessageUs() - pings.get(1).cpuPerMessageUs())};
+        out.printf(Locale.ROOT, "TCP over in-JVM, CPU per message: +%.2f us one in flight, +%.2f us 16 in flight (added for link tcp)%n",
+                transportDelta[0], transportDelta[1]);
+        inputs.put("tcp_minus_in_jvm_cpu_per_message_us", Map.of("one_in_flight", transportDelta[0], "in_flight_16", transportDelta[1]));
         json.put("inputs", inputs);
+        int chosen = o.serialMessageCost() ? 0 : 1;
+        Map<String, Double> linkCpu = new LinkedHashMap<>();
+        for (String isolation : ISOLATIONS) {
+            for (String link : o.links().keySet()) {
+                linkCpu.put(link + "/" + isolation, perMessage.get(isolation)[chosen] + (link.equals("tcp") ? transportDelta[chosen] : 0));
+            }
+        }
+        out.printf(Locale.ROOT, "CPU per message used (--msg-cost %s): %s%n", o.serialMessageCost() ? "serial" : "concurrent",
+                format(linkCpu));
 
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("nodes", o.nodes());
@@ -261,6 +307,8 @@ public final class CostModelMain {
         parameters.put("abort_rate", o.abortRate());
         parameters.put("cpu_scale", o.cpuScale());
         parameters.put("measured_nodes", MEASURED_NODES);
+        parameters.put("msg_cost", o.serialMessageCost() ? "serial" : "concurrent");
+        parameters.put("cpu_per_message_us", linkCpu);
         json.put("parameters", parameters);
 
         List<Projection> projections = new ArrayList<>();
@@ -269,9 +317,9 @@ public final class CostModelMain {
             for (Map.Entry<String, Double> link : o.links().entrySet()) {
                 for (Workload workload : List.of(Workload.MIX, Workload.RO, Workload.RI, Workload.WI)) {
                     for (String isolation : ISOLATIONS) {
-                        double perMsg = perMessage.get(isolation) + (link.getKey().equals("tcp") ? transportDelta : 0);
                         projections.add(CostModel.project(costs.get(isolation), MEASURED_NODES, cluster,
-                                new Link(link.getKey(), link.getValue(), perMsg), workload, isolation, o.abortRate()));
+                                new Link(link.getKey(), link.getValue(), linkCpu.get(link.getKey() + "/" + isolation)), workload,
+                                isolation, o.abortRate()));
                     }
                 }
             }
@@ -315,6 +363,19 @@ public final class CostModelMain {
                         published, p.committed() / published);
             }
         }
+        // The same 8-node 50/50 projection with the other per-message figure, to show how much rests on it.
+        for (Map.Entry<String, Double> link : o.links().entrySet()) {
+            for (String isolation : ISOLATIONS) {
+                int other = 1 - chosen;
+                double perMsg = perMessage.get(isolation)[other] + (link.getKey().equals("tcp") ? transportDelta[other] : 0);
+                Projection p = CostModel.project(costs.get(isolation), MEASURED_NODES, new Cluster(8, o.cores(), o.utilisation(),
+                        o.clientsPerNode(), o.bandwidthGbps()), new Link(link.getKey(), link.getValue(), perMsg), Workload.MIX, isolation,
+                        o.abortRate());
+                out.printf(Locale.ROOT, "MODEL_SENSITIVITY nodes=8 link=%s workload=MIX isolation=%s msg_cost=%s cpu_per_message_us=%.2f"
+                        + " projected=%.0f bound=%s%n", p.link(), isolation, other == 0 ? "serial" : "concurrent", perMsg, p.committed(),
+                        p.bound().name().toLowerCase(Locale.ROOT));
+            }
+        }
         double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         json.put("load_average", List.of(loadBefore, loadAfter));
         json.put("seconds", (System.nanoTime() - started) / 1e9);
@@ -327,12 +388,30 @@ public final class CostModelMain {
                 loadBefore, loadAfter);
     }
 
+    private static Map<String, Object> mixJson(CostInputs.Concurrent m) {
+        Map<String, Object> j = new LinkedHashMap<>();
+        j.put("threads", m.threads());
+        j.put("attempts", m.attempts());
+        j.put("failed", m.failed());
+        j.put("attempts_per_second", m.attemptsPerSecond());
+        j.put("all_threads_cpu_us_per_attempt", m.allThreadsCpuUs());
+        j.put("process_cpu_us_per_attempt", m.processCpuUs());
+        j.put("messages_per_attempt", m.messages());
+        return j;
+    }
+
+    private static String format(Map<String, Double> values) {
+        StringBuilder b = new StringBuilder();
+        values.forEach((k, v) -> b.append(b.length() == 0 ? "" : ", ").append(k).append('=').append(String.format(Locale.ROOT, "%.2f us", v)));
+        return b.toString();
+    }
+
     /** Measures messages on {@code --check-nodes} nodes and sets them beside what the model scales from 3 nodes. */
     private static void checkScaling(Options o, Dataset dataset, CostInputs.Draws draws, Map<LbvQuery, QueryCost> measured3,
                                      PrintStream out, Map<String, Object> inputs) throws InterruptedException {
         int n = o.checkNodes();
         Map<LbvQuery, Measured> check = CostInputs.cluster(dataset, Map.of(GtranLbvSystem.ISOLATION, "SR",
-                GtranClusterLbvSystem.NODES, Integer.toString(n)), draws);
+                GtranClusterLbvSystem.NODES, Integer.toString(n)), draws, null).perQuery();
         out.printf(Locale.ROOT, "%n## the message scaling checked: SR, measured on %d nodes against scaled from %d%n", n, MEASURED_NODES);
         out.println("| query | measured, 3 nodes | scaled to " + n + " | measured, " + n + " nodes |");
         out.println("|---|---:|---:|---:|");
