@@ -48,7 +48,7 @@ public final class CostModelMain {
             int runs = 200;
             int warmup = 100;
             int rtRuns = 30;
-            int probe = 300;
+            int probe = 1000;
             int check = 4;
             int ping = 20_000;
             int threads = 8;
@@ -178,7 +178,7 @@ public final class CostModelMain {
                         + " seed=%d cpus=%d load_average=%.2f%n", o.dataset(), dataset.info().vertices(), dataset.info().edges(),
                 o.runs(), o.warmup(), o.rtRuns(), o.probeLatencyUs(), o.seed(), Runtime.getRuntime().availableProcessors(), loadBefore);
         CostInputs.Draws draws = CostInputs.Draws.of(pool, o.seed(), o.warmup(), o.runs());
-        CostInputs.Draws rtDraws = CostInputs.Draws.of(pool, o.seed(), Math.min(o.warmup(), o.rtRuns()), o.rtRuns());
+        CostInputs.Draws rtDraws = CostInputs.Draws.of(pool, o.seed(), Math.min(o.warmup(), 5), o.rtRuns()); // the JIT is warm by then
 
         CostInputs.MixRun mix = new CostInputs.MixRun(pool, o.threads(), o.mixSeconds(), o.seed());
         Map<String, Map<LbvQuery, QueryCost>> costs = new LinkedHashMap<>();
