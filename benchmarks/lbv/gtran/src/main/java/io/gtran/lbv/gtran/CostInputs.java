@@ -156,26 +156,31 @@ final class CostInputs {
 
     private static Concurrent concurrent(GremlinSystem system, GtranClusterLbvSystem counted, MixRun mix, double[] idle)
             throws InterruptedException {
-        drive(system, mix, mix.seconds() / 3, 1000); // warm-up, other parameters
+        drive(system, null, mix, mix.seconds() / 3, 1000); // warm-up, other parameters
         long messages = counted == null ? 0 : counted.messages();
-        long threads = allThreadsCpuNanos();
-        long process = processCpuNanos();
-        long wall = System.nanoTime();
-        long[] counts = drive(system, mix, mix.seconds(), 0);
-        double wallNanos = System.nanoTime() - wall;
-        double threadNanos = Math.max(0, allThreadsCpuNanos() - threads - idle[0] * wallNanos);
-        double processNanos = Math.max(0, processCpuNanos() - process - idle[1] * wallNanos);
-        long attempts = counts[0];
-        return new Concurrent(mix.threads(), attempts, counts[1], threadNanos / attempts / 1e3, processNanos / attempts / 1e3,
-                counted == null ? 0 : (counted.messages() - messages) / (double) attempts, attempts / (wallNanos / 1e9));
+        double[] d = drive(system, counted, mix, mix.seconds(), 0);
+        double attempts = d[0];
+        double wallNanos = d[4];
+        double threadNanos = Math.max(0, d[2] - idle[0] * wallNanos);
+        double processNanos = Math.max(0, d[3] - idle[1] * wallNanos);
+        return new Concurrent(mix.threads(), (long) attempts, (long) d[1], threadNanos / attempts / 1e3, processNanos / attempts / 1e3,
+                counted == null ? 0 : (counted.messages() - messages) / attempts, attempts / (wallNanos / 1e9));
     }
 
-    /** Runs the 50/50 mix on {@code threads} clients for {@code seconds}; returns attempts and failures. */
-    private static long[] drive(GremlinSystem system, MixRun mix, double seconds, long seedOffset) throws InterruptedException {
+    /**
+     * Runs the 50/50 mix on {@code threads} clients for {@code seconds}; returns attempts, failures,
+     * all Java threads' CPU ns, the process's CPU ns and wall ns. The CPU is read once the clients
+     * have stopped but before their threads end, so that it includes theirs.
+     */
+    private static double[] drive(GremlinSystem system, GtranClusterLbvSystem counted, MixRun mix, double seconds, long seedOffset)
+            throws InterruptedException {
         ExecutorService clients = Executors.newFixedThreadPool(mix.threads());
         LongAdder attempts = new LongAdder();
         LongAdder failed = new LongAdder();
-        long deadline = System.nanoTime() + (long) (seconds * 1e9);
+        long threads = allThreadsCpuNanos();
+        long process = processCpuNanos();
+        long start = System.nanoTime();
+        long deadline = start + (long) (seconds * 1e9);
         List<Future<?>> running = new ArrayList<>();
         for (int i = 0; i < mix.threads(); i++) {
             long seed = mix.seed() + seedOffset + 100 + i;
@@ -195,13 +200,14 @@ final class CostInputs {
             for (Future<?> f : running) {
                 f.get();
             }
+            double wall = System.nanoTime() - start;
+            return new double[] {attempts.sum(), failed.sum(), allThreadsCpuNanos() - threads, processCpuNanos() - process, wall};
         } catch (ExecutionException e) {
             throw new IllegalStateException("a mix client failed", e.getCause());
         } finally {
             clients.shutdownNow();
             clients.awaitTermination(10, TimeUnit.SECONDS);
         }
-        return new long[] {attempts.sum(), failed.sum()};
     }
 
     private static Map<LbvQuery, Measured> runAll(GremlinSystem system, GtranClusterLbvSystem counted, Draws draws, double[] idle) {
