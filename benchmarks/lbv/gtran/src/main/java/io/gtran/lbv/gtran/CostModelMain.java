@@ -40,7 +40,7 @@ public final class CostModelMain {
 
     /** The command line, checked. */
     record Options(String dataset, long edges, int runs, int warmup, int rtRuns, int probeLatencyUs, int checkNodes,
-                   int pingRoundTrips, int threads, double mixSeconds, boolean serialMessageCost, long seed, List<Integer> nodes, int cores, double utilisation, int clientsPerNode,
+                   int pingRoundTrips, int threads, double mixSeconds, boolean serialMessageCost, List<String> isolations, long seed, List<Integer> nodes, int cores, double utilisation, int clientsPerNode,
                    double bandwidthGbps, Map<String, Double> links, double abortRate, double cpuScale, Path out) {
         static Options parse(String... args) {
             String dataset = "social";
@@ -54,6 +54,7 @@ public final class CostModelMain {
             int threads = 8;
             double mixSeconds = 5;
             boolean serial = false;
+            List<String> isolations = ISOLATIONS;
             long seed = 1;
             List<Integer> nodes = List.of(4, 8, 10);
             int cores = 16;
@@ -81,6 +82,13 @@ public final class CostModelMain {
                     case "--probe-latency-us" -> probe = (int) number(flag, value, 1, 100_000);
                     case "--check-nodes" -> check = (int) number(flag, value, 0, GtranClusterLbvSystem.MAX_NODES);
                     case "--ping" -> ping = (int) number(flag, value, 100, 1e8);
+                    case "--isolations" -> {
+                        isolations = List.of(value.split(","));
+                        if (isolations.size() != 2 || !isolations.containsAll(ISOLATIONS)) {
+                            throw new IllegalArgumentException("option --isolations is SR,SI or SI,SR (the order they are measured in): "
+                                    + flag + " " + value);
+                        }
+                    }
                     case "--threads" -> threads = (int) number(flag, value, 1, 1024);
                     case "--mix-seconds" -> mixSeconds = number(flag, value, 0.1, 3600);
                     case "--msg-cost" -> {
@@ -115,7 +123,7 @@ public final class CostModelMain {
                 throw new IllegalArgumentException("option --check-nodes is 0 (no check) or a count other than 1 and "
                         + MEASURED_NODES + ": --check-nodes " + check);
             }
-            return new Options(dataset, edges, runs, warmup, rtRuns, probe, check, ping, threads, mixSeconds, serial, seed, nodes, cores, utilisation,
+            return new Options(dataset, edges, runs, warmup, rtRuns, probe, check, ping, threads, mixSeconds, serial, isolations, seed, nodes, cores, utilisation,
                     clients, bandwidth, links, abort, cpuScale, out);
         }
 
@@ -161,7 +169,7 @@ public final class CostModelMain {
         } catch (IllegalArgumentException e) {
             System.err.println("gtran bench model: " + e.getMessage());
             System.err.println("usage: bin/gtran bench model [--edges E] [--runs R] [--warmup W] [--rt-runs R] [--probe-latency-us L]"
-                    + " [--check-nodes N] [--ping P] [--threads T] [--mix-seconds S] [--msg-cost concurrent|serial] [--seed S] [--nodes 4,8,10] [--cores 16] [--utilisation U]"
+                    + " [--check-nodes N] [--ping P] [--threads T] [--mix-seconds S] [--msg-cost concurrent|serial] [--isolations SR,SI] [--seed S] [--nodes 4,8,10] [--cores 16] [--utilisation U]"
                     + " [--clients-per-node C] [--bandwidth-gbps B] [--link tcp=25,rdma=3] [--abort-rate A] [--cpu-scale F] [--out FILE]");
             System.exit(2);
             return;
@@ -185,7 +193,7 @@ public final class CostModelMain {
         Map<String, double[]> perMessage = new LinkedHashMap<>(); // [0] one client, [1] the mix under concurrency
         Map<String, Object> json = new LinkedHashMap<>();
         Map<String, Object> inputs = new LinkedHashMap<>();
-        for (String isolation : ISOLATIONS) {
+        for (String isolation : o.isolations()) {
             CostInputs.Phase local = CostInputs.local(dataset, Map.of(GtranLbvSystem.ISOLATION, isolation), draws, mix);
             CostInputs.Phase cluster = CostInputs.cluster(dataset, Map.of(GtranLbvSystem.ISOLATION, isolation,
                     GtranClusterLbvSystem.NODES, Integer.toString(MEASURED_NODES)), draws, mix);
