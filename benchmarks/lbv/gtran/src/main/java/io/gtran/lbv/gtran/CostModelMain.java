@@ -193,6 +193,9 @@ public final class CostModelMain {
         Map<String, double[]> perMessage = new LinkedHashMap<>(); // [0] one client, [1] the mix under concurrency
         Map<String, Object> json = new LinkedHashMap<>();
         Map<String, Object> inputs = new LinkedHashMap<>();
+        // A throwaway pass first: whichever isolation was measured first ran 2-4x dearer on one node (SI first as much as
+        // SR first), the JIT still compiling; the second was not.
+        CostInputs.local(dataset, Map.of(GtranLbvSystem.ISOLATION, o.isolations().get(0)), draws, null);
         for (String isolation : o.isolations()) {
             CostInputs.Phase local = CostInputs.local(dataset, Map.of(GtranLbvSystem.ISOLATION, isolation), draws, mix);
             CostInputs.Phase cluster = CostInputs.cluster(dataset, Map.of(GtranLbvSystem.ISOLATION, isolation,
