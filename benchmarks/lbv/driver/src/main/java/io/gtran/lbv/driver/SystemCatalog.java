@@ -57,6 +57,11 @@ final class SystemCatalog {
     /** The systems {@code --nodes} shapes. */
     static final List<String> CLUSTERS = List.of(JVM_CLUSTER, CLUSTER, CLUSTER_NOOPT);
 
+    /** The module of JanusGraph 1.1.0 on TinkerPop 3.7.3, embedded and behind Gremlin Server. */
+    private static final String JANUSGRAPH = "benchmarks/lbv/janusgraph";
+    /** The module of Neo4j 5.26, embedded and queried over Bolt. */
+    private static final String NEO4J = "benchmarks/lbv/neo4j";
+
     /** In the order {@code --compare} runs them. */
     static final List<Entry> ALL = List.of(
             new Entry("gtran", GTRAN, "io.gtran.lbv.gtran.GtranLbvSystem", SR_SI, null, Map.of()),
@@ -69,6 +74,9 @@ final class SystemCatalog {
             new Entry("tinkertx", GTRAN, "io.gtran.lbv.gtran.TinkerTxLbvSystem", List.of(), "RC", Map.of()),
             new Entry("janusgraph", "benchmarks/lbv/janusgraph", "io.gtran.lbv.janusgraph.JanusGraphLbvSystem",
                     List.of(), "none", Map.of()),
+            new Entry("janusgraph-server", JANUSGRAPH, "io.gtran.lbv.janusgraph.JanusGraphServerLbvSystem",
+                    List.of(), "none", Map.of()),
+            new Entry("neo4j-bolt", NEO4J, "io.gtran.lbv.neo4j.Neo4jBoltLbvSystem", List.of(), "RC", Map.of()),
             new Entry("neo4j", "benchmarks/lbv/neo4j", "io.gtran.lbv.neo4j.Neo4jLbvSystem", List.of(), "RC", Map.of()));
 
     private SystemCatalog() {

@@ -19,9 +19,9 @@ class LbvOptionsTest {
     @Test
     void compareRunsEverySystemOnEveryWorkloadWithGtranAtBothLevels() {
         List<String> labels = LbvMain.plan(LbvMain.Options.parse("--compare")).stream().map(LbvMain.Run::label).toList();
-        assertEquals(7 * 4, labels.size(), labels.toString());
+        assertEquals(9 * 4, labels.size(), labels.toString());
         for (String series : List.of("gtran@SR", "gtran@SI", "gtran-noopt@SR", "gtran-remote@SR", "tinkertx@RC",
-                "janusgraph@none", "neo4j@RC")) {
+                "janusgraph@none", "janusgraph-server@none", "neo4j-bolt@RC", "neo4j@RC")) {
             for (String workload : List.of("RO", "RI", "WI", "MIX")) {
                 assertTrue(labels.contains(series + "/" + workload), series + "/" + workload + " in " + labels);
             }

@@ -16,6 +16,7 @@ import org.neo4j.graphdb.QueryExecutionException;
 import org.neo4j.graphdb.Result;
 import org.neo4j.graphdb.Transaction;
 import org.neo4j.graphdb.TransientFailureException;
+import org.neo4j.graphdb.config.Setting;
 import org.neo4j.kernel.api.exceptions.Status;
 
 import java.io.IOException;
@@ -75,6 +76,14 @@ public final class Neo4jLbvSystem implements LbvSystem {
     }
 
     public Neo4jLbvSystem(Map<String, String> options) {
+        this(options, Map.of());
+    }
+
+    /**
+     * The embedded database with {@code config} set after this system's own settings (so it
+     * overrides them): {@link Neo4jBoltLbvSystem} turns the Bolt connector on this way.
+     */
+    Neo4jLbvSystem(Map<String, String> options, Map<Setting<?>, Object> config) {
         for (String key : options.keySet()) {
             if (!OPTIONS.contains(key)) {
                 throw new IllegalArgumentException("unknown neo4j option: " + key + "=" + options.get(key)
@@ -98,11 +107,12 @@ public final class Neo4jLbvSystem implements LbvSystem {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the database directory under " + OPT_DIR + "=" + parent, e);
         }
-        this.dbms = start(home, pageCache, lockTimeout);
+        this.dbms = start(home, pageCache, lockTimeout, config);
         this.db = dbms.database(GraphDatabaseSettings.DEFAULT_DATABASE_NAME);
     }
 
-    private static DatabaseManagementService start(Path home, long pageCache, int lockTimeout) {
+    private static DatabaseManagementService start(Path home, long pageCache, int lockTimeout,
+                                                   Map<Setting<?>, Object> config) {
         try {
             return new DatabaseManagementServiceBuilder(home)
                     .setConfig(GraphDatabaseSettings.pagecache_memory, pageCache)
@@ -113,6 +123,7 @@ public final class Neo4jLbvSystem implements LbvSystem {
                     .setConfig(GraphDatabaseSettings.preallocate_logical_logs, false)
                     .setConfig(GraphDatabaseSettings.log_queries, GraphDatabaseSettings.LogQueryLevel.OFF)
                     .setConfig(BoltConnector.enabled, false)
+                    .setConfig(config)
                     .build();
         } catch (RuntimeException e) {
             deleteTree(home);
@@ -225,9 +236,14 @@ public final class Neo4jLbvSystem implements LbvSystem {
 
     @Override
     public long execute(LbvQuery query, QueryParams params) {
+        return execute(query, params, this::run);
+    }
+
+    /** Runs {@code query}'s text and parameters through {@code runner}: the embedded API's or a driver's. */
+    long execute(LbvQuery query, QueryParams params, CypherRunner runner) {
         Loaded state = loaded();
         Map<String, Object> p = new HashMap<>();
-        return run(statement(state, query, params, p), p);
+        return runner.run(statement(state, query, params, p), p);
     }
 
     /** The text of {@code query} for {@code params}; fills {@code p} with its parameters. */
@@ -278,18 +294,23 @@ public final class Neo4jLbvSystem implements LbvSystem {
 
     @Override
     public long latency(LatencyQuery query, QueryParams params) {
+        return latency(query, params, this::run);
+    }
+
+    /** Runs {@code query}'s text and parameters through {@code runner}. */
+    long latency(LatencyQuery query, QueryParams params, CypherRunner runner) {
         Loaded state = loaded();
         Map<String, Object> p = new HashMap<>();
         p.put("v", params.lookupValue());
-        return run(state.queries().latency(query), p);
+        return runner.run(state.queries().latency(query), p);
     }
 
-    /** One transaction: runs {@code text}, counts its rows (or reads its count), commits. */
+    /** The embedded {@link CypherRunner}: one transaction, runs {@code text}, counts its rows (or reads its count), commits. */
     private long run(String text, Map<String, Object> params) {
         long count = 0;
         try (Transaction tx = db.beginTx()) {
             try (Result result = tx.execute(text, params)) {
-                if (text.endsWith(" AS n")) {
+                if (CypherRunner.returnsCount(text)) {
                     count = ((Number) result.next().get("n")).longValue();
                 } else {
                     while (result.hasNext()) {
@@ -329,6 +350,11 @@ public final class Neo4jLbvSystem implements LbvSystem {
             }
         }
         return false;
+    }
+
+    /** The embedded database (for its Bolt connector's port). */
+    GraphDatabaseService database() {
+        return db;
     }
 
     @Override
