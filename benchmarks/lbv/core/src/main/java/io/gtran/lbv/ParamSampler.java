@@ -7,8 +7,21 @@ import java.util.Map;
 
 /**
  * Draws the parameters of each query from a {@link ValuePool}: ids, labels, keys and values that
- * exist in the dataset as generated. One per thread (not thread-safe); the same pool and seed
+ * exist in the dataset as generated. One per thread (not thread-safe); the same pool, seed and skew
  * give the same sequence.
+ *
+ * <p><b>Skew.</b> Every vertex and edge a throughput query (Q2–Q27) names, including the vertex or
+ * edge whose label a new element copies, is drawn by {@code vertex()} and {@code edge()}: with
+ * {@code skew} (theta) 0, the default, uniformly, exactly the sequence this class drew before skew
+ * existed; with theta {@code > 0} from a Zipf distribution, the {@code r}-th most popular of
+ * {@code n} with probability {@code r^-theta / zeta(n, theta)} ({@link Zipf}). Theta 0.99 is
+ * YCSB's default: over 272K vertices it gives the top vertex 7% of the draws and the top hundred
+ * 38% (theta 0.8: 1.8% and 14%; theta 1.2: 19% and 70%). Ranks are mapped to ids by a fixed
+ * bijection ({@link Scatter}), so the hot elements are scattered ids, the same ones in every
+ * thread and every system, not the lowest ids. Where a query redraws (an element whose label
+ * carries no key to set), the redraw is skewed too. The latency queries
+ * ({@link #sample(LatencyQuery)}) are always uniform: they measure single-query latency, not
+ * contention. "Uniform" below means "skewed by theta" for the vertices and edges of Q2–Q27.
  *
  * <p>What each query gets:
  * <ul>
@@ -34,6 +47,8 @@ public final class ParamSampler {
     public static final int NEW_KEYS = 16;
     public static final String NEW_KEY_PREFIX = "lbv_new_";
     public static final int MAX_FANOUT = 5;
+    /** Skews at or above this are refused: at theta 5 the top rank already gets 96% of the draws. */
+    public static final double MAX_SKEW = 5;
     private static final int REDRAWS = 64;
     private static final List<String> PERSON = List.of("person");
     private static final List<String> MESSAGES = List.of("post", "comment");
@@ -43,8 +58,24 @@ public final class ParamSampler {
     private final SplitMix64 random;
     private final long vertices;
     private final long edges;
+    private final Zipf vertexRanks;
+    private final Zipf edgeRanks;
+    private final Scatter vertexIds;
+    private final Scatter edgeIds;
 
+    /** Uniform draws: {@code ParamSampler(pool, seed, 0)}. */
     public ParamSampler(ValuePool pool, long seed) {
+        this(pool, seed, 0);
+    }
+
+    /**
+     * @param skew the Zipf theta of the vertices and edges of Q2–Q27, in {@code [0, MAX_SKEW)}; 0 is
+     *     uniform
+     */
+    public ParamSampler(ValuePool pool, long seed, double skew) {
+        if (!(skew >= 0 && skew < MAX_SKEW)) {
+            throw new IllegalArgumentException("skew=" + skew + " is outside [0, " + MAX_SKEW + ")");
+        }
         this.pool = pool;
         this.info = pool.info();
         this.random = new SplitMix64(SplitMix64.hash(seed, 0x5A3B));
@@ -54,6 +85,15 @@ public final class ParamSampler {
             throw new IllegalArgumentException("dataset=" + info.name() + " needs vertices and edges: vertices=" + vertices
                     + " edges=" + edges);
         }
+        this.vertexRanks = new Zipf(vertices, skew);
+        this.edgeRanks = new Zipf(edges, skew);
+        this.vertexIds = new Scatter(vertices);
+        this.edgeIds = new Scatter(edges);
+    }
+
+    /** The Zipf theta of the vertices and edges of Q2–Q27 (0: uniform). */
+    public double skew() {
+        return vertexRanks.theta();
     }
 
     public QueryParams sample(LbvQuery query) {
@@ -81,17 +121,19 @@ public final class ParamSampler {
         long v = switch (query) {
             case IS1, IS2, IS3 -> pool.vertexOf(random, PERSON);
             case IS4 -> pool.vertexOf(random, MESSAGES);
-            case KHOP1, KHOP2, KHOP3, KHOP4 -> vertex();
+            case KHOP1, KHOP2, KHOP3, KHOP4 -> random.nextLong(vertices); // uniform whatever the skew
         };
         return new QueryParams(v, -1, -1, null, info.lookupKey(), null, null, 0, pool.lookupValue(v), null, null);
     }
 
+    /** A vertex of a throughput query: uniform, or Zipf-skewed over scattered ids. */
     private long vertex() {
-        return random.nextLong(vertices);
+        return skew() == 0 ? random.nextLong(vertices) : vertexIds.apply(vertexRanks.next(random));
     }
 
+    /** An edge of a throughput query: uniform, or Zipf-skewed over scattered ids. */
     private long edge() {
-        return random.nextLong(edges);
+        return skew() == 0 ? random.nextLong(edges) : edgeIds.apply(edgeRanks.next(random));
     }
 
     private String newKey() {
