@@ -26,6 +26,8 @@ import java.util.Objects;
  * @param threads client threads
  * @param seconds the measured run asked for (0: no throughput run)
  * @param warmupSeconds the warm-up asked for
+ * @param skew the Zipf theta of the throughput queries' vertices and edges ({@link ParamSampler}; 0
+ *     uniform; JSON without it, written before it existed, reads as 0)
  * @param loadSeconds how long {@link LbvSystem#load} took
  * @param measuredSeconds how long the measured run took, from start to the last thread's end
  * @param commits queries committed in the measured run
@@ -41,10 +43,10 @@ import java.util.Objects;
  */
 public record LbvResult(String system, String isolation, String systemClass, Map<String, String> options,
                         String dataset, String datasetName, long targetEdges, long seed, long vertices, long edges,
-                        String workload, int threads, double seconds, double warmupSeconds, double loadSeconds,
-                        double measuredSeconds, long commits, long aborts, long failures, double tps, double abortRate,
-                        double p50Ms, double p99Ms, List<QueryStats> queries, List<LatencyStats> latency,
-                        List<String> errors) {
+                        String workload, int threads, double seconds, double warmupSeconds, double skew,
+                        double loadSeconds, double measuredSeconds, long commits, long aborts, long failures, double tps,
+                        double abortRate, double p50Ms, double p99Ms, List<QueryStats> queries,
+                        List<LatencyStats> latency, List<String> errors) {
     /** The JSON layout's version; the driver checks it. */
     public static final int VERSION = 1;
     /** The prefix of the child's result line on stdout. */
@@ -55,6 +57,17 @@ public record LbvResult(String system, String isolation, String systemClass, Map
         queries = List.copyOf(queries);
         latency = List.copyOf(latency);
         errors = List.copyOf(errors);
+    }
+
+    /** A result of uniform draws (skew 0). */
+    public LbvResult(String system, String isolation, String systemClass, Map<String, String> options, String dataset,
+                     String datasetName, long targetEdges, long seed, long vertices, long edges, String workload,
+                     int threads, double seconds, double warmupSeconds, double loadSeconds, double measuredSeconds,
+                     long commits, long aborts, long failures, double tps, double abortRate, double p50Ms, double p99Ms,
+                     List<QueryStats> queries, List<LatencyStats> latency, List<String> errors) {
+        this(system, isolation, systemClass, options, dataset, datasetName, targetEdges, seed, vertices, edges, workload,
+                threads, seconds, warmupSeconds, 0, loadSeconds, measuredSeconds, commits, aborts, failures, tps,
+                abortRate, p50Ms, p99Ms, queries, latency, errors);
     }
 
     /**
@@ -95,6 +108,7 @@ public record LbvResult(String system, String isolation, String systemClass, Map
         m.put("threads", threads);
         m.put("seconds", seconds);
         m.put("warmup_seconds", warmupSeconds);
+        m.put("skew", skew);
         m.put("load_seconds", loadSeconds);
         m.put("measured_seconds", measuredSeconds);
         m.put("commits", commits);
@@ -171,9 +185,9 @@ public record LbvResult(String system, String isolation, String systemClass, Map
         return new LbvResult(f.str("system"), f.str("isolation"), f.str("system_class"), options, f.str("dataset"),
                 f.str("dataset_name"), f.lng("target_edges"), f.lng("seed"), f.lng("vertices"), f.lng("edges"),
                 f.str("workload"), (int) f.lng("threads"), f.dbl("seconds"), f.dbl("warmup_seconds"),
-                f.dbl("load_seconds"), f.dbl("measured_seconds"), f.lng("commits"), f.lng("aborts"),
-                f.lng("failures"), f.dbl("tps"), f.dbl("abort_rate"), f.dbl("p50_ms"), f.dbl("p99_ms"), queries,
-                latency, errors);
+                f.map.containsKey("skew") ? f.dbl("skew") : 0, f.dbl("load_seconds"), f.dbl("measured_seconds"),
+                f.lng("commits"), f.lng("aborts"), f.lng("failures"), f.dbl("tps"), f.dbl("abort_rate"),
+                f.dbl("p50_ms"), f.dbl("p99_ms"), queries, latency, errors);
     }
 
     /** The human summary, e.g. {@code system=gtran isolation=serializable workload=MIX threads=4 tps=1234.5 ...}. */

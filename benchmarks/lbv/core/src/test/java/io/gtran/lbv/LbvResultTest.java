@@ -31,6 +31,21 @@ class LbvResultTest {
     }
 
     @Test
+    void skewRoundTripsAndOlderJsonWithoutItReadsAsUniform() {
+        LbvResult r = sample();
+        assertEquals(0, r.skew(), "the constructor without skew");
+        String json = r.toJson();
+        assertTrue(json.contains("\"skew\":0.0"), json);
+        assertEquals(r, LbvResult.fromJson(json.replace("\"skew\":0.0,", "")), "JSON written before skew existed");
+        LbvResult skewed = new LbvResult(r.system(), r.isolation(), r.systemClass(), r.options(), r.dataset(),
+                r.datasetName(), r.targetEdges(), r.seed(), r.vertices(), r.edges(), r.workload(), r.threads(), r.seconds(),
+                r.warmupSeconds(), 0.99, r.loadSeconds(), r.measuredSeconds(), r.commits(), r.aborts(), r.failures(),
+                r.tps(), r.abortRate(), r.p50Ms(), r.p99Ms(), r.queries(), r.latency(), r.errors());
+        assertEquals(0.99, LbvResult.fromJson(skewed.toJson()).skew());
+        assertEquals(skewed, LbvResult.fromJson(skewed.toJson()));
+    }
+
+    @Test
     void readerNamesWhatIsWrong() {
         String json = sample().toJson();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
