@@ -40,8 +40,8 @@ public final class LbvChildMain {
               --latency-runs N   measured runs per latency query (default 20)
               --latency-seconds B  time budget per latency query (default 30)
               --max-retries R    retries of an aborted query before it counts as failed (default 20)
-              --skew THETA       Zipf theta of the throughput queries' vertices and edges, in [0, 5);
-                                 0 is uniform (default 0)
+              --skew THETA       Zipf theta of the throughput queries' vertices and edges (not those
+                                 Q18 and Q19 remove), in [0, 5); 0 is uniform (default 0)
             """;
 
     private LbvChildMain() {

@@ -51,7 +51,8 @@ public final class LbvMain {
               --edges N             dataset size in edges (default 1000000; grateful-dead is fixed)
               --seed S              dataset and query seed (default 1)
               --skew THETA          Zipf theta of the vertices and edges the queries name, in [0, 5): 0 is
-                                    uniform (default), 0.99 YCSB's skew; the latency queries stay uniform
+                                    uniform (default), 0.99 YCSB's skew; what Q18 and Q19 remove and the
+                                    latency queries stay uniform
               --latency             also run IS1-IS4 and k-hop 1-4 once per system, isolation and cluster
                                     shape (single-threaded)
               --out DIR             where results, charts and child logs go (default target/lbv)
