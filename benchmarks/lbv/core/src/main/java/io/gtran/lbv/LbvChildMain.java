@@ -27,7 +27,7 @@ public final class LbvChildMain {
             usage: java -cp <classpath> io.gtran.lbv.LbvChildMain --system <LbvSystem class> [--option key=value]...
                    --dataset social|kronecker|grateful-dead [--edges N] [--seed S] [--workload RO|RI|WI|MIX]
                    [--threads T] [--seconds D] [--warmup W] [--latency] [--latency-runs N]
-                   [--latency-seconds B] [--max-retries R]
+                   [--latency-seconds B] [--max-retries R] [--skew THETA]
               --system           FQCN of an LbvSystem with a public (java.util.Map<String,String>) constructor
               --option k=v       passed to that constructor; repeatable
               --edges N          target edge count (default 1000000)
@@ -40,6 +40,8 @@ public final class LbvChildMain {
               --latency-runs N   measured runs per latency query (default 20)
               --latency-seconds B  time budget per latency query (default 30)
               --max-retries R    retries of an aborted query before it counts as failed (default 20)
+              --skew THETA       Zipf theta of the throughput queries' vertices and edges (not those
+                                 Q18 and Q19 remove), in [0, 5); 0 is uniform (default 0)
             """;
 
     private LbvChildMain() {
@@ -66,7 +68,7 @@ public final class LbvChildMain {
             return failed(err, "constructing system=" + args(args, "--system"), e);
         }
         LbvRunner.Config config = new LbvRunner.Config(a.dataset, a.edges, a.seed, a.workload, a.threads, a.seconds,
-                a.warmup, a.latency, a.latencyRuns, a.latencySeconds, a.maxRetries);
+                a.warmup, a.latency, a.latencyRuns, a.latencySeconds, a.maxRetries, a.skew);
         LbvResult result;
         try {
             result = new LbvRunner(config, err).run(system, dataset, a.system, a.options);
@@ -162,6 +164,7 @@ public final class LbvChildMain {
         int latencyRuns = 20;
         double latencySeconds = 30;
         int maxRetries = LbvRunner.DEFAULT_MAX_RETRIES;
+        double skew;
 
         static ChildArgs parse(String[] args) throws UsageException {
             ChildArgs a = new ChildArgs();
@@ -198,6 +201,7 @@ public final class LbvChildMain {
                     case "--latency-seconds" -> a.latencySeconds =
                             positive("latency-seconds", parseDouble("latency-seconds", value));
                     case "--max-retries" -> a.maxRetries = (int) nonNegative("max-retries", parseLong("max-retries", value));
+                    case "--skew" -> a.skew = skew(parseDouble("skew", value));
                     default -> throw new UsageException("argument=" + flag + " is unknown");
                 }
             }
@@ -236,6 +240,13 @@ public final class LbvChildMain {
             } catch (NumberFormatException e) {
                 throw new UsageException(name + "=" + value + " is not a number");
             }
+        }
+
+        private static double skew(double value) throws UsageException {
+            if (value < 0 || value >= ParamSampler.MAX_SKEW) {
+                throw new UsageException("skew=" + value + " must be in [0, " + ParamSampler.MAX_SKEW + ")");
+            }
+            return value;
         }
 
         private static long positive(String name, long value) throws UsageException {

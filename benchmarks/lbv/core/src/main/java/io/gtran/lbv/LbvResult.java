@@ -26,6 +26,8 @@ import java.util.Objects;
  * @param threads client threads
  * @param seconds the measured run asked for (0: no throughput run)
  * @param warmupSeconds the warm-up asked for
+ * @param skew the Zipf theta of the throughput queries' vertices and edges ({@link ParamSampler}; 0
+ *     uniform; JSON without it, written before it existed, reads as 0)
  * @param loadSeconds how long {@link LbvSystem#load} took
  * @param measuredSeconds how long the measured run took, from start to the last thread's end
  * @param commits queries committed in the measured run
@@ -45,10 +47,10 @@ import java.util.Objects;
  */
 public record LbvResult(String system, String isolation, String systemClass, Map<String, String> options,
                         String dataset, String datasetName, long targetEdges, long seed, long vertices, long edges,
-                        String workload, int threads, double seconds, double warmupSeconds, double loadSeconds,
-                        double measuredSeconds, long commits, long aborts, long failures, double tps, double abortRate,
-                        double p50Ms, double p99Ms, List<QueryStats> queries, List<LatencyStats> latency,
-                        List<String> errors, double messagesPerQuery, double bytesPerQuery) {
+                        String workload, int threads, double seconds, double warmupSeconds, double skew,
+                        double loadSeconds, double measuredSeconds, long commits, long aborts, long failures, double tps,
+                        double abortRate, double p50Ms, double p99Ms, List<QueryStats> queries,
+                        List<LatencyStats> latency, List<String> errors, double messagesPerQuery, double bytesPerQuery) {
     /** The JSON layout's version; the driver checks it. */
     public static final int VERSION = 1;
     /** The prefix of the child's result line on stdout. */
@@ -61,7 +63,7 @@ public record LbvResult(String system, String isolation, String systemClass, Map
         errors = List.copyOf(errors);
     }
 
-    /** A result with no message counts (a system that does not count them). */
+    /** A result of uniform draws (skew 0) with no message counts (a system that does not count them). */
     public LbvResult(String system, String isolation, String systemClass, Map<String, String> options,
                      String dataset, String datasetName, long targetEdges, long seed, long vertices, long edges,
                      String workload, int threads, double seconds, double warmupSeconds, double loadSeconds,
@@ -69,7 +71,7 @@ public record LbvResult(String system, String isolation, String systemClass, Map
                      double p50Ms, double p99Ms, List<QueryStats> queries, List<LatencyStats> latency,
                      List<String> errors) {
         this(system, isolation, systemClass, options, dataset, datasetName, targetEdges, seed, vertices, edges, workload,
-                threads, seconds, warmupSeconds, loadSeconds, measuredSeconds, commits, aborts, failures, tps, abortRate,
+                threads, seconds, warmupSeconds, 0, loadSeconds, measuredSeconds, commits, aborts, failures, tps, abortRate,
                 p50Ms, p99Ms, queries, latency, errors, Double.NaN, Double.NaN);
     }
 
@@ -124,6 +126,7 @@ public record LbvResult(String system, String isolation, String systemClass, Map
         m.put("threads", threads);
         m.put("seconds", seconds);
         m.put("warmup_seconds", warmupSeconds);
+        m.put("skew", skew);
         m.put("load_seconds", loadSeconds);
         m.put("measured_seconds", measuredSeconds);
         m.put("commits", commits);
@@ -209,9 +212,10 @@ public record LbvResult(String system, String isolation, String systemClass, Map
         return new LbvResult(f.str("system"), f.str("isolation"), f.str("system_class"), options, f.str("dataset"),
                 f.str("dataset_name"), f.lng("target_edges"), f.lng("seed"), f.lng("vertices"), f.lng("edges"),
                 f.str("workload"), (int) f.lng("threads"), f.dbl("seconds"), f.dbl("warmup_seconds"),
-                f.dbl("load_seconds"), f.dbl("measured_seconds"), f.lng("commits"), f.lng("aborts"),
-                f.lng("failures"), f.dbl("tps"), f.dbl("abort_rate"), f.dbl("p50_ms"), f.dbl("p99_ms"), queries,
-                latency, errors, f.optionalDbl("messages_per_query"), f.optionalDbl("bytes_per_query"));
+                f.map.containsKey("skew") ? f.dbl("skew") : 0, f.dbl("load_seconds"), f.dbl("measured_seconds"),
+                f.lng("commits"), f.lng("aborts"), f.lng("failures"), f.dbl("tps"), f.dbl("abort_rate"),
+                f.dbl("p50_ms"), f.dbl("p99_ms"), queries, latency, errors, f.optionalDbl("messages_per_query"),
+                f.optionalDbl("bytes_per_query"));
     }
 
     /** The human summary, e.g. {@code system=gtran isolation=serializable workload=MIX threads=4 tps=1234.5 ...}. */

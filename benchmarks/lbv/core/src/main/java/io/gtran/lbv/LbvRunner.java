@@ -29,7 +29,7 @@ import java.util.concurrent.locks.LockSupport;
  *       about every second and {@code LBV_LOADED system=.. vertices=V edges=E seconds=s} at the end;
  *   <li>if {@code seconds > 0}: a warm-up of {@code warmupSeconds} and then the measured run, each
  *       with {@code threads} client threads drawing from their own {@link QueryMix} and
- *       {@link ParamSampler}, seeded from (seed, phase, thread);
+ *       {@link ParamSampler}, seeded from (seed, phase, thread) and skewed by {@code skew};
  *   <li>if {@code latency}: each {@link LatencyQuery} on one thread, {@code latencyRuns} times
  *       (after twenty unmeasured runs, as many as the budget allows), at most {@code latencySeconds} per query.
  * </ol>
@@ -63,9 +63,18 @@ public final class LbvRunner {
      * @param latencyRuns measured runs per latency query
      * @param latencySeconds time budget per latency query (at least one measured run happens)
      * @param maxRetries retries of an aborted query before it counts as a failure
+     * @param skew the Zipf theta of the throughput queries' vertices and edges ({@link ParamSampler}); 0 uniform
      */
     public record Config(String dataset, long targetEdges, long seed, Workload workload, int threads, double seconds,
-                         double warmupSeconds, boolean latency, int latencyRuns, double latencySeconds, int maxRetries) {
+                         double warmupSeconds, boolean latency, int latencyRuns, double latencySeconds, int maxRetries,
+                         double skew) {
+        /** Uniform draws (skew 0). */
+        public Config(String dataset, long targetEdges, long seed, Workload workload, int threads, double seconds,
+                      double warmupSeconds, boolean latency, int latencyRuns, double latencySeconds, int maxRetries) {
+            this(dataset, targetEdges, seed, workload, threads, seconds, warmupSeconds, latency, latencyRuns,
+                    latencySeconds, maxRetries, 0);
+        }
+
         public Config {
             Objects.requireNonNull(dataset, "dataset");
             Objects.requireNonNull(workload, "workload");
@@ -75,6 +84,7 @@ public final class LbvRunner {
             check(latencyRuns >= 1, "latencyRuns", latencyRuns);
             check(latencySeconds > 0, "latencySeconds", latencySeconds);
             check(maxRetries >= 0, "maxRetries", maxRetries);
+            check(skew >= 0 && skew < ParamSampler.MAX_SKEW, "skew", skew);
         }
 
         private static void check(boolean ok, String name, Object value) {
@@ -131,8 +141,8 @@ public final class LbvRunner {
         }
         return new LbvResult(system.name(), system.isolation(), systemClass, options, config.dataset(), info.name(),
                 config.targetEdges(), config.seed(), info.vertices(), info.edges(), config.workload().name(),
-                config.threads(), config.seconds(), config.warmupSeconds(), loadSeconds, measuredSeconds, commits,
-                aborts, measured.total(measured.failures), measuredSeconds > 0 ? commits / measuredSeconds : 0,
+                config.threads(), config.seconds(), config.warmupSeconds(), config.skew(), loadSeconds, measuredSeconds,
+                commits, aborts, measured.total(measured.failures), measuredSeconds > 0 ? commits / measuredSeconds : 0,
                 commits + aborts > 0 ? (double) aborts / (commits + aborts) : 0, RunStats.ms(all.quantileNanos(0.5)),
                 RunStats.ms(all.quantileNanos(0.99)), measured.queryStats(), latency,
                 new ArrayList<>(errors).subList(0, Math.min(MAX_ERRORS, errors.size())), messagesPerQuery, bytesPerQuery);
@@ -204,7 +214,7 @@ public final class LbvRunner {
     /** One client thread's loop until {@code deadline}. */
     private RunStats client(LbvSystem system, ValuePool pool, long seed, long deadline) {
         QueryMix mix = new QueryMix(config.workload(), new Random(SplitMix64.hash(seed, 1)));
-        ParamSampler sampler = new ParamSampler(pool, SplitMix64.hash(seed, 2));
+        ParamSampler sampler = new ParamSampler(pool, SplitMix64.hash(seed, 2), config.skew());
         SplitMix64 backoff = SplitMix64.of(seed, 3);
         RunStats stats = new RunStats(MAX_ERRORS);
         while (System.nanoTime() < deadline) {

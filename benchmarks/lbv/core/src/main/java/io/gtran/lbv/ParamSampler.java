@@ -7,8 +7,27 @@ import java.util.Map;
 
 /**
  * Draws the parameters of each query from a {@link ValuePool}: ids, labels, keys and values that
- * exist in the dataset as generated. One per thread (not thread-safe); the same pool and seed
+ * exist in the dataset as generated. One per thread (not thread-safe); the same pool, seed and skew
  * give the same sequence.
+ *
+ * <p><b>Skew.</b> Every vertex and edge a throughput query (Q2–Q27) names, including the vertex or
+ * edge whose label a new element copies, but not the element Q18 or Q19 removes, is drawn by
+ * {@code vertex()} and {@code edge()}: with {@code skew} (theta) 0, the default, uniformly, exactly
+ * the sequence this class drew before skew existed; with theta {@code > 0} from a Zipf
+ * distribution, the {@code r}-th most popular of {@code n} with probability
+ * {@code r^-theta / zeta(n, theta)} ({@link Zipf}). Theta 0.99 is YCSB's default: over 272K
+ * vertices it gives the top vertex 7% of the draws and the top hundred 38% (theta 0.8: 1.8% and
+ * 14%; theta 1.2: 19% and 70%). Ranks are mapped to ids by a fixed bijection ({@link Scatter}), so
+ * the hot elements are scattered ids, the same ones in every thread and every system, not the
+ * lowest ids. Where a query redraws (an element whose label carries no key to set), the redraw is
+ * skewed too.
+ *
+ * <p>Q18 and Q19 remove a uniform vertex or edge whatever the skew: removing hot elements removes
+ * the skew with them (tried at theta 0.99 on 100K edges: the removals of the warm-up left about
+ * half of all skewed draws naming a removed element, and the rest drew next to no conflicts). The
+ * latency queries ({@link #sample(LatencyQuery)}) are uniform too: they measure single-query
+ * latency, not contention. "Uniform" below means "skewed by theta" for the vertices and edges of
+ * Q2–Q17 and Q20–Q27.
  *
  * <p>What each query gets:
  * <ul>
@@ -34,6 +53,8 @@ public final class ParamSampler {
     public static final int NEW_KEYS = 16;
     public static final String NEW_KEY_PREFIX = "lbv_new_";
     public static final int MAX_FANOUT = 5;
+    /** Skews at or above this are refused: at theta 5 the top rank already gets 96% of the draws. */
+    public static final double MAX_SKEW = 5;
     private static final int REDRAWS = 64;
     private static final List<String> PERSON = List.of("person");
     private static final List<String> MESSAGES = List.of("post", "comment");
@@ -43,8 +64,24 @@ public final class ParamSampler {
     private final SplitMix64 random;
     private final long vertices;
     private final long edges;
+    private final Zipf vertexRanks;
+    private final Zipf edgeRanks;
+    private final Scatter vertexIds;
+    private final Scatter edgeIds;
 
+    /** Uniform draws: {@code ParamSampler(pool, seed, 0)}. */
     public ParamSampler(ValuePool pool, long seed) {
+        this(pool, seed, 0);
+    }
+
+    /**
+     * @param skew the Zipf theta of the vertices and edges of Q2–Q27, in {@code [0, MAX_SKEW)}; 0 is
+     *     uniform
+     */
+    public ParamSampler(ValuePool pool, long seed, double skew) {
+        if (!(skew >= 0 && skew < MAX_SKEW)) {
+            throw new IllegalArgumentException("skew=" + skew + " is outside [0, " + MAX_SKEW + ")");
+        }
         this.pool = pool;
         this.info = pool.info();
         this.random = new SplitMix64(SplitMix64.hash(seed, 0x5A3B));
@@ -54,6 +91,15 @@ public final class ParamSampler {
             throw new IllegalArgumentException("dataset=" + info.name() + " needs vertices and edges: vertices=" + vertices
                     + " edges=" + edges);
         }
+        this.vertexRanks = new Zipf(vertices, skew);
+        this.edgeRanks = new Zipf(edges, skew);
+        this.vertexIds = new Scatter(vertices);
+        this.edgeIds = new Scatter(edges);
+    }
+
+    /** The Zipf theta of the vertices and edges of Q2–Q27 (0: uniform). */
+    public double skew() {
+        return vertexRanks.theta();
     }
 
     public QueryParams sample(LbvQuery query) {
@@ -68,8 +114,10 @@ public final class ParamSampler {
             case Q12 -> has(info.indexedEdgeKeys(), info.edgeKeys(), false);
             case Q13 -> params(-1, -1, random.pick(info.edgeLabels()), null, null);
             case Q24 -> params(vertex(), -1, random.pick(info.edgeLabels()), null, null);
-            case Q14, Q18, Q22, Q23, Q25, Q26, Q27 -> params(vertex(), -1, null, null, null);
-            case Q15, Q19 -> params(-1, edge(), null, null, null);
+            case Q14, Q22, Q23, Q25, Q26, Q27 -> params(vertex(), -1, null, null, null);
+            case Q18 -> params(random.nextLong(vertices), -1, null, null, null); // uniform whatever the skew: see above
+            case Q15 -> params(-1, edge(), null, null, null);
+            case Q19 -> params(-1, random.nextLong(edges), null, null, null); // uniform whatever the skew
             case Q16 -> vertexProperty(true);
             case Q17 -> edgeProperty(true);
             case Q20 -> vertexProperty(false);
@@ -81,17 +129,19 @@ public final class ParamSampler {
         long v = switch (query) {
             case IS1, IS2, IS3 -> pool.vertexOf(random, PERSON);
             case IS4 -> pool.vertexOf(random, MESSAGES);
-            case KHOP1, KHOP2, KHOP3, KHOP4 -> vertex();
+            case KHOP1, KHOP2, KHOP3, KHOP4 -> random.nextLong(vertices); // uniform whatever the skew: see above
         };
         return new QueryParams(v, -1, -1, null, info.lookupKey(), null, null, 0, pool.lookupValue(v), null, null);
     }
 
+    /** A vertex of a throughput query: uniform, or Zipf-skewed over scattered ids. */
     private long vertex() {
-        return random.nextLong(vertices);
+        return skew() == 0 ? random.nextLong(vertices) : vertexIds.apply(vertexRanks.next(random));
     }
 
+    /** An edge of a throughput query: uniform, or Zipf-skewed over scattered ids. */
     private long edge() {
-        return random.nextLong(edges);
+        return skew() == 0 ? random.nextLong(edges) : edgeIds.apply(edgeRanks.next(random));
     }
 
     private String newKey() {

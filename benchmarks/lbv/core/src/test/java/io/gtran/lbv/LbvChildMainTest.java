@@ -33,7 +33,7 @@ class LbvChildMainTest {
     void runsASystemAndPrintsTheResultLast() {
         int status = run("--system", MAP, "--option", "conflictRate=0.05", "--option", "seed=3", "--dataset", "grateful-dead",
                 "--edges", "1000", "--seed", "9", "--workload", "ri", "--threads", "2", "--seconds", "0.5", "--warmup", "0.1",
-                "--latency", "--latency-runs", "3");
+                "--latency", "--latency-runs", "3", "--skew", "1");
         assertEquals(0, status, err());
         List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
         String last = lines.get(lines.size() - 1);
@@ -47,6 +47,7 @@ class LbvChildMainTest {
         assertEquals("RI", r.workload());
         assertEquals(2, r.threads());
         assertEquals(9, r.seed());
+        assertEquals(1.0, r.skew());
         assertTrue(r.commits() > 0 && r.aborts() > 0, r.summary());
         assertEquals(LatencyQuery.values().length, r.latency().size());
         assertTrue(err().contains("LBV_LOADED system=map vertices=808 edges=8049"), err());
@@ -64,6 +65,10 @@ class LbvChildMainTest {
         "--system X --dataset social --workload RW           | workload=RW is not one of RO, RI, WI, MIX",
         "--system X --dataset social --option isolation      | option=isolation is not key=value",
         "--system X --dataset social --bogus 1               | argument=--bogus is unknown",
+        "--system X --dataset social --skew -0.5             | skew=-0.5 must be in [0, 5.0)",
+        "--system X --dataset social --skew 5                | skew=5.0 must be in [0, 5.0)",
+        "--system X --dataset social --skew NaN              | skew=NaN is not a number",
+        "--system X --dataset social --skew hot              | skew=hot is not a number",
         "--system X --dataset social --seed                  | argument=--seed needs a value",
         "--system X --dataset ldbc                           | dataset=ldbc is unknown; known: social, kronecker, grateful-dead",
         "--system no.such.System --dataset social            | system=no.such.System is not on the classpath",

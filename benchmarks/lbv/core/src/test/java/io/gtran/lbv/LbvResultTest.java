@@ -38,7 +38,7 @@ class LbvResultTest {
         LbvResult r = plain;
         LbvResult counted = new LbvResult(r.system(), r.isolation(), r.systemClass(), r.options(), r.dataset(),
                 r.datasetName(), r.targetEdges(), r.seed(), r.vertices(), r.edges(), r.workload(), r.threads(), r.seconds(),
-                r.warmupSeconds(), r.loadSeconds(), r.measuredSeconds(), r.commits(), r.aborts(), r.failures(), r.tps(),
+                r.warmupSeconds(), 0, r.loadSeconds(), r.measuredSeconds(), r.commits(), r.aborts(), r.failures(), r.tps(),
                 r.abortRate(), r.p50Ms(), r.p99Ms(), r.queries(),
                 List.of(new LbvResult.LatencyStats("IS1", 20, 0, 120, 0.1, 0.09, 0.3, 0.31, 4.0, 512.5)), r.errors(),
                 6.25, 880.0);
@@ -48,6 +48,22 @@ class LbvResultTest {
         assertTrue(counted.table().contains("messages_per_query=6.25 bytes_per_query=880.0"), counted.table());
         assertTrue(counted.table().contains("512.5"), counted.table());
         assertTrue(counted.hasTraffic() && !plain.hasTraffic());
+    }
+
+    @Test
+    void skewRoundTripsAndOlderJsonWithoutItReadsAsUniform() {
+        LbvResult r = sample();
+        assertEquals(0, r.skew(), "the constructor without skew");
+        String json = r.toJson();
+        assertTrue(json.contains("\"skew\":0.0"), json);
+        assertEquals(r, LbvResult.fromJson(json.replace("\"skew\":0.0,", "")), "JSON written before skew existed");
+        LbvResult skewed = new LbvResult(r.system(), r.isolation(), r.systemClass(), r.options(), r.dataset(),
+                r.datasetName(), r.targetEdges(), r.seed(), r.vertices(), r.edges(), r.workload(), r.threads(), r.seconds(),
+                r.warmupSeconds(), 0.99, r.loadSeconds(), r.measuredSeconds(), r.commits(), r.aborts(), r.failures(),
+                r.tps(), r.abortRate(), r.p50Ms(), r.p99Ms(), r.queries(), r.latency(), r.errors(), Double.NaN,
+                Double.NaN);
+        assertEquals(0.99, LbvResult.fromJson(skewed.toJson()).skew());
+        assertEquals(skewed, LbvResult.fromJson(skewed.toJson()));
     }
 
     @Test

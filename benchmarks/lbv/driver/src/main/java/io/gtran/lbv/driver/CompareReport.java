@@ -105,8 +105,8 @@ final class CompareReport {
     List<Path> charts(Path dir) throws IOException {
         double[][] tps = matrix(o -> o.result() == null ? Double.NaN : o.result().tps());
         double[][] aborts = matrix(o -> o.result() == null ? Double.NaN : o.result().abortRate() * 100);
-        String about = String.format(Locale.ROOT, " (%s, %,d edges, %d threads, %.0f s per run)", options.dataset,
-                options.edges, options.threads, options.seconds);
+        String about = String.format(Locale.ROOT, " (%s, %,d edges, %d threads, %.0f s per run%s)", options.dataset,
+                options.edges, options.threads, options.seconds, options.skew == 0 ? "" : ", skew " + options.skew);
         Path throughput = dir.resolve("lbv-" + options.dataset + "-throughput.png");
         Charts.groupedBars(throughput, "LBV throughput per system and workload" + about, "committed queries/s",
                 workloads, series, tps, true, "%,.0f");

@@ -1,6 +1,7 @@
 package io.gtran.lbv.driver;
 
 import io.gtran.lbv.LbvResult;
+import io.gtran.lbv.ParamSampler;
 import io.gtran.lbv.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -21,7 +22,7 @@ import java.util.Map;
  * <pre>
  * bin/gtran bench lbv [--system S[,S..]] [--workload RO|RI|WI|MIX[,..]] [--isolation SR|SI[,..]]
  *                     [--threads T] [--seconds D] [--warmup W] [--dataset social|kronecker|grateful-dead]
- *                     [--edges N] [--seed S] [--latency] [--compare] [--out DIR] [--heap SIZE]
+ *                     [--edges N] [--seed S] [--skew THETA] [--latency] [--compare] [--out DIR] [--heap SIZE]
  *                     [--nodes N[,N..]] [--link-latency-us L[,L..]] [--execution E[,E..]]
  * </pre>
  *
@@ -51,6 +52,9 @@ public final class LbvMain {
               --dataset NAME        social, kronecker, grateful-dead (default social)
               --edges N             dataset size in edges (default 1000000; grateful-dead is fixed)
               --seed S              dataset and query seed (default 1)
+              --skew THETA          Zipf theta of the vertices and edges the queries name, in [0, 5): 0 is
+                                    uniform (default), 0.99 YCSB's skew; what Q18 and Q19 remove and the
+                                    latency queries stay uniform
               --latency             also run IS1-IS4 and k-hop 1-4 once per system, isolation and cluster
                                     shape (single-threaded)
               --out DIR             where results, charts and child logs go (default target/lbv)
@@ -86,8 +90,9 @@ public final class LbvMain {
         Path outDir = home.resolve(options.out);
         ChildRun children = new ChildRun(home, outDir.resolve("logs"), options.heap, out);
         List<Run> runs = plan(options);
-        out.printf(Locale.ROOT, "LBV plan: %d run(s) on dataset=%s edges=%d seed=%d threads=%d seconds=%s warmup=%s%n",
-                runs.size(), options.dataset, options.edges, options.seed, options.threads, options.seconds, options.warmup);
+        out.printf(Locale.ROOT, "LBV plan: %d run(s) on dataset=%s edges=%d seed=%d threads=%d seconds=%s warmup=%s"
+                        + " skew=%s%n", runs.size(), options.dataset, options.edges, options.seed, options.threads,
+                options.seconds, options.warmup, options.skew);
         List<Outcome> outcomes = new ArrayList<>();
         java.util.Set<String> latencyDone = new java.util.HashSet<>();
         for (Run run : runs) {
@@ -97,7 +102,7 @@ public final class LbvMain {
             List<String> childArgs = new ArrayList<>(List.of("--dataset", options.dataset, "--edges",
                     Long.toString(options.edges), "--seed", Long.toString(options.seed), "--workload", run.workload(),
                     "--threads", Integer.toString(options.threads), "--seconds", Double.toString(options.seconds),
-                    "--warmup", Double.toString(options.warmup)));
+                    "--warmup", Double.toString(options.warmup), "--skew", Double.toString(options.skew)));
             if (latency) {
                 childArgs.add("--latency");
             }
@@ -130,11 +135,17 @@ public final class LbvMain {
         return outcomes.stream().anyMatch(o -> o.error() != null) ? 1 : 0;
     }
 
-    /** The result line: {@code LBV system= workload= isolation= threads= tps= abort_rate= p99_ms=}. */
+    /**
+     * The issue's result line: {@code LBV system= workload= isolation= threads= tps= abort_rate= p99_ms=}, then
+     * {@code skew=} if the draws were skewed and the cluster shape if there is one.
+     */
     static String lbvLine(Run run, LbvResult result) {
         String line = String.format(Locale.ROOT, "LBV system=%s workload=%s isolation=%s threads=%d tps=%.1f abort_rate=%.4f "
                         + "p99_ms=%.3f", run.entry().name(), run.workload(), run.entry().isolationFor(run.isolation()),
                 result.threads(), result.tps(), result.abortRate(), result.p99Ms());
+        if (result.skew() != 0) {
+            line += " skew=" + result.skew();
+        }
         if (result.hasTraffic()) {
             line += String.format(Locale.ROOT, " messages_per_query=%.2f bytes_per_query=%.1f", result.messagesPerQuery(),
                     result.bytesPerQuery());
@@ -256,6 +267,7 @@ public final class LbvMain {
         String dataset = "social";
         long edges = 1_000_000;
         long seed = 1;
+        double skew;
         static final int MAX_NODES = 16;
         static final int MAX_LINK_LATENCY_US = 1_000_000;
         String out = "target/lbv";
@@ -319,6 +331,7 @@ public final class LbvMain {
                     case "--dataset" -> o.dataset = value;
                     case "--edges" -> o.edges = positive(flag, value);
                     case "--seed" -> o.seed = number(flag, value);
+                    case "--skew" -> o.skew = skew(value);
                     case "--out" -> o.out = value;
                     case "--nodes" -> {
                         o.nodes = integers(flag, value, 1, MAX_NODES);
@@ -381,6 +394,7 @@ public final class LbvMain {
             m.put("threads", threads);
             m.put("seconds", seconds);
             m.put("warmup_seconds", warmup);
+            m.put("skew", skew);
             return m;
         }
 
@@ -438,6 +452,15 @@ public final class LbvMain {
                 throw new IllegalArgumentException("must be a non-negative number: " + flag.substring(2) + "=" + value);
             }
             return d;
+        }
+
+        /** A Zipf theta in [0, MAX_SKEW); theta 1 is fine (the sampler is exact for every theta). */
+        private static double skew(String value) {
+            double theta = nonNegativeDouble("--skew", value);
+            if (theta >= ParamSampler.MAX_SKEW) {
+                throw new IllegalArgumentException("must be in [0, " + ParamSampler.MAX_SKEW + "): skew=" + value);
+            }
+            return theta;
         }
 
         private static double positiveDouble(String flag, String value) {

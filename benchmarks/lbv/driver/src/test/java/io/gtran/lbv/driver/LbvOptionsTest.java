@@ -107,6 +107,46 @@ class LbvOptionsTest {
         assertMessage("argument=--fast is unknown", "--fast", "1");
     }
 
+    @Test
+    void skewIsAZipfThetaFromZeroToFiveReachingEveryChildAndTheResults() {
+        LbvMain.Options uniform = LbvMain.Options.parse();
+        assertEquals(0.0, uniform.skew);
+        assertEquals(0.0, uniform.describe().get("skew"));
+        for (String theta : List.of("0", "0.99", "1", "1.0", "4.99")) {
+            LbvMain.Options o = LbvMain.Options.parse("--skew", theta);
+            assertEquals(Double.parseDouble(theta), o.skew);
+            assertEquals(o.skew, o.describe().get("skew"));
+        }
+        assertTrue(new CompareReport(LbvMain.Options.parse("--skew", "0.99"), List.of()).json()
+                .contains("\"skew\":0.99"));
+    }
+
+    @Test
+    void theResultLineNamesTheSkewOnlyWhenThereIsOne() {
+        LbvMain.Run run = LbvMain.plan(LbvMain.Options.parse()).get(0);
+        assertEquals("LBV system=gtran workload=RI isolation=SR threads=2 tps=100.0 abort_rate=0.0500 p99_ms=1.500",
+                LbvMain.lbvLine(run, result(0)));
+        assertEquals("LBV system=gtran workload=RI isolation=SR threads=2 tps=100.0 abort_rate=0.0500 p99_ms=1.500 skew=0.99",
+                LbvMain.lbvLine(run, result(0.99)));
+    }
+
+    private static io.gtran.lbv.LbvResult result(double skew) {
+        return new io.gtran.lbv.LbvResult("gtran", "serializable", "X", java.util.Map.of(), "social", "social-e1000-s1",
+                1000, 1, 271, 999, "RI", 2, 1, 0, skew, 0.1, 1, 100, 5, 0, 100, 0.05, 0.5, 1.5, List.of(), List.of(),
+                List.of());
+    }
+
+    @Test
+    void badSkewsAreNamed() {
+        assertMessage("must be a non-negative number: skew=-0.5", "--skew", "-0.5");
+        assertMessage("must be a non-negative number: skew=NaN", "--skew", "NaN");
+        assertMessage("must be a non-negative number: skew=Infinity", "--skew", "Infinity");
+        assertMessage("must be in [0, 5.0): skew=5", "--skew", "5");
+        assertMessage("must be in [0, 5.0): skew=12", "--skew", "12");
+        assertMessage("not a number: skew=zipf", "--skew", "zipf");
+        assertMessage("argument=--skew needs a value", "--skew");
+    }
+
     private static void assertMessage(String part, String... args) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LbvMain.Options.parse(args));
         assertTrue(e.getMessage().contains(part), e.getMessage() + " lacks " + part);
