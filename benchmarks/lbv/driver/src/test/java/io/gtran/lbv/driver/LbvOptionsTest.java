@@ -133,7 +133,7 @@ class LbvOptionsTest {
     private static io.gtran.lbv.LbvResult result(double skew) {
         return new io.gtran.lbv.LbvResult("gtran", "serializable", "X", java.util.Map.of(), "social", "social-e1000-s1",
                 1000, 1, 271, 999, "RI", 2, 1, 0, skew, 0.1, 1, 100, 5, 0, 100, 0.05, 0.5, 1.5, List.of(), List.of(),
-                List.of());
+                List.of(), Double.NaN, Double.NaN);
     }
 
     @Test
