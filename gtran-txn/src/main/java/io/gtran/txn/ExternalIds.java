@@ -3,6 +3,7 @@ package io.gtran.txn;
 import io.gtran.storage.ElementIds;
 import io.gtran.storage.ExternalIdMap;
 import io.gtran.storage.GraphStore;
+import io.gtran.storage.UnknownElementException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -85,7 +86,7 @@ public final class ExternalIds {
             // another transaction is creating right now: checked under the map's lock, as shadowed()
             // is after a creation, so one of the two always sees the other.
             if (id instanceof Long number && ElementIds.isWellFormed(number) && isOfKind(number, kind)
-                    && kind.table(store).contains(number)
+                    && kind.table(store).contains(number) && !isMirror(kind, number)
                     && map.externalId(number) == null && !replaceable(txn, number, kind, id)) {
                 throw new ExternalIdTakenException(kind, given);
             }
@@ -195,7 +196,8 @@ public final class ExternalIds {
             }
         }
         Object number = parsed != null ? parsed : canonical; // an internal id, perhaps written as a string
-        if (number instanceof Long n && ElementIds.isWellFormed(n) && isOfKind(n, kind) && ElementIds.node(n) == store.nodeId()) {
+        if (number instanceof Long n && ElementIds.isWellFormed(n) && isOfKind(n, kind) && ElementIds.node(n) == store.nodeId()
+                && !isMirror(kind, n)) {
             return n;
         }
         return ElementIds.NONE;
@@ -233,6 +235,22 @@ public final class ExternalIds {
 
     private ExternalIdMap map(ElementKind kind) {
         return kind.table(store).externalIds();
+    }
+
+    /**
+     * Whether {@code number} is the local id of a mirror here: the header another node's edge keeps
+     * at its in-vertex's node (see {@code Mirrors}). Its id never leaves this node, so no element is
+     * known by the number. False for a header freed meanwhile, which names nothing either.
+     */
+    private boolean isMirror(ElementKind kind, long number) {
+        if (kind != ElementKind.EDGE || !store.edges().contains(number)) {
+            return false;
+        }
+        try {
+            return ElementIds.node(store.edgeOutVertex(number)) != store.nodeId(); // a mirror's out-vertex is elsewhere
+        } catch (UnknownElementException freed) {
+            return false;
+        }
     }
 
     /** Whether a well-formed id is of {@code kind}'s kind. */
