@@ -3,8 +3,10 @@ package io.gtran.txn;
 import io.gtran.storage.ElementIds;
 import io.gtran.storage.ExternalIdMap;
 import io.gtran.storage.GraphStore;
+import io.gtran.storage.UnknownElementException;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -46,6 +48,15 @@ public final class ExternalIds {
         final Map<Long, Object> names = new ConcurrentHashMap<>();
     }
 
+    /**
+     * Edge ids of this node that users gave to edges living on other nodes (see {@link #reserve}):
+     * {@link #shadowed} for an edge made here. Kept for good: an internal id is handed out once, so
+     * a number kept after its user's edge is gone only makes this node skip one more id.
+     */
+    private final Set<Long> reserved = ConcurrentHashMap.newKeySet();
+    /** Set, under {@link #lock}, before the first reservation checks the store: see {@link #shadowed}. */
+    private volatile boolean anyReserved;
+
     ExternalIds(GraphStore store) {
         this.store = store;
     }
@@ -56,11 +67,38 @@ public final class ExternalIds {
      */
     public boolean shadowed(ElementKind kind, long internal) {
         ExternalIdMap map = map(kind);
-        if (!map.created()) {
+        boolean reservations = kind == ElementKind.EDGE && anyReserved;
+        if (!map.created() && !reservations) {
             return false;
         }
-        synchronized (lock) { // against bind's check of the store and put, see bind
-            return map.internalId(internal) != ExternalIdMap.ABSENT;
+        synchronized (lock) { // against bind's and reserve's check of the store and put, see bind
+            return reservations && reserved.contains(internal) || map.internalId(internal) != ExternalIdMap.ABSENT;
+        }
+    }
+
+    /**
+     * Takes {@code number}, an edge id of this node, for the user-supplied id {@code given} of an
+     * edge {@code txn} has just created on another node, where that id is bound (an edge's id is
+     * bound where the edge lives, and a number can name an edge of any member): refused if an edge
+     * here is known by the number; else no edge made here later gets it ({@link #shadowed}).
+     *
+     * @throws ExternalIdTakenException if an edge {@code txn} sees (or one known by that number) is known by it here
+     * @throws TransactionConflictException (aborting {@code txn}) if another running transaction
+     *     creates or deletes the edge here that is known by it
+     */
+    public void reserve(Transaction txn, Object given, long number) {
+        if (!ElementIds.isWellFormed(number) || !ElementIds.isEdge(number) || ElementIds.node(number) != store.nodeId()) {
+            throw new IllegalArgumentException("not an edge id of node " + store.nodeId() + ": " + ElementIds.toString(number));
+        }
+        txn.recordWrite(key(number, ElementKind.EDGE));
+        synchronized (lock) {
+            anyReserved = true; // before the check: a creator that missed it has published its edge, which the check sees
+            // The same check as bind's for a number: one of this and shadowed() after a creation sees the other.
+            if (store.edges().contains(number) && !isMirror(ElementKind.EDGE, number)
+                    && map(ElementKind.EDGE).externalId(number) == null && !replaceable(txn, number, ElementKind.EDGE, number)) {
+                throw new ExternalIdTakenException(ElementKind.EDGE, given);
+            }
+            reserved.add(number);
         }
     }
 
@@ -85,7 +123,7 @@ public final class ExternalIds {
             // another transaction is creating right now: checked under the map's lock, as shadowed()
             // is after a creation, so one of the two always sees the other.
             if (id instanceof Long number && ElementIds.isWellFormed(number) && isOfKind(number, kind)
-                    && kind.table(store).contains(number)
+                    && kind.table(store).contains(number) && !isMirror(kind, number)
                     && map.externalId(number) == null && !replaceable(txn, number, kind, id)) {
                 throw new ExternalIdTakenException(kind, given);
             }
@@ -195,7 +233,8 @@ public final class ExternalIds {
             }
         }
         Object number = parsed != null ? parsed : canonical; // an internal id, perhaps written as a string
-        if (number instanceof Long n && ElementIds.isWellFormed(n) && isOfKind(n, kind) && ElementIds.node(n) == store.nodeId()) {
+        if (number instanceof Long n && ElementIds.isWellFormed(n) && isOfKind(n, kind) && ElementIds.node(n) == store.nodeId()
+                && !isMirror(kind, n)) {
             return n;
         }
         return ElementIds.NONE;
@@ -233,6 +272,22 @@ public final class ExternalIds {
 
     private ExternalIdMap map(ElementKind kind) {
         return kind.table(store).externalIds();
+    }
+
+    /**
+     * Whether {@code number} is the local id of a mirror here: the header another node's edge keeps
+     * at its in-vertex's node (see {@code Mirrors}). Its id never leaves this node, so no element is
+     * known by the number. False for a header freed meanwhile, which names nothing either.
+     */
+    private boolean isMirror(ElementKind kind, long number) {
+        if (kind != ElementKind.EDGE || !store.edges().contains(number)) {
+            return false;
+        }
+        try {
+            return ElementIds.node(store.edgeOutVertex(number)) != store.nodeId(); // a mirror's out-vertex is elsewhere
+        } catch (UnknownElementException freed) {
+            return false;
+        }
     }
 
     /** Whether a well-formed id is of {@code kind}'s kind. */

@@ -26,6 +26,8 @@ enum RemoteOp {
     ADJACENT_MANY,
     /** User-supplied ids, bound and looked up at the node that keeps them (see {@link Transaction#bindExternalId}). */
     BIND_ID, RESOLVE_ID, EXPOSED_ID, SHADOWED_ID,
+    /** A number an edge's user-supplied id names, at the member whose edge slot it is (see {@link ExternalIds#reserve}). */
+    RESERVE_ID,
     /** {@link #EXPOSED_ID} of many elements of the owner in one request. */
     EXPOSED_MANY,
     /** Property-value indexes at each node (see {@link Transaction#indexWrite} and the methods after it). */
@@ -187,6 +189,17 @@ enum RemoteOp {
                     return;
                 }
                 out.putBoolean(true).putValue(shown);
+            }
+            case RESERVE_ID -> {
+                Object given = in.getValue();
+                long number = in.getLong();
+                try {
+                    txn.engine.externalIds().reserve(txn, given, number);
+                } catch (ExternalIdTakenException taken) {
+                    out.putBoolean(false);
+                    return;
+                }
+                out.putBoolean(true);
             }
             case RESOLVE_ID -> {
                 ElementKind kind = kind(in);

@@ -1051,6 +1051,11 @@ public final class Transaction implements AutoCloseable {
      */
     public Object bindExternalId(ElementKind kind, Object given, Object canonical, long internal) {
         int owner = owner(internal);
+        if (remote != null && kind == ElementKind.EDGE && canonical instanceof Long n && ElementIds.isWellFormed(n)
+                && ElementIds.isEdge(n) && ElementIds.node(n) != nodeOf(internal)
+                && engine.members().nodes().contains(ElementIds.node(n))) {
+            reserveEdgeNumber(ElementIds.node(n), given, n); // first, so a refusal leaves nothing bound
+        }
         if (owner < 0) {
             return engine.externalIds().bind(this, kind, given, canonical, internal);
         }
@@ -1060,6 +1065,21 @@ public final class Transaction implements AutoCloseable {
             throw new ExternalIdTakenException(kind, given);
         }
         return in.getValue();
+    }
+
+    /**
+     * An edge's user-supplied id that is a number naming an edge slot of another member than the
+     * edge's: that member checks no edge of its own is known by the number and keeps it from the
+     * edges it makes later; see {@link ExternalIds#reserve}.
+     */
+    private void reserveEdgeNumber(int node, Object given, long number) {
+        if (node == store.nodeId()) {
+            engine.externalIds().reserve(this, given, number);
+            return;
+        }
+        if (!remote.call(node, RemoteOp.RESERVE_ID, w -> w.putValue(given).putLong(number)).getBoolean()) {
+            throw new ExternalIdTakenException(ElementKind.EDGE, given);
+        }
     }
 
     /**
