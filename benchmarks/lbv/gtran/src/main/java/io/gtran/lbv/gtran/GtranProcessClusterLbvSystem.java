@@ -337,11 +337,10 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
     }
 
     /**
-     * Dataset id {@code d} as the element's user-supplied id: {@code -1 - d}. A positive {@code
-     * Long} id can equal a well-formed internal id (4102 is node 1's first edge slot), and on a
-     * cluster gtran then refuses it as taken when an element with that internal id exists on the
-     * binding member without an id bound there (seen loading concurrent batches: "Edge with id
-     * already exists: 4102", on every retry); no internal id is negative.
+     * Dataset id {@code d} as the element's user-supplied id: {@code -1 - d}. No internal id is
+     * negative, so binding one never has to reserve the number at the member whose edge slot it
+     * would name (a positive {@code Long} edge id that is another member's well-formed edge id costs
+     * a {@code RESERVE_ID} request there; docs/cluster-transactions.md, "Placement and user-supplied ids").
      */
     static long systemId(long datasetId) {
         return -1 - datasetId;
