@@ -144,6 +144,30 @@ public abstract class GremlinSystem implements LbvSystem {
     }
 
     /** A transaction as {@link #execute} uses it; see {@link #begin}. */
+    /**
+     * A unit for a sessionless remote system: each query is one request, which the server commits
+     * when it succeeds and rolls back when it fails, so {@code commit} and {@code rollback} have
+     * nothing left to do.
+     */
+    protected static Unit sessionless(GraphTraversalSource source) {
+        return new Unit() {
+            @Override
+            public GraphTraversalSource g() {
+                return source;
+            }
+
+            @Override
+            public void commit() {
+                // committed by the server when the request succeeded
+            }
+
+            @Override
+            public void rollback() {
+                // rolled back by the server when the request failed
+            }
+        };
+    }
+
     protected interface Unit {
         GraphTraversalSource g();
 

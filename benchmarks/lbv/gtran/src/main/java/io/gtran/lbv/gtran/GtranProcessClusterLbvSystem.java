@@ -389,23 +389,7 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
     /** Sessionless on the next node: the server commits each query's request (or rolls it back) itself. */
     @Override
     protected Unit begin() {
-        GraphTraversalSource source = traversal();
-        return new Unit() {
-            @Override
-            public GraphTraversalSource g() {
-                return source;
-            }
-
-            @Override
-            public void commit() {
-                // committed by the server when the request succeeded
-            }
-
-            @Override
-            public void rollback() {
-                // rolled back by the server when the request failed
-            }
-        };
+        return sessionless(traversal());
     }
 
     /** Status 596 with gtran's conflict message: the server aborted the request's transaction. */

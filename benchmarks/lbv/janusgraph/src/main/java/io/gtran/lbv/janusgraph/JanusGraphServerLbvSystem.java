@@ -189,23 +189,7 @@ public final class JanusGraphServerLbvSystem extends GremlinSystem {
     /** Sessionless: the server commits each query's request (or rolls it back) itself. */
     @Override
     protected Unit begin() {
-        GraphTraversalSource source = traversal();
-        return new Unit() {
-            @Override
-            public GraphTraversalSource g() {
-                return source;
-            }
-
-            @Override
-            public void commit() {
-                // committed by the server when the request succeeded
-            }
-
-            @Override
-            public void rollback() {
-                // rolled back by the server when the request failed
-            }
-        };
+        return sessionless(traversal());
     }
 
     @Override
