@@ -69,17 +69,25 @@ public class GtranGraphProvider extends AbstractGraphProvider {
     }
 
     /**
+     * The execution mode of the SR cluster suites: pushed (batched wherever nothing is pushed), or
+     * what {@code -Dgtran.test.execution} names (batched, element), as the remote cluster run takes it.
+     * docs/testing.md says which mode each suite runs in and why.
+     */
+    static String clusterExecution() {
+        return System.getProperty("gtran.test.execution", "pushed");
+    }
+
+    /**
      * The same suites on a graph whose node is one of three in this JVM ({@link InJvmClusterGraph}),
      * vertices spread over the members so that traversals cross nodes, the coordinating node
-     * turning with each graph: at SR in pushed execution (batched where nothing is pushed), or at
-     * SI in element-at-a-time execution ({@link ClusterSnapshot}). The process and Gherkin suites
-     * run batched execution on their own too ({@link ClusterBatched}).
+     * turning with each graph: at SR in {@link #clusterExecution()}, or at SI element at a time
+     * ({@link ClusterSnapshot}).
      */
     public static class Cluster extends GtranGraphProvider {
         private final String execution;
 
         public Cluster() {
-            this("SERIALIZABLE", "pushed");
+            this("SERIALIZABLE", clusterExecution());
         }
 
         protected Cluster(String isolation, String execution) {
@@ -96,13 +104,6 @@ public class GtranGraphProvider extends AbstractGraphProvider {
             settings.put(GtranGraph.PLACEMENT, "spread");
             settings.put(GtranGraph.EXECUTION, execution);
             return settings;
-        }
-    }
-
-    /** {@link Cluster} in batched execution (the process suite runs in each mode). */
-    public static final class ClusterBatched extends Cluster {
-        public ClusterBatched() {
-            super("SERIALIZABLE", "batched");
         }
     }
 

@@ -47,24 +47,13 @@ public class GtranWorld implements World {
         this.execution = execution;
     }
 
-    /** The Gherkin suite on a 3-node in-JVM cluster at serializable isolation, pushed execution. */
+    /**
+     * The Gherkin suite on a 3-node in-JVM cluster at serializable isolation, pushed execution, or
+     * the mode {@code -Dgtran.test.execution} names ({@link GtranGraphProvider#clusterExecution}).
+     */
     public static final class Cluster extends GtranWorld {
         public Cluster() {
-            super("SERIALIZABLE", false, true, "pushed");
-        }
-    }
-
-    /** The Gherkin suite on a 3-node in-JVM cluster at serializable isolation, batched execution. */
-    public static final class ClusterBatched extends GtranWorld {
-        public ClusterBatched() {
-            super("SERIALIZABLE", false, true, "batched");
-        }
-    }
-
-    /** The Gherkin suite on a 3-node in-JVM cluster at snapshot isolation, element-at-a-time execution. */
-    public static final class ClusterSnapshot extends GtranWorld {
-        public ClusterSnapshot() {
-            super("SNAPSHOT", false, true, "element");
+            super("SERIALIZABLE", false, true, GtranGraphProvider.clusterExecution());
         }
     }
 
