@@ -206,7 +206,7 @@ class GtranAbortedTransactionTest {
         thread.shutdown();
         assertTrue(thread.awaitTermination(10, TimeUnit.SECONDS));
         holder.run(commit);
-        Thread.sleep(3 * GtranTransaction.ORPHAN_SCAN_MILLIS);
+        Thread.sleep(3 * GtranTransaction.ORPHAN_SCAN_MILLIS); // real time: the orphan scanner would have acted by now
         assertEquals(Set.of("account"), names());
         assertEquals(0L, graph.stats().get("running"));
         assertEquals(0L, graph.stats().get("orphans.rolledBack"), "an aborted transaction holds nothing to roll back");

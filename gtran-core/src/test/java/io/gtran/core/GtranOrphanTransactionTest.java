@@ -71,7 +71,7 @@ class GtranOrphanTransactionTest {
     @Timeout(30)
     void aTransactionWhoseThreadLivesIsLeftOpen() throws Exception {
         ExecutorService living = threadThatWrote("living", () -> { });
-        Thread.sleep(5 * GtranTransaction.ORPHAN_SCAN_MILLIS);
+        Thread.sleep(5 * GtranTransaction.ORPHAN_SCAN_MILLIS); // real time: a wrong orphan scan would have run by now
         living.submit(() -> graph.tx().commit()).get(10, TimeUnit.SECONDS);
         assertEquals("living", graph.vertices(id).next().value("owner"), "the living thread's transaction committed");
         graph.tx().rollback();

@@ -41,6 +41,6 @@ final class VanishingClient {
         writeWithoutCommit(traversal().with(DriverRemoteConnection.using(cluster, "g")), args[1]);
         System.out.println(WROTE);
         System.out.flush();
-        Thread.sleep(Long.MAX_VALUE);
+        Thread.sleep(Long.MAX_VALUE); // holds its session open until the test kills this process
     }
 }

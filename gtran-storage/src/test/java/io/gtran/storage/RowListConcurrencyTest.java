@@ -339,7 +339,7 @@ class RowListConcurrencyTest {
             ExecutorService executor = Executors.newSingleThreadExecutor();
             try {
                 Future<Integer> reader = executor.submit(() -> store.vertices().propertyVersion(b, keys[9]));
-                Thread.sleep(200);
+                Thread.sleep(200); // real time: the reader (most likely) spins on the stale link meanwhile
                 // The writer's change becomes visible: the link is gone and the stripe has moved on.
                 long locked = lists.locks.lock(stripe);
                 rows.putInt(bHead, RowDescriptor.NEXT_OFFSET, RowDescriptor.NO_ROW);

@@ -641,7 +641,7 @@ class AdversarialTest {
                 String first = snapshotOf(t, label);
                 List<String> changed = new ArrayList<>();
                 for (int again = 0; again < 5; again++) {
-                    Thread.sleep(15);
+                    Thread.sleep(15); // real time: writers and GC run between this reader's re-reads
                     String now = snapshotOf(t, label);
                     if (!now.equals(first)) {
                         changed.add("re-read " + again + " at " + t.beginTime() + " differs:\n first " + first + "\n now   " + now);

@@ -309,7 +309,7 @@ class ClusterBankFaultsTest {
     private void sleepUntil(long atMs) throws InterruptedException {
         long left = atMs - elapsedMs();
         if (left > 0) {
-            Thread.sleep(left);
+            Thread.sleep(left); // real time: the schedule's faults land among live transfers on their threads
         }
     }
 
@@ -454,7 +454,7 @@ class ClusterBankFaultsTest {
     private static void pause(long ms) {
         if (ms > 0) {
             try {
-                Thread.sleep(ms);
+                Thread.sleep(ms); // real time: a transfer holds its locks while others run into them
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -75,7 +75,7 @@ class CommitDecisionsTest extends DoBetterScenario {
         Transaction r = node.begin(Isolation.SERIALIZABLE);
         assertTrue(w.registered.commitTime < r.beginTime());
         Future<Object> read = executor.submit(() -> r.vertexProperty(v, x));
-        Thread.sleep(200);
+        Thread.sleep(200); // real time: a read that did not wait would be done by now
         assertFalse(read.isDone(), "R read W's word without knowing W's commit time");
         assertTrue(st.move(w.id(), TxnStatus.VALIDATING, pending, TxnStatus.VALIDATING, w.registered.commitTime));
         assertEquals(2L, read.get(30, TimeUnit.SECONDS), "W's commit time is below R's begin time: R pre-reads W");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.txn.cluster.Outcome;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -105,7 +106,11 @@ class CrossNodeCommitTest {
             });
             committer.start();
             // Node 1 validates T, waiting for X; node 2 votes NO; the DECIDE ABORT reaches node 1.
-            Thread.sleep(500);
+            long decided = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (c.engine(1).clusterParts().messenger().decisionHere(t.id()) != Outcome.ABORT) {
+                assertTrue(System.nanoTime() < decided, "node 1 never held T's ABORT: " + t);
+                Thread.sleep(5);
+            }
 
             // U: another transaction of node 0 with a part on node 1 only, which must commit now.
             Transaction u = c.begin(0, SR);

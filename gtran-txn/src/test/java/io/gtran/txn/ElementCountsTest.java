@@ -336,7 +336,7 @@ class ElementCountsTest {
                 return null;
             }));
         }
-        Thread.sleep(3_000);
+        Thread.sleep(3_000); // real time: how long the writers and the counting readers race
         stop.set(true);
         pool.shutdown();
         assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));

@@ -62,10 +62,10 @@ class FabricClosedUnderEngineTest {
             assertEquals(1, scanners.size(), "node 0's GC scanner: " + scanners);
             long scanner = scanners.iterator().next().getId();
             cluster.nodes[0].fabric().close();
-            Thread.sleep(100);
+            Thread.sleep(100); // real time: the scanner meets the closed fabric before the measure starts
             long cpuBefore = cpu.getThreadCpuTime(scanner);
             long wallBefore = System.nanoTime();
-            Thread.sleep(1_000);
+            Thread.sleep(1_000); // real time: what is measured is the scanner's CPU in a second of wall time
             long usedMs = TimeUnit.NANOSECONDS.toMillis(cpu.getThreadCpuTime(scanner) - cpuBefore);
             long wallMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - wallBefore);
             assertTrue(usedMs < wallMs / 4, "node 0's GC scanner used " + usedMs + " ms of CPU in " + wallMs

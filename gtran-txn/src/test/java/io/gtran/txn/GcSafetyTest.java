@@ -566,14 +566,14 @@ class GcSafetyTest {
             return null;
         }, 2, (t, rnd) -> {
             Set<Long> vertices = set(t.vertices(label));
-            Thread.sleep(rnd.nextInt(3));
+            Thread.sleep(rnd.nextInt(3)); // real time: GC and writers run between this reader's reads
             Set<Long> edges = set(t.allEdges(label));
             Map<Long, Set<Long>> adjacency = new HashMap<>();
             for (long v : vertices) {
                 adjacency.put(v, set(t.edges(v, EdgeDirection.BOTH, EdgeCursor.ANY_LABEL)));
                 t.vertexProperties(v);
             }
-            Thread.sleep(rnd.nextInt(3));
+            Thread.sleep(rnd.nextInt(3)); // real time: as above
             Map<Long, List<Long>> ends = new HashMap<>();
             for (long e : edges) {
                 ends.put(e, List.of(t.edgeOutVertex(e), t.edgeInVertex(e)));

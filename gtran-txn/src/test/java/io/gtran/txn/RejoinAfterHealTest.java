@@ -53,7 +53,7 @@ class RejoinAfterHealTest {
                 long[] v = threeVertices(nodes[0]);
                 awaitAll(nodes, Set.of(0, 1, 2));
                 plan.partition(Set.of(0, 2), Set.of(1));
-                Thread.sleep(CUT_MS);
+                Thread.sleep(CUT_MS); // real time: the cut outlasts the loss, the lease and the decided-keep bound
                 assertFalse(nodes[0].engine().membersInContact().contains(1), state(nodes));
                 plan.heal();
                 long healed = System.nanoTime();
@@ -109,7 +109,7 @@ class RejoinAfterHealTest {
                 long[] v = threeVertices(nodes[0]);
                 awaitAll(nodes, Set.of(0, 1, 2));
                 plan.partition(Set.of(0, 2), Set.of(1));
-                Thread.sleep(LEASE_MS / 2);
+                Thread.sleep(LEASE_MS / 2); // real time: a cut shorter than the time the loss is acted on
                 plan.heal();
                 awaitAll(nodes, Set.of(0, 1, 2));
                 Thread.sleep(3L * LEASE_MS); // past the time the loss would be acted on
@@ -162,7 +162,7 @@ class RejoinAfterHealTest {
                 Transaction t = nodes[1].engine().begin(Isolation.SERIALIZABLE);
                 t.setVertexProperty(a, property, 1L);
                 plan.partition(Set.of(0, 2), Set.of(1));
-                Thread.sleep(CUT_MS);
+                Thread.sleep(CUT_MS); // real time: the cut outlasts the loss, the lease and the decided-keep bound
                 plan.heal();
                 awaitAll(nodes, Set.of(0, 1, 2));
 
@@ -207,7 +207,7 @@ class RejoinAfterHealTest {
                 awaitAll(nodes, Set.of(0, 1, 2));
                 nodes[1].close();
                 nodes[1] = GtranNode.open(plan.wrap(cluster.join(1)), settings(1));
-                Thread.sleep(REJOIN_BOUND_MS * 2);
+                Thread.sleep(REJOIN_BOUND_MS * 2); // real time: a wrong re-admission would have come by now
                 for (int i : new int[] {0, 2}) {
                     assertEquals(Set.of(2 - i), nodes[i].engine().membersInContact(), "node " + i + state(nodes));
                 }
@@ -240,7 +240,7 @@ class RejoinAfterHealTest {
                 plan.partition(Set.of(0, 2), Set.of(1));
                 await(() -> nodes[1].syncedClock().isMaster(), CUT_MS, "node 1 took over its clock" + state(nodes));
                 times.addAll(commitsOn(nodes[1], 20));
-                Thread.sleep(CUT_MS);
+                Thread.sleep(CUT_MS); // real time: node 1's own timescale runs on while it is cut off
                 times.addAll(commitsOn(nodes[1], 20));
                 plan.heal();
                 awaitAll(nodes, Set.of(0, 1, 2));
@@ -251,7 +251,7 @@ class RejoinAfterHealTest {
                     assertEquals(node.id() == 0, node.syncedClock().isMaster(), "node " + node.id() + " is master"
                             + state(nodes));
                 }
-                Thread.sleep(5 * LEASE_MS);
+                Thread.sleep(5 * LEASE_MS); // real time: leases expire and clock samples come in after the rejoin
                 times.addAll(commitsOn(nodes[1], 20));
                 for (int i = 1; i < times.size(); i++) {
                     assertTrue(times.get(i) > times.get(i - 1), "timestamp " + i + " went backwards: " + times);

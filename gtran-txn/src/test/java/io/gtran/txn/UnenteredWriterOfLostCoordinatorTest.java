@@ -123,7 +123,7 @@ class UnenteredWriterOfLostCoordinatorTest {
                 t.commit();
                 return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             });
-            Thread.sleep(300);
+            Thread.sleep(300); // real time: a commit that did not wait would be done by now
             assertTrue(!committed.isDone(), "T waits for W's outcome");
             fabrics[0].crash(); // node 1 and 2 are a majority: node 1 aborts W's part a lease later
             long tookMs = committed.get(DEPENDENCY_WAIT_MS * 2L, TimeUnit.MILLISECONDS);

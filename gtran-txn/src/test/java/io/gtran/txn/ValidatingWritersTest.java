@@ -113,7 +113,7 @@ class ValidatingWritersTest {
         validatingWriter(writer);
         reader.setVertexProperty(v, y, 1L);
         Future<?> commit = pool.submit(reader::commit);
-        Thread.sleep(100);
+        Thread.sleep(100); // real time: a commit that did not wait would be done by now
         assertFalse(commit.isDone(), "the reader waits: it commits only if the validating writer aborts");
         writer.rollback();
         commit.get(10, TimeUnit.SECONDS);
@@ -129,7 +129,7 @@ class ValidatingWritersTest {
         CommitProtocol held = validatingWriter(writer);
         reader.setVertexProperty(v, y, 1L);
         Future<?> commit = pool.submit(reader::commit);
-        Thread.sleep(100);
+        Thread.sleep(100); // real time: the reader is (most likely) waiting on the writer when it commits
         held.decide();
         ExecutionException e = assertThrows(ExecutionException.class, () -> commit.get(10, TimeUnit.SECONDS));
         TransactionConflictException conflict = (TransactionConflictException) e.getCause();

@@ -798,7 +798,7 @@ public abstract class FabricContractTest {
         assertEquals(null, inbox.receive(10, java.util.concurrent.TimeUnit.MILLISECONDS));
         assertEquals(null, inbox.poll());
         Future<Message> waiting = pool.submit(() -> inbox.receive(WAIT_SECONDS, SECONDS));
-        Thread.sleep(50);
+        Thread.sleep(50); // real time: the receiver is (most likely) parked in receive when the message comes
         outbox.send(0, "waiting", new byte[] {5}).get(WAIT_SECONDS, SECONDS);
         assertArrayEquals(new byte[] {5}, waiting.get(WAIT_SECONDS, SECONDS).payload());
     }
@@ -953,7 +953,7 @@ public abstract class FabricContractTest {
             return inbox.receive(WAIT_SECONDS, SECONDS);
         });
         assertTrue(waiting.await(WAIT_SECONDS, SECONDS));
-        Thread.sleep(50);
+        Thread.sleep(50); // real time: the receiver is (most likely) parked in receive when the fabric closes
         n1.close();
         ExecutionException woken = assertThrows(ExecutionException.class, () -> receiver.get(WAIT_SECONDS, SECONDS));
         assertEquals("fabric is closed: node=1", assertInstanceOf(IllegalStateException.class, woken.getCause()).getMessage());

@@ -430,7 +430,7 @@ public abstract class FaultInjectionContractTest extends FaultInjectionHarness {
                 case 2 -> plan.links(a, (a + 1) % 3).dropWithProbability(0.5).delay(Duration.ZERO, Duration.ofMillis(2));
                 default -> plan.heal();
             }
-            Thread.sleep(2);
+            Thread.sleep(2); // real time: each fault stands while the senders' threads run into it
         }
         plan.heal();
         stop.set(true);

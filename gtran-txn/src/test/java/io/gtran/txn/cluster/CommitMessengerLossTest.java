@@ -42,7 +42,7 @@ class CommitMessengerLossTest {
             plan.wrap(cluster.join(2));
             try (CommitMessenger m = new CommitMessenger(f0, NOBODY, 1_000, 10, majority::get, 0)) {
                 plan.partition(Set.of(0), Set.of(1));
-                Thread.sleep(200);
+                Thread.sleep(200); // real time: a loss acted on without a majority would be by now (ticks of 10 ms)
                 assertFalse(m.countsLost(1), "no majority: the loss is left to the majority");
                 majority.set(true);
                 await(() -> m.countsLost(1), "the loss is acted on once node 0 hears from a majority again");
@@ -61,9 +61,9 @@ class CommitMessengerLossTest {
                 await(() -> m.countsLost(1), "node 1 counted lost");
                 plan.heal();
                 long rejoinHeard = System.nanoTime();
-                Thread.sleep(5);
+                Thread.sleep(5); // real time: the next report's clock reading comes after rejoinHeard
                 plan.partition(Set.of(0), Set.of(1)); // reported again after its rejoin message arrived
-                Thread.sleep(200); // the report reaches the listeners
+                Thread.sleep(200); // real time: the report reaches the listeners on the fabric's thread
                 assertFalse(m.readmit(1, rejoinHeard, () -> { }), "a rejoin heard before the latest loss report re-admits nothing");
                 assertTrue(m.countsLost(1));
                 assertTrue(m.readmit(1, System.nanoTime(), () -> { }), "a rejoin heard after it does");

@@ -99,7 +99,7 @@ class NettyFabricTest {
                     "node unreachable", "node=1", "mailbox=inbox", address);
             assertMessageHas(assertThrows(RegionAccessException.class, () -> n0.connect(1, "r")), "node unreachable");
         }
-        Thread.sleep(100);
+        Thread.sleep(100); // real time: a wrong loss report would come from the event loop, if at all
         assertTrue(losses.isEmpty(), "a node never reached is not lost: " + losses);
     }
 
@@ -139,7 +139,7 @@ class NettyFabricTest {
         assertMessageHas(lost, "peerLostAfter=600ms", "node=1", "region=silent");
         assertTrue(tookMillis < 10_000, "failed after " + tookMillis + "ms, long before the operation timeout");
         awaitTrue(() -> !losses.isEmpty(), "the listener hears of the loss");
-        Thread.sleep(100);
+        Thread.sleep(100); // real time: a second report would come from another thread, if at all
         assertEquals(List.of("1: no frame within peerLostAfter=600ms"), losses);
     }
 

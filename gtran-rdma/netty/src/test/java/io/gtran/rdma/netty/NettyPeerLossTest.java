@@ -77,7 +77,7 @@ class NettyPeerLossTest extends RawPeerHarness {
                 "the read waiting on the old incarnation fails at once");
         RegionAccessException cause = assertInstanceOf(RegionAccessException.class, failed.getCause());
         assertMessageHas(cause, "node restarted", "node=1", "region=r");
-        Thread.sleep(300);
+        Thread.sleep(300); // real time: a second report would come from another thread, if at all
         assertEquals(List.of("1: node restarted"), losses, "told once");
     }
 
@@ -100,13 +100,13 @@ class NettyPeerLossTest extends RawPeerHarness {
         Socket inbound = helloAs(addresses.get(0), 1, 0xFA4EL, 4096); // node 1's, same incarnation as the fake's
         inbound.close();
         awaitTrue(() -> n0.toString().contains("inbound=0,"), "node 0 saw node 1's connection close");
-        Thread.sleep(200);
+        Thread.sleep(200); // real time: a wrong loss report after the close would come by now
         assertEquals(FakePeer.REGION_BYTES, n0.connect(1, "s").size(), "node 1 still answers: node 0 is in contact");
         int before = losses.size();
 
         peer.close(); // node 1 goes away
         awaitTrue(() -> losses.size() == before + 1, "node 0 hears that node 1 is gone (before: " + losses + ")");
-        Thread.sleep(200);
+        Thread.sleep(200); // real time: a second report would come from another thread, if at all
         assertEquals(before + 1, losses.size(), "told once: " + losses);
     }
 }

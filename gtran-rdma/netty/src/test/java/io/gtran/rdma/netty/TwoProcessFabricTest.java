@@ -180,7 +180,7 @@ class TwoProcessFabricTest {
             assertMessageHas(assertThrows(RegionAccessException.class, () -> local.connect(1, FabricNodeMain.REGION)),
                     "node=1", "address=");
         });
-        Thread.sleep(200);
+        Thread.sleep(200); // real time: a second report would come from another thread, if at all
         assertEquals(1, losses.size(), "told once: " + losses);
     }
 
