@@ -19,9 +19,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The benchmark as users run it, made short so that it cannot rot: {@code --compare} over every
- * system on the grateful-dead graph, one workload, one second each, every system in its own child
- * JVM started from its module's class path (the reactor packaged them before this test).
+ * The benchmark as users run it, made short so that it cannot rot: {@code --compare} over two
+ * systems on the grateful-dead graph, one workload, one second each, each system in its own child
+ * JVM started from its module's class path (the reactor packaged them before this test). The two
+ * are gtran (at SR and SI, as {@code --compare} runs it) and JanusGraph, whose child runs on another
+ * module's class path with another TinkerPop version; every other system's module runs its own
+ * {@code LbvContract} and system tests.
  */
 @Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class LbvDriverSmokeTest {
@@ -29,11 +32,11 @@ class LbvDriverSmokeTest {
             + "tps=([0-9.]+) abort_rate=([0-9.]+) p99_ms=([0-9.]+)$", Pattern.MULTILINE);
 
     @Test
-    void compareRunsEverySystemAndWritesJsonAndCharts(@TempDir Path out) throws Exception {
+    void compareRunsTheNamedSystemsAndWritesJsonAndCharts(@TempDir Path out) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         int status;
         try (PrintStream print = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            status = LbvMain.run(LbvMain.Options.parse("--compare", "--dataset", "grateful-dead", "--workload", "MIX",
+            status = LbvMain.run(LbvMain.Options.parse("--compare", "--system", "gtran,janusgraph", "--dataset", "grateful-dead", "--workload", "MIX",
                     "--threads", "2", "--seconds", "1", "--warmup", "0.5", "--heap", "2g", "--latency", "--out",
                     out.toString()), print);
         }
@@ -47,13 +50,12 @@ class LbvDriverSmokeTest {
             seen.add(lines.group(1) + "@" + lines.group(2));
             assertTrue(Double.parseDouble(lines.group(3)) > 0, "committed something: " + lines.group());
         }
-        assertEquals(List.of("gtran@SR", "gtran@SI", "gtran-noopt@SR", "gtran-remote@SR", "tinkertx@RC",
-                "janusgraph@none", "janusgraph-server@none", "neo4j-bolt@RC", "neo4j@RC"), seen);
+        assertEquals(List.of("gtran@SR", "gtran@SI", "janusgraph@none"), seen);
         assertTrue(output.contains("gtran@SR throughput / each system's"), "ratio table");
 
         String json = Files.readString(out.resolve("lbv-grateful-dead.json"));
         assertTrue(json.contains("\"kind\":\"lbv-compare\""));
-        assertEquals(9, json.split("\"result\":", -1).length - 1, "nine results in the JSON");
+        assertEquals(3, json.split("\"result\":", -1).length - 1, "three results in the JSON");
         String first = json.substring(json.indexOf("\"result\":") + "\"result\":".length());
         LbvResult parsed = LbvResult.fromJson(first.substring(0, matchingBrace(first) + 1));
         assertEquals("MIX", parsed.workload());
@@ -62,7 +64,7 @@ class LbvDriverSmokeTest {
             BufferedImage image = ImageIO.read(out.resolve(chart).toFile());
             assertEquals(1200, image.getWidth(), chart);
         }
-        assertTrue(Files.list(out.resolve("logs")).count() >= 9, "a log per child");
+        assertTrue(Files.list(out.resolve("logs")).count() >= 3, "a log per child");
     }
 
     /** The index of the brace closing the object {@code text} starts with. */

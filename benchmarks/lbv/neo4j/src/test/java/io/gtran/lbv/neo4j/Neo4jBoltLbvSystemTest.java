@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** One Neo4j database with Bolt on for the class: reads, then writes, then a concurrent mix, all through the driver. */
+/** One Neo4j database with Bolt on for the class: reads, then writes, then a concurrent mix, all through the driver, then its close. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(120)
@@ -87,16 +87,15 @@ class Neo4jBoltLbvSystemTest {
         assertFalse(system.isRetryable(new IllegalStateException("x")));
     }
 
+    /** Last: closes the class's database (the @AfterAll then has nothing to close). */
     @Test
     @Order(6)
     void closingStopsBoltAndFreesItsPort() throws Exception {
-        Neo4jBoltLbvSystem other = new Neo4jBoltLbvSystem(Map.of(Neo4jLbvSystem.OPT_PAGECACHE, "16m",
-                Neo4jLbvSystem.OPT_PREPARE, "false"));
-        other.load(new TinySocial(), (v, e) -> { });
-        assertEquals(1, other.execute(LbvQuery.Q14, LbvContract.params(0, -1, -1, null, null, null, Map.of(), 0, null)));
-        other.latency(LatencyQuery.KHOP1, LbvContract.params(0, -1, -1, null, null, null, Map.of(), 0, null));
-        int port = other.port();
-        other.close();
+        system.latency(LatencyQuery.KHOP1, LbvContract.params(0, -1, -1, null, null, null, Map.of(), 0, null));
+        int port = system.port();
+        Neo4jBoltLbvSystem closing = system;
+        system = null;
+        closing.close();
         try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1"))) {
             assertEquals(port, socket.getLocalPort());
         }
