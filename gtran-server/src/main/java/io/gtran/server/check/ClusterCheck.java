@@ -21,8 +21,10 @@ import java.util.concurrent.atomic.LongAdder;
  * <ol>
  *   <li>Connect to every node; create the keys through node 0 in one transaction; each key's owner
  *       is the node field of its vertex id ({@code ElementIds.node}).
- *   <li>For {@code --seconds}: T workers, worker i on node i % N, moving to the next node when
- *       theirs fails and back home at heal; the schedule injects at S/3 and heals at 2S/3.
+ *   <li>For {@code --seconds} S: T workers, worker i on node i % N, moving to the next node when
+ *       theirs fails and back home at heal; the schedule injects at S/3 and heals after the fault's
+ *       time. The load goes on for S/3 after the heal command has returned, past S if the command
+ *       was slow, so that every live node has time to serve after the heal.
  *   <li>Final phase on the nodes not killed: read every key (lost acknowledged writes), write every
  *       key within the lock bound, and check the history.
  * </ol>
@@ -140,7 +142,7 @@ public final class ClusterCheck {
 
         void run(FaultSchedule.Command faults, PrintStream out) throws Exception {
             long start = System.nanoTime();
-            long end = start + TimeUnit.SECONDS.toNanos(options.seconds());
+            End end = new End(start, options.seconds());
             ExecutorService pool = Executors.newFixedThreadPool(options.threads() + 2, r -> {
                 Thread t = new Thread(r, "cluster-check-worker");
                 t.setDaemon(true);
@@ -157,10 +159,10 @@ public final class ClusterCheck {
                     return null;
                 });
                 Future<?> progress = pool.submit(() -> report(start, end, out));
-                timeline.get(options.seconds() + 120L, TimeUnit.SECONDS);
+                timeline.get(options.seconds() + End.HEAL_GRACE_SECONDS, TimeUnit.SECONDS);
                 for (Future<?> w : workers) {
                     // a worker ends its last transaction within the call timeout after the end
-                    w.get(options.seconds() + options.callTimeoutMillis() / 1000 + 30, TimeUnit.SECONDS);
+                    w.get(options.seconds() + End.HEAL_GRACE_SECONDS + options.callTimeoutMillis() / 1000 + 30, TimeUnit.SECONDS);
                 }
                 progress.cancel(true);
             } finally {
@@ -170,12 +172,12 @@ public final class ClusterCheck {
                     (System.nanoTime() - start) / 1_000_000, ok.sum(), fail.sum(), info.sum());
         }
 
-        private Void work(int thread, long end) {
+        private Void work(int thread, End end) {
             Random random = new Random(options.seed() * 1_000_003L + thread);
             int home = thread % nodes.size();
             int index = home;
             int epoch = schedule.healEpoch();
-            while (System.nanoTime() - end < 0) {
+            while (!end.passed()) {
                 if (schedule.healEpoch() != epoch) {
                     epoch = schedule.healEpoch();
                     index = home; // healed: sessions spread over all nodes again
@@ -199,14 +201,40 @@ public final class ClusterCheck {
             return null;
         }
 
-        private Void report(long start, long end, PrintStream out) throws InterruptedException {
-            while (System.nanoTime() - end < 0) {
+        private Void report(long start, End end, PrintStream out) throws InterruptedException {
+            while (!end.passed()) {
                 TimeUnit.SECONDS.sleep(Math.max(1, options.seconds() / 6));
                 out.printf("CLUSTER_CHECK_PROGRESS phase=load elapsed_ms=%d ok=%d fail=%d info=%d healed=%s killed=%s%n",
                         (System.nanoTime() - start) / 1_000_000, ok.sum(), fail.sum(), info.sum(), schedule.healed(),
                         schedule.killed());
             }
             return null;
+        }
+
+        /**
+         * When the load ends: {@code seconds} after the start, and not before a third of that has
+         * passed since the heal command returned; at the latest {@link #HEAL_GRACE_SECONDS} after
+         * the planned end (a heal that never returns fails the timeline).
+         */
+        private final class End {
+            static final long HEAL_GRACE_SECONDS = 120;
+            private final long planned;
+            private final long afterHeal;
+            private final long latest;
+
+            End(long start, int seconds) {
+                this.planned = start + TimeUnit.SECONDS.toNanos(seconds);
+                this.afterHeal = TimeUnit.SECONDS.toNanos(seconds) / 3;
+                this.latest = planned + TimeUnit.SECONDS.toNanos(HEAL_GRACE_SECONDS);
+            }
+
+            boolean passed() {
+                long now = System.nanoTime();
+                if (now - latest >= 0) {
+                    return true;
+                }
+                return now - planned >= 0 && schedule.healed() && now - (schedule.healedAtNanos() + afterHeal) >= 0;
+            }
         }
     }
 }

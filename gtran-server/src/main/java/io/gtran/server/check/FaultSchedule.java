@@ -155,6 +155,11 @@ final class FaultSchedule {
         return healedAtNanos != Long.MAX_VALUE;
     }
 
+    /** When the heal command returned (System.nanoTime), or Long.MAX_VALUE before. */
+    long healedAtNanos() {
+        return healedAtNanos;
+    }
+
     /** Bumped at heal: workers go back to their home node. */
     int healEpoch() {
         return healEpoch;
