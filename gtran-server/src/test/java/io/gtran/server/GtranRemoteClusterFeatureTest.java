@@ -15,9 +15,13 @@ import org.junit.runner.RunWith;
 /**
  * TinkerPop's Gherkin feature suite through gremlin-driver (GraphBinary) against a gtran cluster
  * of three separate processes ({@link ClusterProcesses}): every test graph spans the three nodes,
- * and each scenario talks to the next node in turn. Left out: as {@link GtranRemoteFeatureTest}.
+ * and each scenario talks to the next node in turn. Left out, as in the embedded run
+ * (docs/compliance.md): graph-computer scenarios, TinkerGraph's insertion order; also null values
+ * (the nodes' graphs do not store nulls) and the TinkerGraph test services (not registered on the
+ * nodes). It is the Gherkin suite through the server: the same run against one embedded node
+ * covered no line of gtran the others do not (docs/testing.md, "Suite combinations").
  *
- * <p>It takes about five minutes on two cores, so {@code mvn verify} runs it only with {@code
+ * <p>It takes about four minutes on two cores, so {@code mvn verify} runs it only with {@code
  * -Dgtran.test.remote-cluster=true}; {@code .ci/run} does (README, "Tests"). The graphs run
  * batched execution, the default; {@code -Dgtran.test.execution=pushed} (or {@code element}) runs
  * them in another mode.

@@ -16,13 +16,12 @@ import org.apache.tinkerpop.gremlin.TestHelper;
 import org.apache.tinkerpop.gremlin.util.ser.Serializers;
 
 /**
- * The Gherkin suite through gremlin-driver against a gtran node, as TinkerPop's own RemoteWorld
- * does: each scenario gets a client; the empty graph is emptied before a scenario uses it.
+ * The Gherkin suite through gremlin-driver against gtran server processes, as TinkerPop's own
+ * RemoteWorld does: each scenario gets a client, of the next node in turn; the empty graph is
+ * emptied before a scenario uses it.
  */
 public class GtranRemoteWorld implements World {
-    /** Started by {@link GtranRemoteFeatureTest} for the whole run. */
-    static volatile TestNode node;
-    /** Started by {@link GtranRemoteClusterFeatureTest} instead: each scenario then talks to the next node in turn. */
+    /** Started by {@link GtranRemoteClusterFeatureTest} for the whole run. */
     static volatile ClusterProcesses clusterNodes;
     private static final java.util.concurrent.atomic.AtomicInteger NEXT_NODE = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -35,9 +34,7 @@ public class GtranRemoteWorld implements World {
     public GtranRemoteWorld() {
         Serializers serializer = Serializers.valueOf(System.getProperty("gtran.test.serializer", "GRAPHBINARY_V1"));
         ClusterProcesses processes = clusterNodes;
-        this.cluster = processes != null
-                ? processes.client(Math.floorMod(NEXT_NODE.getAndIncrement(), processes.size()), serializer)
-                : node.cluster(serializer);
+        this.cluster = processes.client(Math.floorMod(NEXT_NODE.getAndIncrement(), processes.size()), serializer);
     }
 
     @Override
@@ -69,7 +66,7 @@ public class GtranRemoteWorld implements World {
         cluster.close();
     }
 
-    /** The io() scenarios read TinkerPop's modern graph; the node runs in this JVM, so a local file serves. */
+    /** The io() scenarios read TinkerPop's modern graph; the nodes run on this machine, so a local file serves. */
     @Override
     public String changePathToDataFile(String pathToFileFromGremlin) {
         String name = pathToFileFromGremlin.substring(pathToFileFromGremlin.lastIndexOf('/') + 1);
