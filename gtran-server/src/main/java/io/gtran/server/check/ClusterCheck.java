@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>For {@code --seconds} S: T workers, worker i on node i % N, moving to the next node when
  *       theirs fails and back home at heal; the schedule injects at S/3 and heals after the fault's
  *       time. The load goes on for S/3 after the heal command has returned, past S if the command
- *       was slow, so that every live node has time to serve after the heal.
+ *       was slow, and until every live node has committed after the heal (at most 120 s past S), so
+ *       that served_after_heal says whether each serves again, not whether it was quick.
  *   <li>Final phase on the nodes not killed: read every key (lost acknowledged writes), write every
  *       key within the lock bound, and check the history.
  * </ol>
@@ -212,9 +213,11 @@ public final class ClusterCheck {
         }
 
         /**
-         * When the load ends: {@code seconds} after the start, and not before a third of that has
-         * passed since the heal command returned; at the latest {@link #HEAL_GRACE_SECONDS} after
-         * the planned end (a heal that never returns fails the timeline).
+         * When the load ends: {@code seconds} after the start, not before a third of that has
+         * passed since the heal command returned, and not before every node not killed has
+         * committed a transaction after the heal; at the latest {@link #HEAL_GRACE_SECONDS} after
+         * the planned end (a heal that never returns fails the timeline; a node that never commits
+         * again fails served_after_heal).
          */
         private final class End {
             static final long HEAL_GRACE_SECONDS = 120;
@@ -233,7 +236,17 @@ public final class ClusterCheck {
                 if (now - latest >= 0) {
                     return true;
                 }
-                return now - planned >= 0 && schedule.healed() && now - (schedule.healedAtNanos() + afterHeal) >= 0;
+                return now - planned >= 0 && schedule.healed() && now - (schedule.healedAtNanos() + afterHeal) >= 0
+                        && everyLiveNodeServedAfterHeal();
+            }
+
+            private boolean everyLiveNodeServedAfterHeal() {
+                for (int i = 0; i < nodes.size(); i++) {
+                    if (committedAfterHeal.get(i) == 0 && !schedule.killed().contains(nodes.host(i).id())) {
+                        return false;
+                    }
+                }
+                return true;
             }
         }
     }
