@@ -95,15 +95,11 @@ public final class ClusterCheck {
         schedule.errors().forEach(e -> anomalies.add("fault-command\tfault-command: " + e));
         Set<String> kinds = new TreeSet<>();
         anomalies.forEach(a -> kinds.add(a.substring(0, a.indexOf('\t'))));
-        boolean served = true;
+        boolean served = load.servedAfterHeal();
         StringBuilder perNode = new StringBuilder();
         for (int i = 0; i < load.nodes.size(); i++) {
-            int id = load.nodes.host(i).id();
-            long n = load.committedAfterHeal.get(i);
-            perNode.append(perNode.length() == 0 ? "" : ",").append("node").append(id).append('=').append(n);
-            if (live.contains(id) && n == 0) {
-                served = false;
-            }
+            perNode.append(perNode.length() == 0 ? "" : ",").append("node").append(load.nodes.host(i).id()).append('=')
+                    .append(load.committedAfterHeal.get(i));
         }
         out.printf("CLUSTER_CHECK_PROGRESS phase=summary committed_after_heal=%s live=%s killed=%s%n", perNode, live,
                 schedule.killed());
@@ -139,6 +135,16 @@ public final class ClusterCheck {
             this.schedule = schedule;
             this.options = options;
             this.committedAfterHeal = new AtomicLongArray(nodes.size());
+        }
+
+        /** Whether every node not killed has committed a transaction since the heal. */
+        boolean servedAfterHeal() {
+            for (int i = 0; i < nodes.size(); i++) {
+                if (committedAfterHeal.get(i) == 0 && !schedule.killed().contains(nodes.host(i).id())) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         void run(FaultSchedule.Command faults, PrintStream out) throws Exception {
@@ -237,16 +243,7 @@ public final class ClusterCheck {
                     return true;
                 }
                 return now - planned >= 0 && schedule.healed() && now - (schedule.healedAtNanos() + afterHeal) >= 0
-                        && everyLiveNodeServedAfterHeal();
-            }
-
-            private boolean everyLiveNodeServedAfterHeal() {
-                for (int i = 0; i < nodes.size(); i++) {
-                    if (committedAfterHeal.get(i) == 0 && !schedule.killed().contains(nodes.host(i).id())) {
-                        return false;
-                    }
-                }
-                return true;
+                        && servedAfterHeal();
             }
         }
     }
