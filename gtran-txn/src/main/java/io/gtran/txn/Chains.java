@@ -182,7 +182,7 @@ final class Chains {
         final Transaction.LongList unseen = new Transaction.LongList();
         final Set<Integer> nodes = new TreeSet<>();
         int messages;
-        long lastProgress = System.nanoTime();
+        long lastProgress;
         Failure failure;
         boolean done;
         /** Set under {@link #lock} when the client's thread has left: no stage runs on {@link #txn} after. */
@@ -204,6 +204,7 @@ final class Chains {
      */
     Chain.Outcome run(Transaction txn, Chain chain, long[] vertices, long[] bulks) {
         Run run = new Run(newId(), txn);
+        run.lastProgress = engine.time().nanos();
         RemoteParts remote = txn.remote;
         remote.partsUnknown = true; // until the ledger empties, an abort goes to every member
         runs.put(run.id, run);
@@ -273,7 +274,7 @@ final class Chains {
                         run.failure = unreachable("node " + member + " is lost");
                     }
                 }
-                if (run.failure == null && System.nanoTime() - run.lastProgress > timeout) {
+                if (run.failure == null && engine.time().nanos() - run.lastProgress > timeout) {
                     run.failure = unreachable("node " + run.pending.values().iterator().next() + " did not report its part of"
                             + " the chain within twice " + TxnConfig.REMOTE_TIMEOUT_MS + "=" + engine.config().remoteTimeoutMs + " ms");
                 }
@@ -359,7 +360,7 @@ final class Chains {
             if (run.done || run.failure != null) {
                 return;
             }
-            run.lastProgress = System.nanoTime();
+            run.lastProgress = engine.time().nanos();
             if (from != node) {
                 run.messages++;
             }

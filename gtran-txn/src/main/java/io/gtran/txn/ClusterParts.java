@@ -10,6 +10,9 @@ import io.gtran.txn.cluster.CommitMessenger;
 import io.gtran.txn.cluster.Outcome;
 import io.gtran.txn.cluster.Vote;
 import io.gtran.txn.cluster.Wire;
+import io.gtran.txn.agent.AgentRunner;
+import io.gtran.txn.agent.MessageAgent;
+import io.gtran.txn.membership.MemberView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +25,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,23 +46,13 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterParts.class);
     private static final int REQUEST = 0;
     private static final int REPLY = 1;
-    private static final int PING = 2;
-    private static final int HELLO = 3;
-    private static final int HELLO_ACK = 4;
+    // 2, 3, 4, 9, 10 and 11 are membership's (MemberView#handles).
     /** Asks the authority for names for a label's or property key's id: not part of any transaction. */
     private static final int NAME = 5;
     private static final int NAME_ACK = 6;
     /** A pushed chain's traversers sent on to their owner, and a node's report to the chain's coordinator (see {@link Chains}). */
     static final int FORWARD = 7;
     static final int RESULT = 8;
-    /**
-     * The rejoin handshake (docs/cluster-transactions.md, "Rejoining after a partition heals"):
-     * REJOIN and REJOIN_ACK carry the sender's incarnation (in the request field), the incarnation
-     * it knows of the receiver and its fence; EXCLUDED tells a restarted member that it stays out.
-     */
-    private static final int REJOIN = 9;
-    private static final int REJOIN_ACK = 10;
-    private static final int EXCLUDED = 11;
     /** The dictionaries NAME asks about. */
     static final int LABELS = 0;
     static final int PROPERTY_KEYS = 1;
@@ -85,43 +77,15 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     private final Mailbox mailbox;
     private final CommitMessenger messenger;
     private final ExecutorService work;
-    private final Thread receiver;
+    private final AgentRunner receiver;
     private final AtomicLong nextRequest = new AtomicLong();
     private final Map<Long, CompletableFuture<byte[]>> waiting = new ConcurrentHashMap<>();
     private final Map<Long, Context> contexts = new ConcurrentHashMap<>();
-    private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
-    /** When each member was last heard from (System.nanoTime), by node id. */
-    private final Map<Integer, Long> lastHeard = new ConcurrentHashMap<>();
-    /** Members a message has come from since this node started. */
-    private final Set<Integer> heard = ConcurrentHashMap.newKeySet();
     private final Membership members;
-    private final Thread heartbeat;
-    /** What every member must agree on: the members and the lease (the majority rule relies on both). */
-    private final String description;
-    /** Members whose description differs from this node's: their operations are refused. */
-    private final Set<Integer> foreign = ConcurrentHashMap.newKeySet();
-    /** Answers to this node's HELLO: "" when the peer agrees, else how it differs. */
-    private final Map<Integer, String> verdicts = new ConcurrentHashMap<>();
+    private final MemberView view;
+    private final AgentRunner heartbeat;
     private volatile boolean closed;
     private final Chains chains;
-    /** This process's incarnation: random, never 0, sent in every ping (and the request field of rejoin messages). */
-    private final long incarnation;
-    /** The first incarnation heard from each member. */
-    private final Map<Integer, Long> incarnations = new ConcurrentHashMap<>();
-    /** Members heard with another incarnation than the first: restarted with a fresh store, out for good. */
-    private final Set<Integer> restarted = ConcurrentHashMap.newKeySet();
-    /** Members that told this node its incarnation is out (it is the restarted one). */
-    private final Set<Integer> excludedBy = ConcurrentHashMap.newKeySet();
-    /** When each member now counted lost was counted lost (System.nanoTime). */
-    private final Map<Integer, Long> lostAt = new ConcurrentHashMap<>();
-    /**
-     * Per re-admitted member, its fence: operations and forwards of its transactions that begun at
-     * or below it start no part here (they may have had one that was settled without them).
-     */
-    private final Map<Integer, Long> fences = new ConcurrentHashMap<>();
-    private final List<java.util.function.IntConsumer> rejoinListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
-    /** Set while an {@link #askToRejoin} runs on the work pool: one at a time. */
-    private final java.util.concurrent.atomic.AtomicBoolean asking = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** Another node's transaction here. Its operations run one at a time, under its lock. */
     static final class Context {
@@ -149,25 +113,18 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         this.fabric = fabric;
         this.node = fabric.localNode();
         this.members = engine.members();
-        this.description = "members=" + members.nodes() + " " + TxnConfig.LEASE_MS + "=" + engine.config().leaseMs;
         this.mailbox = fabric.openMailbox(MAILBOX, 1 << 16);
-        long drawn;
-        do {
-            drawn = new java.security.SecureRandom().nextLong();
-        } while (drawn == 0);
-        this.incarnation = drawn;
         this.work = Executors.newCachedThreadPool(r -> daemon(r, "gtran-ops-" + node));
-        long now = System.nanoTime();
-        for (int other : members.others()) {
-            lastHeard.put(other, now); // a grace of one lease at start
-        }
-        fabric.onPeerLost((peer, reason) -> peerLost(peer));
         int lease = engine.config().leaseMs;
-        this.messenger = new CommitMessenger(fabric, this, engine.config().remoteTimeoutMs, COMMIT_TICK_MS, this::hasMajority,
-                lease + lease / 5, engine.config().decidedKeepMs);
+        String description = "members=" + members.nodes() + " " + TxnConfig.LEASE_MS + "=" + lease;
+        this.view = new MemberView(fabric, members.others(), lease, description, engine.time(),
+                (to, payload) -> mailbox.send(to, MAILBOX, payload), work, () -> engine.clock().current());
+        this.messenger = new CommitMessenger(fabric, this, engine.config().remoteTimeoutMs, COMMIT_TICK_MS, view::hasMajority,
+                lease + lease / 5, engine.config().decidedKeepMs, engine.time());
+        view.attach(messenger);
         this.chains = new Chains(this, engine, node, work);
-        this.receiver = daemon(this::receive, "gtran-ops-receive-" + node);
-        this.heartbeat = daemon(this::beat, "gtran-ops-heartbeat-" + node);
+        this.receiver = AgentRunner.receiving(new Receiver(), engine.time(), mailbox);
+        this.heartbeat = AgentRunner.of(view.heartbeat(), engine.time());
     }
 
     /** Starts taking messages and sending heartbeats (after the engine has set its dictionaries' authority). */
@@ -176,73 +133,9 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         heartbeat.start();
     }
 
-    /**
-     * Sends every other member a ping (with this node's incarnation) five times per lease, so each
-     * knows whom it hears from, and REJOIN to each member counted lost that may be taken back.
-     */
-    private void beat() {
-        long interval = Math.max(1, engine.config().leaseMs / 5);
-        byte[] ping = new Wire.Writer().putByte(PING).putLong(incarnation).bytes();
-        while (!closed) {
-            for (int other : members.others()) {
-                send(other, ping);
-            }
-            if (!lost.isEmpty() && asking.compareAndSet(false, true)) {
-                // Off this thread: the settled check may wait for a part's record while it validates,
-                // and pings must keep going out meanwhile.
-                try {
-                    work.execute(() -> {
-                        try {
-                            askToRejoin();
-                        } catch (RuntimeException e) {
-                            if (!closed) {
-                                LOG.warn("node={} could not ask to rejoin", node, e);
-                            }
-                        } finally {
-                            asking.set(false);
-                        }
-                    });
-                } catch (java.util.concurrent.RejectedExecutionException closing) {
-                    asking.set(false);
-                }
-            }
-            try {
-                Thread.sleep(interval);
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
-    }
-
-    /**
-     * Whether this node has heard from a majority of the members (itself included) within the
-     * lease: only then does it act on a peer's loss (see {@link CommitMessenger.Quorum}).
-     */
-    boolean hasMajority() {
-        long now = System.nanoTime();
-        long lease = TimeUnit.MILLISECONDS.toNanos(engine.config().leaseMs);
-        int heard = 1;
-        for (int other : members.others()) {
-            Long at = lastHeard.get(other);
-            if (at != null && now - at < lease && !lost.contains(other)) {
-                heard++;
-            }
-        }
-        return heard > members.size() / 2;
-    }
-
-    /** The other members this node has heard from within the lease (and at all since it started), not lost. */
-    Set<Integer> inContact() {
-        long now = System.nanoTime();
-        long lease = TimeUnit.MILLISECONDS.toNanos(engine.config().leaseMs);
-        Set<Integer> contact = new java.util.TreeSet<>();
-        for (int other : members.others()) {
-            Long at = lastHeard.get(other);
-            if (heard.contains(other) && at != null && now - at < lease && !lost.contains(other)) {
-                contact.add(other);
-            }
-        }
-        return contact;
+    /** This node's view of the members: whom it hears from, whom it counts lost. */
+    MemberView view() {
+        return view;
     }
 
     private static Thread daemon(Runnable body, String name) {
@@ -273,7 +166,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     }
 
     boolean isLost(int member) {
-        return lost.contains(member);
+        return view.isLost(member);
     }
 
     /** Sends {@code body} to {@code to} as the answer to its request {@code request}. */
@@ -332,7 +225,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             waiting.put(requests[i], answers[i]);
         }
         try {
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(engine.config().remoteTimeoutMs);
+            long deadline = engine.time().nanos() + TimeUnit.MILLISECONDS.toNanos(engine.config().remoteTimeoutMs);
             long resend = RESEND_MS;
             CompletableFuture<Void> all = CompletableFuture.allOf(answers);
             while (true) {
@@ -340,7 +233,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                     if (answers[i].isDone()) {
                         continue;
                     }
-                    if (lost.contains(to[i])) {
+                    if (view.isLost(to[i])) {
                         throw new TimeoutException("node " + to[i] + " is lost");
                     }
                     if (closed) {
@@ -348,7 +241,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                     }
                     send(to[i], payloads[i]);
                 }
-                long left = deadline - System.nanoTime();
+                long left = deadline - engine.time().nanos();
                 if (left <= 0) {
                     throw new TimeoutException("node " + firstUnanswered(to, answers) + " did not answer within "
                             + TxnConfig.REMOTE_TIMEOUT_MS + "=" + engine.config().remoteTimeoutMs + " ms");
@@ -432,7 +325,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         boolean create = in.getBoolean();
         String name = in.getString();
         try {
-            if (foreign.contains(from)) {
+            if (view.isForeign(from)) {
                 throw new IllegalStateException("node " + node + " refuses node " + from + ": their cluster descriptions differ");
             }
             if (engine.nameAuthority() != node) {
@@ -458,127 +351,53 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     // ------------------------------------------------------------------ joining
 
     /**
-     * Compares this node's cluster description with every member that is up: each is sent HELLO
-     * and answers whether its own differs. Waits for the answers of the members whose HELLO could
-     * be delivered (a member not started yet compares when it starts), at most
-     * gtran.txn.remote-timeout-ms.
+     * Compares this node's cluster description with every member that is up, waiting at most
+     * gtran.txn.remote-timeout-ms ({@link MemberView#join}).
      *
      * @throws IllegalStateException naming the member and both descriptions if one differs
      */
     void join() {
-        byte[] hello = new Wire.Writer().putByte(HELLO).putLong(incarnation).putString(description).bytes();
-        Map<Integer, CompletableFuture<Void>> sent = new java.util.TreeMap<>();
-        for (int other : members.others()) {
-            try {
-                sent.put(other, mailbox.send(other, MAILBOX, hello));
-            } catch (RuntimeException notUp) {
-                // not started yet: it compares when it does
-            }
-        }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(engine.config().remoteTimeoutMs);
-        for (Map.Entry<Integer, CompletableFuture<Void>> e : sent.entrySet()) {
-            int other = e.getKey();
-            while (!verdicts.containsKey(other) && !e.getValue().isCompletedExceptionally() && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(200_000);
-            }
-            String verdict = verdicts.get(other);
-            if (verdict != null && !verdict.isEmpty()) {
-                throw new IllegalStateException("node " + node + " cannot join: node " + other + " describes the cluster"
-                        + " differently (" + verdict + "); start every node with the same " + Membership.NODES + " and "
-                        + TxnConfig.LEASE_MS);
-            }
-        }
-    }
-
-    private void hello(int from, int type, String theirs) {
-        if (type == HELLO_ACK) {
-            verdicts.put(from, theirs);
-            return;
-        }
-        String verdict = theirs.equals(description) ? "" : "node " + from + ": " + theirs + "; node " + node + ": " + description;
-        if (verdict.isEmpty()) {
-            foreign.remove(from); // a node started again, this time as described
-        } else {
-            foreign.add(from);
-            LOG.error("node={} refuses node {}: its cluster description differs ({})", node, from, verdict);
-        }
-        send(from, new Wire.Writer().putByte(HELLO_ACK).putLong(incarnation).putString(verdict).bytes());
+        view.join(engine.config().remoteTimeoutMs, Membership.NODES + " and " + TxnConfig.LEASE_MS);
     }
 
     // ------------------------------------------------------------------ participant side
 
-    private void receive() {
-        while (!closed) {
-            Message message;
-            try {
-                message = mailbox.receive(100, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                return;
-            } catch (IllegalStateException closedForGood) {
-                // The mailbox or its fabric is closed (Mailbox#receive), for good: nothing arrives any more.
-                if (!closed) {
-                    LOG.warn("node={} stops taking operation messages: {}", node, closedForGood.getMessage());
+    /** The receive path of mailbox {@value #MAILBOX}: membership's messages to the view, the rest handled here. */
+    private final class Receiver implements MessageAgent {
+        @Override
+        public void onMessage(Message message, long nowNanos) {
+            Wire.Reader in = new Wire.Reader(message.payload());
+            int type = in.getByte();
+            long request = in.getLong();
+            int from = message.fromNode();
+            view.heard(from, nowNanos);
+            if (MemberView.handles(type)) {
+                view.onMessage(type, from, request, in, nowNanos);
+            } else if (type == REPLY || type == NAME_ACK) {
+                CompletableFuture<byte[]> answer = waiting.get(request);
+                if (answer != null) {
+                    answer.complete(in.getBytes());
                 }
-                return;
-            }
-            if (message == null) {
-                continue;
-            }
-            try {
-                Wire.Reader in = new Wire.Reader(message.payload());
-                int type = in.getByte();
-                long request = in.getLong();
-                lastHeard.put(message.fromNode(), System.nanoTime());
-                heard.add(message.fromNode());
-                if (type == PING) {
-                    pinged(message.fromNode(), request);
-                    continue;
-                }
-                if (type == REJOIN || type == REJOIN_ACK) {
-                    int from = message.fromNode();
-                    long mine = in.getLong();
-                    long theirFence = in.getLong();
-                    long heardAt = System.nanoTime();
-                    work.execute(() -> rejoin(from, type, request, mine, theirFence, heardAt)); // the settled check may wait
-                    continue;
-                }
-                if (type == EXCLUDED) {
-                    excluded(message.fromNode(), in.getLong());
-                    continue;
-                }
-                if (type == HELLO || type == HELLO_ACK) {
-                    pinged(message.fromNode(), request);
-                    hello(message.fromNode(), type, in.getString());
-                    continue;
-                }
-                if (type == REPLY || type == NAME_ACK) {
-                    CompletableFuture<byte[]> answer = waiting.get(request);
-                    if (answer != null) {
-                        answer.complete(in.getBytes());
+            } else if (type == FORWARD) {
+                chains.forward(from, request, in);
+            } else if (type == RESULT) {
+                chains.result(from, request, in);
+            } else if (type == NAME) {
+                work.execute(() -> send(from, new Wire.Writer().putByte(NAME_ACK).putLong(request)
+                        .putBytes(serveName(from, in)).bytes()));
+            } else {
+                work.execute(() -> {
+                    byte[] reply = serve(from, in);
+                    if (reply != null) {
+                        send(from, new Wire.Writer().putByte(REPLY).putLong(request).putBytes(reply).bytes());
                     }
-                } else if (type == FORWARD) {
-                    chains.forward(message.fromNode(), request, in);
-                } else if (type == RESULT) {
-                    chains.result(message.fromNode(), request, in);
-                } else if (type == NAME) {
-                    int from = message.fromNode();
-                    work.execute(() -> send(from, new Wire.Writer().putByte(NAME_ACK).putLong(request)
-                            .putBytes(serveName(from, in)).bytes()));
-                } else {
-                    int from = message.fromNode();
-                    work.execute(() -> {
-                        byte[] reply = serve(from, in);
-                        if (reply != null) {
-                            send(from, new Wire.Writer().putByte(REPLY).putLong(request).putBytes(reply).bytes());
-                        }
-                    });
-                }
-            } catch (RuntimeException e) {
-                if (closed) {
-                    return;
-                }
-                LOG.warn("node={} operation message could not be handled", node, e);
+                });
             }
+        }
+
+        @Override
+        public String roleName() {
+            return "ops-receive-" + node;
         }
     }
 
@@ -589,10 +408,10 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         Isolation isolation = Isolation.values()[in.getByte()];
         int seq = in.getInt();
         byte[] op = in.getBytes();
-        if (foreign.contains(from)) {
+        if (view.isForeign(from)) {
             return refused("node " + node + " refuses node " + from + ": their cluster descriptions differ");
         }
-        if (lost.contains(from)) {
+        if (view.isLost(from)) {
             return refused("node " + node + " counts node " + from + " as lost and takes no more of its operations;"
                     + " its transactions there were settled without it");
         }
@@ -639,7 +458,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             if (closed || engine.isClosed()) {
                 throw new Chains.Refusal("node " + node + " is closing");
             }
-            String fenced = fenced(TxnWords.node(txnId), beginTime);
+            String fenced = view.fenced(TxnWords.node(txnId), beginTime);
             if (fenced != null) {
                 throw new Chains.Refusal(fenced);
             }
@@ -662,11 +481,11 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     /** {@link #contextFor}, for a chain's forward from {@code from}, which need not be the coordinator. */
     Context contextForForward(int from, long txnId, long beginTime, Isolation isolation) throws Chains.Refusal {
         int coordinator = TxnWords.node(txnId);
-        if (foreign.contains(from)) {
+        if (view.isForeign(from)) {
             throw new Chains.Refusal("node " + node + " refuses node " + from + ": their cluster descriptions differ");
         }
-        if (lost.contains(from) || lost.contains(coordinator)) {
-            throw new Chains.Refusal("node " + node + " counts node " + (lost.contains(from) ? from : coordinator)
+        if (view.isLost(from) || view.isLost(coordinator)) {
+            throw new Chains.Refusal("node " + node + " counts node " + (view.isLost(from) ? from : coordinator)
                     + " as lost and takes no more of its operations");
         }
         if (!members.others().contains(coordinator)) {
@@ -752,125 +571,6 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         }
     }
 
-    private void peerLost(int peer) {
-        Runnable count = () -> {
-            // A member lost before this node heard its incarnation can never be told from a restart of it:
-            // 0, which no incarnation is, makes every incarnation heard later a restart.
-            incarnations.putIfAbsent(peer, 0L);
-            lostAt.putIfAbsent(peer, System.nanoTime());
-            lost.add(peer);
-        };
-        CommitMessenger m = messenger;
-        if (m == null) {
-            count.run(); // reported while this node was being built
-        } else {
-            m.reported(peer, count); // ordered against re-admissions: one that runs after sees this report
-        }
-    }
-
-    // ------------------------------------------------------------------ rejoining
-
-    /** Tells {@code listener} the id of each member re-admitted (on a receive thread; it must not block). */
-    void onRejoin(java.util.function.IntConsumer listener) {
-        rejoinListeners.add(listener);
-    }
-
-    /** This process's incarnation. */
-    long incarnation() {
-        return incarnation;
-    }
-
-    /** Notes the incarnation a ping or HELLO of {@code from} carried; another than the first means it restarted. */
-    private void pinged(int from, long theirs) {
-        Long first = incarnations.putIfAbsent(from, theirs);
-        if (first != null && first != theirs) {
-            if (restarted.add(from)) {
-                LOG.warn("node {}: member {} restarted (incarnation {} after {}): its store is new, so it stays out;"
-                        + " restart the cluster to take it back", node, from, Long.toHexString(theirs), Long.toHexString(first));
-                peerLost(from);
-                messenger.forget(from);
-            }
-        }
-        if (restarted.contains(from)) {
-            send(from, new Wire.Writer().putByte(EXCLUDED).putLong(incarnation).putLong(theirs).bytes());
-        }
-    }
-
-    /** REJOIN to each member counted lost, heard again lately with its known incarnation, with which this node is settled. */
-    private void askToRejoin() {
-        long now = System.nanoTime();
-        long lease = TimeUnit.MILLISECONDS.toNanos(engine.config().leaseMs);
-        for (int other : lost) {
-            Long theirs = incarnations.get(other);
-            Long at = lastHeard.get(other);
-            Long since = lostAt.get(other);
-            if (theirs == null || at == null || now - at >= lease || (since != null && at - since <= 0)
-                    || restarted.contains(other) || excludedBy.contains(other)) {
-                // not heard since it was counted lost (or not lately), or another process: nothing to ask
-                continue;
-            }
-            if (messenger.settledWith(other)) {
-                send(other, new Wire.Writer().putByte(REJOIN).putLong(incarnation).putLong(theirs).putLong(fence()).bytes());
-            }
-        }
-    }
-
-    /** A bound on the begin times of every transaction begun here so far: the clock's last timestamp. */
-    private long fence() {
-        return engine.clock().current();
-    }
-
-    /** REJOIN or REJOIN_ACK from {@code from}, of incarnation {@code theirs}, knowing this node as {@code mine}. */
-    private void rejoin(int from, int type, long theirs, long mine, long theirFence, long heardAt) {
-        if (mine != incarnation || restarted.contains(from) || !Long.valueOf(theirs).equals(incarnations.get(from))) {
-            return; // not between these two processes: a restarted member, or a message for this node's predecessor
-        }
-        if (type == REJOIN_ACK) {
-            if (lost.contains(from)) {
-                readmit(from, theirFence, heardAt);
-            }
-            return;
-        }
-        if (lost.contains(from) && !readmit(from, theirFence, heardAt)) {
-            return; // not settled with it yet: it asks again
-        }
-        send(from, new Wire.Writer().putByte(REJOIN_ACK).putLong(incarnation).putLong(theirs).putLong(fence()).bytes());
-    }
-
-    private boolean readmit(int peer, long theirFence, long heardAt) {
-        return messenger.readmit(peer, heardAt, () -> {
-            fences.merge(peer, theirFence, Math::max); // before it leaves the lost set: no old operation slips in
-            if (!lost.remove(peer)) {
-                return; // a repeated REJOIN handled concurrently: re-admitted already
-            }
-            Long since = lostAt.remove(peer);
-            long millis = since == null ? 0 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
-            LOG.warn("node {}: member {} rejoined after {} ms lost", node, peer, millis);
-            for (java.util.function.IntConsumer listener : rejoinListeners) {
-                listener.accept(peer);
-            }
-        });
-    }
-
-    /** A member told this node that its incarnation is out: it restarted, and the member counts it lost for good. */
-    private void excluded(int from, long mine) {
-        if (mine == incarnation && excludedBy.add(from)) {
-            LOG.error("node {}: member {} excludes this process: it counted an earlier process under id {} lost, and this"
-                    + " one's store is new; restart the cluster to take this node back", node, from, node);
-            peerLost(from);
-        }
-    }
-
-    /** Why a transaction of {@code coordinator} begun at {@code beginTime} may start no part here, or null. */
-    private String fenced(int coordinator, long beginTime) {
-        Long fence = fences.get(coordinator);
-        if (fence != null && beginTime <= fence) {
-            return "node " + node + " counted node " + coordinator + " lost after this transaction began, and may have settled"
-                    + " its part here without it: it takes no operation of it (begin time " + beginTime + " <= fence " + fence + ")";
-        }
-        return null;
-    }
-
     /** Participant contexts held here. */
     int contexts() {
         return contexts.size();
@@ -882,9 +582,10 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             return;
         }
         closed = true;
+        view.close();
         messenger.close();
-        receiver.interrupt();
-        heartbeat.interrupt();
+        receiver.close();
+        heartbeat.close();
         work.shutdownNow();
         mailbox.close();
     }

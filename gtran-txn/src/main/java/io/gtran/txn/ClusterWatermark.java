@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  *       been read once (and has published once);
  *   <li>a member whose read fails holds the watermark at its last value read, and is read again at
  *       the next pass;
- *   <li>a member the fabric reports lost ({@link Fabric#onPeerLost}) is not read again: it holds
+ *   <li>a member reported lost ({@link #lost}, told by the node's member view) is not read again: it holds
  *       the watermark at its last value until it rejoins ({@link #rejoined}), for good if it never does.
  * </ul>
  */
@@ -38,6 +38,7 @@ final class ClusterWatermark {
     private final Fabric fabric;
     private final Region local;
     private final int[] others;
+    private final Membership members;
     // Guarded by this.
     private final Region[] handles;
     private final long[] last;
@@ -59,13 +60,14 @@ final class ClusterWatermark {
         this.last = new long[others.length];
         java.util.Arrays.fill(last, TimestampBufferDescriptor.UNPUBLISHED);
         this.othersMin = others.length == 0 ? Long.MAX_VALUE : TimestampBufferDescriptor.UNPUBLISHED;
-        if (others.length > 0) {
-            fabric.onPeerLost((node, reason) -> {
-                if (members.contains(node) && lost.add(node)) {
-                    LOG.warn("node {}: member {} lost ({}); the GC watermark stays at or below its last published begin time",
-                            fabric.localNode(), node, reason);
-                }
-            });
+        this.members = members;
+    }
+
+    /** Member {@code node} was reported lost: it is not read again until it {@link #rejoined rejoins}. */
+    void lost(int node, String reason) {
+        if (members.contains(node) && node != members.self() && lost.add(node)) {
+            LOG.warn("node {}: member {} lost ({}); the GC watermark stays at or below its last published begin time",
+                    fabric.localNode(), node, reason);
         }
     }
 

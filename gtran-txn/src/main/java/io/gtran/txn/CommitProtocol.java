@@ -296,7 +296,7 @@ final class CommitProtocol {
 
     /** Validation against another node's transaction that wrote here and has not entered this node's RCT. */
     private void checkUnentered(Transaction writer, long commitTime) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(engine.config().dependencyWaitMs);
+        long deadline = engine.time().nanos() + TimeUnit.MILLISECONDS.toNanos(engine.config().dependencyWaitMs);
         while (true) {
             if (cluster.messenger().decisionHere(writer.id()) != null) {
                 // Its part here is decided (by its coordinator's DECIDE, or by the recovery that settled it
@@ -331,7 +331,7 @@ final class CommitProtocol {
                     return;
                 }
             }
-            if (System.nanoTime() - deadline > 0) {
+            if (engine.time().nanos() - deadline > 0) {
                 throw txn.conflict(ConflictKind.DEPENDENCY_TIMEOUT, writer.id(), null,
                         "its status could not be read, or it did not take its commit time, within " + TxnConfig.DEPENDENCY_WAIT_MS
                                 + "=" + engine.config().dependencyWaitMs);
@@ -355,7 +355,7 @@ final class CommitProtocol {
      * node's transaction whose VALIDATE has not arrived), from its status at its coordinator.
      */
     private TxnStatus awaitOutcomeOf(long other) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(engine.config().dependencyWaitMs);
+        long deadline = engine.time().nanos() + TimeUnit.MILLISECONDS.toNanos(engine.config().dependencyWaitMs);
         while (true) {
             RecentCommittedTable.Entry entry = recentCommitted.find(other);
             if (entry != null) {
@@ -384,7 +384,7 @@ final class CommitProtocol {
                     return outcome;
                 }
             }
-            if (System.nanoTime() - deadline > 0) {
+            if (engine.time().nanos() - deadline > 0) {
                 throw txn.conflict(ConflictKind.DEPENDENCY_TIMEOUT, other, null,
                         "it did not decide within " + TxnConfig.DEPENDENCY_WAIT_MS + "=" + engine.config().dependencyWaitMs);
             }

@@ -5,6 +5,8 @@ import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.MvStore;
 import io.gtran.storage.UnknownElementException;
+import io.gtran.txn.agent.Agent;
+import io.gtran.txn.agent.AgentRunner;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -84,7 +86,7 @@ public final class GarbageCollector implements AutoCloseable {
     private ExecutorService workers;
     /** The workers' threads, joined by {@link #close}: a terminated pool's last thread may still be exiting. */
     private final List<Thread> workerThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private Thread scanner;
+    private AgentRunner scanner;
     private volatile boolean running;
 
     GarbageCollector(TransactionEngine engine, TxnConfig config) {
@@ -125,30 +127,32 @@ public final class GarbageCollector implements AutoCloseable {
     void start() {
         workers = Executors.newFixedThreadPool(config.gcWorkers, named("gtran-gc-worker-" + store.nodeId() + "-", workerThreads));
         running = true;
-        scanner = new Thread(this::scanLoop, "gtran-gc-scanner-" + store.nodeId());
-        scanner.setDaemon(true);
-        scanner.start();
+        scanner = AgentRunner.of(new Scanner(), engine.time()).start();
     }
 
-    private void scanLoop() {
-        while (running) {
+    /** The scanner's loop: a pass, then the next an interval later (after a failed pass too). */
+    private final class Scanner implements Agent {
+        private final long intervalNanos = TimeUnit.MILLISECONDS.toNanos(config.gcIntervalMs);
+
+        @Override
+        public long doWork(long nowNanos) {
             try {
                 runOnce();
             } catch (InterruptedException e) {
-                return;
+                Thread.currentThread().interrupt(); // close: the runner stops
             } catch (io.gtran.txn.clock.ClockUnavailableException e) {
-                if (!running) {
-                    return; // interrupted by close while waiting for the clock
+                if (running) {
+                    LOG.warn("GC pass has no watermark; the next pass retries: {}", e.getMessage());
                 }
-                LOG.warn("GC pass has no watermark; the next pass retries: {}", e.getMessage());
             } catch (RuntimeException e) {
                 LOG.error("GC pass failed; the next pass retries", e);
             }
-            try {
-                Thread.sleep(config.gcIntervalMs); // after a failed pass too: the next one is an interval later
-            } catch (InterruptedException e) {
-                return;
-            }
+            return nowNanos + intervalNanos;
+        }
+
+        @Override
+        public String roleName() {
+            return "gc-scanner-" + store.nodeId();
         }
     }
 
@@ -405,12 +409,7 @@ public final class GarbageCollector implements AutoCloseable {
     public void close() {
         running = false;
         if (scanner != null) {
-            scanner.interrupt();
-            try {
-                scanner.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            scanner.close(10_000);
         }
         if (workers != null) {
             workers.shutdown();

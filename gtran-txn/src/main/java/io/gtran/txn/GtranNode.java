@@ -213,7 +213,7 @@ public final class GtranNode implements AutoCloseable {
             Clock clock;
             SyncedClock synced = null;
             if (plan.members().isSingle()) {
-                clock = new LocalClock();
+                clock = new LocalClock(plan.time());
             } else {
                 synced = new SyncedClock(fabric.localNode(), plan.time(), plan.clock().drift(),
                         TimeUnit.MILLISECONDS.toNanos(plan.clock().waitLimitMs()));
@@ -221,9 +221,12 @@ public final class GtranNode implements AutoCloseable {
                         plan.clock().syncIntervalMs());
                 clock = synced;
             }
-            engine = TransactionEngine.open(store, fabric, plan.txn(), clock, plan.members());
+            engine = TransactionEngine.open(store, fabric, plan.txn(), clock, plan.members(), plan.time());
             if (clockSync != null && engine.clusterParts() != null) {
-                engine.clusterParts().onRejoin(clockSync::rejoined); // nothing is lost yet, so no rejoin came before
+                // nothing is lost yet, so no loss or rejoin came before
+                ClockSync sync = clockSync;
+                engine.clusterParts().view().onLoss((node, reason) -> sync.lost(node));
+                engine.clusterParts().view().onRejoin(sync::rejoined);
             }
             engine.joinCluster();
             if (plan.faults() != null) {
@@ -292,14 +295,14 @@ public final class GtranNode implements AutoCloseable {
      * @throws IllegalStateException naming the members not heard from, if the time runs out
      */
     public void awaitMembers(long timeoutMillis) throws InterruptedException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        long deadline = time.nanos() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (true) {
             java.util.Set<Integer> missing = new java.util.TreeSet<>(members.others());
             missing.removeAll(engine.membersInContact());
             if (missing.isEmpty()) {
                 return;
             }
-            if (System.nanoTime() > deadline) {
+            if (time.nanos() - deadline > 0) {
                 throw new IllegalStateException("node " + id() + " does not hear from members " + missing + " after "
                         + timeoutMillis + " ms; members=" + members.nodes());
             }

@@ -1,5 +1,6 @@
 package io.gtran.txn;
 
+import io.gtran.txn.clock.TimeSource;
 import java.util.Collection;
 import java.util.Set;
 import java.util.TreeSet;
@@ -48,6 +49,16 @@ final class RecentCommittedTable {
     private final ConcurrentHashMap<Long, Entry> byTxn = new ConcurrentHashMap<>();
     /** Commit times handed out by {@link #reserve} whose write sets have not arrived. */
     private final TreeSet<Long> reserved = new TreeSet<>();
+    /** Where waits read monotonic time (a deadline is on its scale). */
+    private final TimeSource time;
+
+    RecentCommittedTable() {
+        this(TimeSource.SYSTEM);
+    }
+
+    RecentCommittedTable(TimeSource time) {
+        this.time = time;
+    }
 
     /**
      * Takes a commit time from {@code clock} and enters the transaction with its write set, in one
@@ -99,9 +110,9 @@ final class RecentCommittedTable {
      * Returns false if that did not happen within {@code timeoutMillis}.
      */
     synchronized boolean awaitRegisteredBelow(long commitTime, long timeoutMillis) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        long deadline = time.nanos() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (!reserved.isEmpty() && reserved.first() < commitTime) {
-            long left = deadline - System.nanoTime();
+            long left = deadline - time.nanos();
             if (left <= 0) {
                 return false;
             }
@@ -137,10 +148,10 @@ final class RecentCommittedTable {
     /**
      * Waits until the entry's transaction decided; returns its outcome, or VALIDATING on timeout.
      */
-    static TxnStatus awaitOutcome(Entry entry, long deadlineNanos) throws InterruptedException {
+    TxnStatus awaitOutcome(Entry entry, long deadlineNanos) throws InterruptedException {
         synchronized (entry) {
             while (entry.outcome == TxnStatus.VALIDATING) {
-                long left = deadlineNanos - System.nanoTime();
+                long left = deadlineNanos - time.nanos();
                 if (left <= 0) {
                     break;
                 }

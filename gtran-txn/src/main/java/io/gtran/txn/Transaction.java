@@ -52,7 +52,7 @@ public final class Transaction implements AutoCloseable {
     final boolean participant;
     /** The coordinator's parts on other nodes; null on a node alone in its cluster, and in a participant. */
     final RemoteParts remote;
-    /** When status reads started failing (System.nanoTime; see awaitReachable), 0 while they succeed. */
+    /** When status reads started failing (the engine's time source; see awaitReachable), 0 while they succeed. */
     private long unreachableSince;
     /** Volatile: a commit whose outcome was unknown is decided on another thread (see CommitProtocol). */
     private volatile State state = State.ACTIVE;
@@ -1333,7 +1333,7 @@ public final class Transaction implements AutoCloseable {
      * visible, and it never guesses.
      */
     private void awaitReachable(long other, RuntimeException unreachable) {
-        long now = System.nanoTime();
+        long now = engine.time().nanos();
         if (unreachableSince == 0) {
             unreachableSince = now;
         } else if (now - unreachableSince > java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(config.dependencyWaitMs)) {
@@ -1415,10 +1415,10 @@ public final class Transaction implements AutoCloseable {
     }
 
     TxnStatus awaitOutcome(RecentCommittedTable.Entry entry, ConflictKey key) {
-        long deadline = System.nanoTime() + config.dependencyWaitMs * 1_000_000L;
+        long deadline = engine.time().nanos() + config.dependencyWaitMs * 1_000_000L;
         TxnStatus outcome;
         try {
-            outcome = RecentCommittedTable.awaitOutcome(entry, deadline);
+            outcome = engine.recentCommitted().awaitOutcome(entry, deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw conflict(ConflictKind.DEPENDENCY_TIMEOUT, entry.txnId, key, "interrupted while waiting for it to decide");

@@ -3,6 +3,7 @@ package io.gtran.txn;
 import io.gtran.rdma.Fabric;
 import io.gtran.storage.GraphStore;
 import io.gtran.txn.clock.ClockUnavailableException;
+import io.gtran.txn.clock.TimeSource;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,10 +28,12 @@ public final class TransactionEngine implements AutoCloseable {
     private final GraphStore store;
     private final TxnConfig config;
     private final Clock clock;
+    /** Where this node's loops and waits read monotonic time (see {@link io.gtran.txn.agent.Agent}). */
+    private final TimeSource time;
     private final Membership members;
     private final ClusterWatermark clusterWatermark;
     private final StatusTable statusTable;
-    private final RecentCommittedTable recentCommitted = new RecentCommittedTable();
+    private final RecentCommittedTable recentCommitted;
     private final GarbageCollector gc;
     private final ElementCounts counts = new ElementCounts(this::foldCuts);
     private final ExternalIds externalIds;
@@ -46,7 +49,8 @@ public final class TransactionEngine implements AutoCloseable {
     private final ClusterParts clusterParts;
     private volatile boolean closed;
 
-    private TransactionEngine(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members) {
+    private TransactionEngine(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members,
+            TimeSource time) {
         if (fabric.localNode() != store.nodeId()) {
             throw new IllegalArgumentException("fabric node and store node differ: fabric node=" + fabric.localNode()
                     + " store node=" + store.nodeId());
@@ -54,6 +58,8 @@ public final class TransactionEngine implements AutoCloseable {
         this.store = store;
         this.config = config;
         this.clock = clock;
+        this.time = time;
+        this.recentCommitted = new RecentCommittedTable(time);
         this.members = members;
         this.statusTable = new StatusTable(fabric, config.statusSlots);
         this.clusterWatermark = new ClusterWatermark(fabric, members);
@@ -65,7 +71,8 @@ public final class TransactionEngine implements AutoCloseable {
         this.mirrors = new Mirrors(store.nodeId());
         this.clusterParts = members.isSingle() ? null : new ClusterParts(this, fabric);
         if (clusterParts != null) {
-            clusterParts.onRejoin(clusterWatermark::rejoined);
+            clusterParts.view().onLoss(clusterWatermark::lost);
+            clusterParts.view().onRejoin(clusterWatermark::rejoined);
             int authority = nameAuthority();
             if (authority != store.nodeId()) {
                 // Before clusterParts takes other nodes' operations, which intern the names they carry.
@@ -95,6 +102,11 @@ public final class TransactionEngine implements AutoCloseable {
         return members.nodes().get(0);
     }
 
+    /** Where this engine's loops and waits read monotonic time. */
+    TimeSource time() {
+        return time;
+    }
+
     /**
      * Opens the transaction layer of the node {@code fabric} belongs to, over its store. The
      * caller keeps ownership of store and fabric and closes them after this engine.
@@ -114,7 +126,17 @@ public final class TransactionEngine implements AutoCloseable {
      * clock must be one the members share (a synchronised one) when there are several.
      */
     public static TransactionEngine open(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members) {
-        TransactionEngine engine = new TransactionEngine(store, fabric, config, clock, members);
+        return open(store, fabric, config, clock, members, TimeSource.SYSTEM);
+    }
+
+    /**
+     * As {@link #open(GraphStore, Fabric, TxnConfig, Clock, Membership)}, with the engine's loops
+     * and waits reading monotonic time from {@code time} (the node's, so that faults and a
+     * simulator steer it).
+     */
+    public static TransactionEngine open(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members,
+            TimeSource time) {
+        TransactionEngine engine = new TransactionEngine(store, fabric, config, clock, members, time);
         if (config.gc) {
             engine.gc.start();
         }
@@ -302,7 +324,7 @@ public final class TransactionEngine implements AutoCloseable {
     /** This node's side of transactions across nodes; null on a node alone in its cluster. */
     /** The other members this node hears from now (pings within the lease); empty for a node alone. */
     public java.util.Set<Integer> membersInContact() {
-        return clusterParts == null ? java.util.Set.of() : clusterParts.inContact();
+        return clusterParts == null ? java.util.Set.of() : clusterParts.view().inContact();
     }
 
     ClusterParts clusterParts() {

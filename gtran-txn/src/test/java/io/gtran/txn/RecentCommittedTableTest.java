@@ -63,10 +63,10 @@ class RecentCommittedTableTest {
         RecentCommittedTable.Entry e = register(1);
         assertThrows(IllegalArgumentException.class, () -> rct.decide(e, TxnStatus.VALIDATING));
         assertThrows(IllegalArgumentException.class, () -> rct.decide(e, TxnStatus.EXECUTING));
-        assertEquals(TxnStatus.VALIDATING, RecentCommittedTable.awaitOutcome(e, System.nanoTime() + 20_000_000L));
-        assertEquals(TxnStatus.VALIDATING, RecentCommittedTable.awaitOutcome(e, System.nanoTime() - 1));
+        assertEquals(TxnStatus.VALIDATING, rct.awaitOutcome(e, System.nanoTime() + 20_000_000L));
+        assertEquals(TxnStatus.VALIDATING, rct.awaitOutcome(e, System.nanoTime() - 1));
         rct.decide(e, TxnStatus.ABORTED);
-        assertEquals(TxnStatus.ABORTED, RecentCommittedTable.awaitOutcome(e, System.nanoTime() - 1));
+        assertEquals(TxnStatus.ABORTED, rct.awaitOutcome(e, System.nanoTime() - 1));
         assertEquals(TxnStatus.ABORTED, e.outcome());
     }
 

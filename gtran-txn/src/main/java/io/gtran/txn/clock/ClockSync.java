@@ -3,6 +3,8 @@ package io.gtran.txn.clock;
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Message;
+import io.gtran.txn.agent.Agent;
+import io.gtran.txn.agent.AgentRunner;
 import java.nio.ByteBuffer;
 import java.util.Set;
 import java.util.TreeSet;
@@ -36,7 +38,8 @@ public final class ClockSync implements AutoCloseable {
     private final Mailbox mailbox;
     private final long intervalNanos;
     private final Set<Integer> live; // guarded by itself
-    private final Thread thread;
+    private final AgentRunner runner;
+    private long nextSend;
     private final AtomicBoolean closed = new AtomicBoolean();
     private long sequence;
     /** Send time and sequence number of each remembered request, at {@code sequence % REMEMBERED}. */
@@ -60,10 +63,8 @@ public final class ClockSync implements AutoCloseable {
         this.live = new TreeSet<>(members);
         this.mailbox = fabric.openMailbox(MAILBOX);
         clock.follow(master());
-        fabric.onPeerLost((node, reason) -> lost(node));
-        this.thread = new Thread(this::run, "gtran-clock-sync-" + fabric.localNode());
-        thread.setDaemon(true);
-        thread.start();
+        this.nextSend = time.nanos();
+        this.runner = AgentRunner.receiving(new Syncer(), time, mailbox).start();
     }
 
     /** The clock master as this node sees it: the smallest live member. */
@@ -73,7 +74,11 @@ public final class ClockSync implements AutoCloseable {
         }
     }
 
-    private void lost(int node) {
+    /**
+     * Member {@code node} was reported lost (by the node's member view): it is not live, and if it
+     * was the master this node follows the next smallest live member.
+     */
+    public void lost(int node) {
         int before;
         int after;
         synchronized (live) {
@@ -108,32 +113,33 @@ public final class ClockSync implements AutoCloseable {
         }
     }
 
-    private void run() {
-        long nextSend = time.nanos();
-        while (!closed.get()) {
-            try {
-                long now = time.nanos();
-                if (now - nextSend >= 0) {
-                    requestFromMaster(now);
-                    nextSend = now + intervalNanos;
-                }
-                Message message;
+    /** Asks the master for its time every interval, and handles requests and replies as they come. */
+    private final class Syncer implements Agent {
+        @Override
+        public long doWork(long nowNanos) {
+            if (nowNanos - nextSend >= 0) {
                 try {
-                    message = mailbox.receive(Math.max(1, (nextSend - time.nanos()) / 1000), TimeUnit.MICROSECONDS);
-                } catch (IllegalStateException closedForGood) {
-                    return; // the mailbox or its fabric is closed (Mailbox#receive), for good: nothing arrives any more
+                    requestFromMaster(nowNanos);
+                } catch (IllegalStateException goneMeanwhile) {
+                    // a send to a peer that just went: the next round asks the next master
                 }
-                if (message != null) {
-                    handle(message, time.nanos());
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (IllegalStateException closedUnderUs) {
-                if (closed.get()) {
-                    return;
-                }
-                // a send to a peer that just went: the next round asks the next master
+                nextSend = nowNanos + intervalNanos;
             }
+            return nextSend;
+        }
+
+        @Override
+        public void onMessage(Message message, long nowNanos) {
+            try {
+                handle(message, nowNanos);
+            } catch (IllegalStateException goneMeanwhile) {
+                // a reply to a peer that just went
+            }
+        }
+
+        @Override
+        public String roleName() {
+            return "clock-sync-" + clock.node();
         }
     }
 
@@ -175,12 +181,7 @@ public final class ClockSync implements AutoCloseable {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            thread.interrupt();
-            try {
-                thread.join(TimeUnit.SECONDS.toMillis(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            runner.close(TimeUnit.SECONDS.toMillis(5));
             mailbox.close();
         }
     }

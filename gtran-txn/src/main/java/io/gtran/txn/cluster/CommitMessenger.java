@@ -4,6 +4,11 @@ import io.gtran.rdma.Fabric;
 import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Message;
 import io.gtran.txn.TxnWords;
+import io.gtran.txn.agent.Agent;
+import io.gtran.txn.agent.AgentRunner;
+import io.gtran.txn.agent.MessageAgent;
+import io.gtran.txn.clock.TimeSource;
+import io.gtran.txn.membership.MemberView;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -27,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * <p>A transaction's coordinator is the node in its id ({@link TxnWords#node}). Messages go through
  * mailbox {@value #MAILBOX}: a type byte, the transaction id, then the type's fields.
  */
-public final class CommitMessenger implements AutoCloseable {
+public final class CommitMessenger implements MemberView.Commitments, AutoCloseable {
     public static final String MAILBOX = "gtran.commit";
     /** How long a decided part is kept to answer retried messages, unless another constructor says. */
     public static final long FORGET_MILLIS_DEFAULT = 30_000;
@@ -52,14 +57,15 @@ public final class CommitMessenger implements AutoCloseable {
     private final int node;
     private final Quorum quorum;
     private final long lossDelayMillis;
-    private final java.util.concurrent.ScheduledExecutorService delays = Executors.newSingleThreadScheduledExecutor(
-            r -> daemon(r, "gtran-commit-loss"));
+    /** Losses reported and waiting out {@link #lossDelayMillis} before they are acted on: the tick's to act on. */
+    private final java.util.Queue<PendingLoss> pendingLosses = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final TimeSource time;
     private final Participant participant;
     private final Mailbox mailbox;
     private final long voteTimeoutNanos;
     private final ExecutorService work = Executors.newCachedThreadPool(r -> daemon(r, "gtran-commit-work"));
-    private final Thread receiver;
-    private final Thread ticker;
+    private final AgentRunner receiver;
+    private final AgentRunner ticker;
     private final long tickMillis;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
@@ -103,10 +109,11 @@ public final class CommitMessenger implements AutoCloseable {
         volatile long sentNanos;
         final AtomicBoolean decideSent = new AtomicBoolean();
 
-        Round(int[] participants, long commitTime) {
+        Round(int[] participants, long commitTime, long nowNanos) {
             this.round = new CoordinatorRound(participants);
             this.commitTime = commitTime;
-            this.startNanos = System.nanoTime();
+            this.startNanos = nowNanos;
+            this.sentNanos = nowNanos; // the first sends are the caller's: the tick resends a tick later
         }
     }
 
@@ -119,7 +126,7 @@ public final class CommitMessenger implements AutoCloseable {
         volatile boolean done;
         /** Nodes whose DECIDE came before the apply finished: acknowledged when it has. */
         final Set<Integer> ackWhenDone = ConcurrentHashMap.newKeySet();
-        /** When this part was decided here (System.nanoTime), 0 before. */
+        /** When this part was decided here (the time source's nanos), 0 before. */
         volatile long decidedNanos;
         /** Set once the coordinator itself sent DECIDE: its round has the decision, it will not ask again. */
         volatile boolean settledByCoordinator;
@@ -132,6 +139,10 @@ public final class CommitMessenger implements AutoCloseable {
         Part(int node) {
             this.record = new ParticipantRecord(node);
         }
+    }
+
+    /** A loss of {@code peer} reported in re-admission epoch {@code epoch}, to act on from {@code dueNanos}. */
+    private record PendingLoss(int peer, int epoch, long dueNanos) {
     }
 
     private enum Type {
@@ -157,15 +168,21 @@ public final class CommitMessenger implements AutoCloseable {
      */
     public CommitMessenger(Fabric fabric, Participant participant, long voteTimeoutMillis, long tickMillis, Quorum quorum,
             long lossDelayMillis) {
-        this(fabric, participant, voteTimeoutMillis, tickMillis, quorum, lossDelayMillis, FORGET_MILLIS_DEFAULT);
+        this(fabric, participant, voteTimeoutMillis, tickMillis, quorum, lossDelayMillis, FORGET_MILLIS_DEFAULT,
+                TimeSource.SYSTEM);
     }
 
     /**
      * As above, keeping a decided part {@code forgetMillis} to answer retried messages (a part
-     * decided without its coordinator after voting YES is kept until the coordinator's DECIDE).
+     * decided without its coordinator after voting YES is kept until the coordinator's DECIDE), and
+     * reading time from {@code time}.
+     *
+     * <p>The messenger does not listen to the fabric for lost peers: its node's member view tells
+     * it ({@link #lossReported}, {@link #reported}); a messenger used alone is told by its owner.
      */
     public CommitMessenger(Fabric fabric, Participant participant, long voteTimeoutMillis, long tickMillis, Quorum quorum,
-            long lossDelayMillis, long forgetMillis) {
+            long lossDelayMillis, long forgetMillis, TimeSource time) {
+        this.time = time;
         this.forgetNanos = TimeUnit.MILLISECONDS.toNanos(forgetMillis);
         this.fabric = fabric;
         this.node = fabric.localNode();
@@ -175,11 +192,8 @@ public final class CommitMessenger implements AutoCloseable {
         this.voteTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(voteTimeoutMillis);
         this.tickMillis = tickMillis;
         this.mailbox = fabric.openMailbox(MAILBOX);
-        fabric.onPeerLost((peer, reason) -> lossReported(peer));
-        this.receiver = daemon(this::receive, "gtran-commit-receive-" + node);
-        this.ticker = daemon(this::tick, "gtran-commit-tick-" + node);
-        receiver.start();
-        ticker.start();
+        this.receiver = AgentRunner.receiving(new Receiver(), time, mailbox).start();
+        this.ticker = AgentRunner.of(new Ticker(), time).start();
     }
 
     /** Runs {@code task} on the work pool, unless this messenger is closed (the fabric outlives it). */
@@ -216,7 +230,7 @@ public final class CommitMessenger implements AutoCloseable {
                 throw new IllegalArgumentException("the coordinator is not one of the other participants: node=" + node);
             }
         }
-        Round round = new Round(participants, commitTime);
+        Round round = new Round(participants, commitTime, time.nanos());
         if (rounds.putIfAbsent(txn, round) != null) {
             throw new IllegalStateException("txn " + txn + " is already committing");
         }
@@ -227,7 +241,6 @@ public final class CommitMessenger implements AutoCloseable {
         }
         decided(txn, round);
         sendValidates(txn, round);
-        round.sentNanos = System.nanoTime();
         return round.answer;
     }
 
@@ -240,7 +253,7 @@ public final class CommitMessenger implements AutoCloseable {
         if (TxnWords.node(txn) != node) {
             throw new IllegalArgumentException("node " + node + " does not coordinate txn " + txn);
         }
-        Round round = new Round(participants, 0);
+        Round round = new Round(participants, 0, time.nanos());
         round.round.abandon();
         Round before = rounds.putIfAbsent(txn, round);
         if (before != null) {
@@ -286,7 +299,7 @@ public final class CommitMessenger implements AutoCloseable {
         }
         round.answer.complete(decision);
         if (round.decideSent.compareAndSet(false, true)) {
-            round.sentNanos = System.nanoTime();
+            round.sentNanos = time.nanos();
             sendDecides(txn, round, decision); // later sends are the ticker's
         }
         if (allAcked(round.acked, round.round.participants())) {
@@ -325,32 +338,22 @@ public final class CommitMessenger implements AutoCloseable {
         return true;
     }
 
-    private void receive() {
-        while (!closed.get()) {
-            Message message;
+    /** The receive path of mailbox {@value #MAILBOX}. */
+    private final class Receiver implements MessageAgent {
+        @Override
+        public void onMessage(Message message, long nowNanos) {
             try {
-                message = mailbox.receive(100, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                return;
-            } catch (IllegalStateException closedForGood) {
-                // The mailbox or its fabric is closed (Mailbox#receive), for good: nothing arrives any more.
-                if (!closed.get()) {
-                    LOG.warn("node={} stops taking commit messages: {}", node, closedForGood.getMessage());
-                }
-                return;
-            }
-            try {
-                if (message != null) {
-                    handle(message.fromNode(), new Wire.Reader(message.payload()));
-                }
+                handle(message.fromNode(), new Wire.Reader(message.payload()));
             } catch (IllegalStateException e) {
-                if (closed.get()) {
-                    return;
+                if (!closed.get()) {
+                    LOG.warn("node={} commit message refused: {}", node, e.getMessage());
                 }
-                LOG.warn("node={} commit message refused: {}", node, e.getMessage());
-            } catch (RuntimeException e) {
-                LOG.warn("node={} commit message could not be handled", node, e);
             }
+        }
+
+        @Override
+        public String roleName() {
+            return "commit-receive-" + node;
         }
     }
 
@@ -470,7 +473,7 @@ public final class CommitMessenger implements AutoCloseable {
                 return;
             }
             part.applied = true;
-            part.decidedNanos = System.nanoTime();
+            part.decidedNanos = time.nanos();
         }
         execute(() -> {
             try {
@@ -501,27 +504,41 @@ public final class CommitMessenger implements AutoCloseable {
      * bookkeeping of the loss) under the lock a re-admission takes, so that a re-admission either
      * sees the report or comes wholly before it.
      */
+    @Override
     public void reported(int peer, Runnable counted) {
         synchronized (reportLock) {
-            reportedAt.put(peer, System.nanoTime());
+            reportedAt.put(peer, time.nanos());
             counted.run();
         }
     }
 
-    private void lossReported(int peer) {
+    /**
+     * The fabric reported {@code peer} lost: the loss is acted on {@code lossDelayMillis} later
+     * (by the tick), if {@code peer} was not re-admitted meanwhile and this node has a majority.
+     */
+    @Override
+    public void lossReported(int peer) {
         int epoch;
+        long now = time.nanos();
         synchronized (reportLock) {
-            reportedAt.put(peer, System.nanoTime());
+            reportedAt.put(peer, now);
             epoch = epochs.getOrDefault(peer, 0);
         }
         if (lossDelayMillis == 0) {
             execute(() -> actOnLoss(peer, epoch));
             return;
         }
-        try {
-            delays.schedule(() -> execute(() -> actOnLoss(peer, epoch)), lossDelayMillis, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException closedMeanwhile) {
-            // closed: nothing is owed
+        pendingLosses.add(new PendingLoss(peer, epoch, now + TimeUnit.MILLISECONDS.toNanos(lossDelayMillis)));
+    }
+
+    /** Acts on the reported losses whose delay is over. */
+    private void actOnDueLosses(long nowNanos) {
+        for (java.util.Iterator<PendingLoss> it = pendingLosses.iterator(); it.hasNext(); ) {
+            PendingLoss loss = it.next();
+            if (nowNanos - loss.dueNanos() >= 0) {
+                it.remove();
+                execute(() -> actOnLoss(loss.peer(), loss.epoch()));
+            }
         }
     }
 
@@ -556,6 +573,7 @@ public final class CommitMessenger implements AutoCloseable {
      * {@code peer}'s transactions that never received VALIDATE are fenced and aborted here on the
      * way (the coordinator cannot commit without this vote); parts that voted wait for its DECIDE.
      */
+    @Override
     public boolean settledWith(int peer) {
         for (Map<Long, Round> map : java.util.List.of(rounds, owed)) {
             for (Round round : map.values()) {
@@ -597,6 +615,7 @@ public final class CommitMessenger implements AutoCloseable {
      *
      * @return whether {@code peer} was re-admitted
      */
+    @Override
     public boolean readmit(int peer, long heardAtNanos, Runnable admitted) {
         synchronized (lossLock) {
             if (gone.contains(peer) || !settledWith(peer)) {
@@ -622,6 +641,7 @@ public final class CommitMessenger implements AutoCloseable {
      * acknowledge or ask about anything of its old incarnation, so the decisions owed to it and
      * the parts kept for its rounds are dropped. It is treated as lost from now on.
      */
+    @Override
     public void forget(int peer) {
         synchronized (lossLock) {
             gone.add(peer);
@@ -702,80 +722,84 @@ public final class CommitMessenger implements AutoCloseable {
         });
     }
 
-    private void tick() {
-        while (!closed.get()) {
-            try {
-                Thread.sleep(tickMillis);
-            } catch (InterruptedException e) {
+    /** The tick: acts on due losses, and sends again what is outstanding. */
+    private final class Ticker implements Agent {
+        private final long tickNanos = TimeUnit.MILLISECONDS.toNanos(tickMillis);
+
+        @Override
+        public long doWork(long now) {
+            actOnDueLosses(now);
+            actOnUnactedLosses();
+            resend(now);
+            return now + tickNanos;
+        }
+
+        @Override
+        public String roleName() {
+            return "commit-tick-" + node;
+        }
+    }
+
+    /** Sends again what has waited a tick: DECIDE owed, VALIDATE, RECOVER to late voters, and recovery's messages. */
+    private void resend(long now) {
+        long resendBefore = now - TimeUnit.MILLISECONDS.toNanos(tickMillis);
+        owed.forEach((txn, round) -> {
+            if (round.sentNanos - resendBefore > 0) {
                 return;
             }
-            try {
-                actOnUnactedLosses();
-                long now = System.nanoTime();
-                long resendBefore = now - TimeUnit.MILLISECONDS.toNanos(tickMillis);
-                owed.forEach((txn, round) -> {
-                    if (round.sentNanos - resendBefore > 0) {
-                        return;
-                    }
-                    round.sentNanos = now;
-                    Outcome decision = round.round.decision();
-                    for (int p : round.round.participants()) {
-                        if (!round.acked.contains(p) && !gone.contains(p)) { // lost or not: it may be back
-                            send(p, Type.DECIDE, txn, w -> w.putByte(decision.ordinal()).putLong(round.commitTime));
-                        }
-                    }
-                });
-                rounds.forEach((txn, round) -> {
-                    if (round.sentNanos - resendBefore > 0) {
-                        return; // sent within the last tick: its answers may be on the way
-                    }
-                    round.sentNanos = now;
-                    Outcome decision = round.round.decision();
-                    if (decision != null) {
-                        if (round.decideSent.get()) {
-                            sendDecides(txn, round, decision);
-                        }
-                        decided(txn, round);
-                    } else if (now - round.startNanos < voteTimeoutNanos) {
-                        sendValidates(txn, round);
-                    } else {
-                        for (int p : round.round.missing()) {
-                            send(p, Type.RECOVER, txn, w -> w.putParticipants(round.round.participants()));
-                        }
-                    }
-                });
-                parts.forEach((txn, part) -> {
-                    if (part.decidedNanos != 0 && part.done && now - part.decidedNanos > forgetNanos
-                            && (part.recovery == null || allAcked(part.acked, part.record.participants()))
-                            && (part.settledByCoordinator || part.record.vote() != Vote.YES || gone.contains(TxnWords.node(txn)))) {
-                        // A YES part decided without its coordinator is kept: the coordinator's round,
-                        // cut off meanwhile, asks for it with RECOVER and must get the decision, not a fresh NO.
-                        parts.remove(txn); // a late message for it finds no part: VALIDATE is then the engine's to refuse
-                        return;
-                    }
-                    if (part.recovery == null || part.sentNanos - resendBefore > 0) {
-                        return;
-                    }
-                    part.sentNanos = now;
-                    int[] all = part.record.participants();
-                    Outcome decision = part.record.decision();
-                    for (int p : all) {
-                        if (p == node || lost.contains(p)) {
-                            continue;
-                        }
-                        if (decision == null && !part.recovery.containsKey(p)) {
-                            send(p, Type.RECOVER, txn, w -> w.putParticipants(all));
-                        } else if (decision != null && !part.acked.contains(p)) {
-                            send(p, Type.DECIDE, txn, w -> w.putByte(decision.ordinal()).putLong(part.commitTime));
-                        }
-                    }
-                });
-            } catch (RuntimeException e) {
-                if (!closed.get()) {
-                    LOG.warn("node={} commit resend failed", node, e);
+            round.sentNanos = now;
+            Outcome decision = round.round.decision();
+            for (int p : round.round.participants()) {
+                if (!round.acked.contains(p) && !gone.contains(p)) { // lost or not: it may be back
+                    send(p, Type.DECIDE, txn, w -> w.putByte(decision.ordinal()).putLong(round.commitTime));
                 }
             }
-        }
+        });
+        rounds.forEach((txn, round) -> {
+            if (round.sentNanos - resendBefore > 0) {
+                return; // sent within the last tick: its answers may be on the way
+            }
+            round.sentNanos = now;
+            Outcome decision = round.round.decision();
+            if (decision != null) {
+                if (round.decideSent.get()) {
+                    sendDecides(txn, round, decision);
+                }
+                decided(txn, round);
+            } else if (now - round.startNanos < voteTimeoutNanos) {
+                sendValidates(txn, round);
+            } else {
+                for (int p : round.round.missing()) {
+                    send(p, Type.RECOVER, txn, w -> w.putParticipants(round.round.participants()));
+                }
+            }
+        });
+        parts.forEach((txn, part) -> {
+            if (part.decidedNanos != 0 && part.done && now - part.decidedNanos > forgetNanos
+                    && (part.recovery == null || allAcked(part.acked, part.record.participants()))
+                    && (part.settledByCoordinator || part.record.vote() != Vote.YES || gone.contains(TxnWords.node(txn)))) {
+                // A YES part decided without its coordinator is kept: the coordinator's round,
+                // cut off meanwhile, asks for it with RECOVER and must get the decision, not a fresh NO.
+                parts.remove(txn); // a late message for it finds no part: VALIDATE is then the engine's to refuse
+                return;
+            }
+            if (part.recovery == null || part.sentNanos - resendBefore > 0) {
+                return;
+            }
+            part.sentNanos = now;
+            int[] all = part.record.participants();
+            Outcome decision = part.record.decision();
+            for (int p : all) {
+                if (p == node || lost.contains(p)) {
+                    continue;
+                }
+                if (decision == null && !part.recovery.containsKey(p)) {
+                    send(p, Type.RECOVER, txn, w -> w.putParticipants(all));
+                } else if (decision != null && !part.acked.contains(p)) {
+                    send(p, Type.DECIDE, txn, w -> w.putByte(decision.ordinal()).putLong(part.commitTime));
+                }
+            }
+        });
     }
 
     private void send(int to, Type type, long txn, java.util.function.Consumer<Wire.Writer> body) {
@@ -815,9 +839,8 @@ public final class CommitMessenger implements AutoCloseable {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            receiver.interrupt();
-            ticker.interrupt();
-            delays.shutdownNow();
+            receiver.close();
+            ticker.close();
             work.shutdownNow();
             mailbox.close();
         }

@@ -45,6 +45,12 @@ abstract class ClockSyncContract {
         };
     }
 
+    /** Stands in for the node's member view, which tells a clock sync of each loss the fabric reports. */
+    private static ClockSync toldOfLosses(Fabric fabric, ClockSync sync) {
+        fabric.onPeerLost((node, reason) -> sync.lost(node));
+        return sync;
+    }
+
     @Test
     @Timeout(60)
     void timestampsFollowRealTimeAcrossNodesAndAChangeOfMaster() throws Exception {
@@ -64,7 +70,7 @@ abstract class ClockSyncContract {
                     SyncedClock clock = new SyncedClock(n, time, SyncedClock.DEFAULT_DRIFT, 5_000 * MS);
                     fabrics.add(fabric);
                     clocks.add(clock);
-                    syncs.add(new ClockSync(fabric, clock, time, Set.of(0, 1, 2), 5));
+                    syncs.add(toldOfLosses(fabric, new ClockSync(fabric, clock, time, Set.of(0, 1, 2), 5)));
                 }
                 assertTrue(clocks.get(0).isMaster(), "the smallest id is the first master");
                 RealTimeOrder order = new RealTimeOrder();
@@ -114,7 +120,8 @@ abstract class ClockSyncContract {
             SyncedClock[] clocks = new SyncedClock[2];
             for (int n = 0; n < 2; n++) {
                 clocks[n] = new SyncedClock(n, TimeSource.SYSTEM, SyncedClock.DEFAULT_DRIFT, 10_000 * MS);
-                syncs.add(new ClockSync(plan.wrap(started[n]), clocks[n], TimeSource.SYSTEM, Set.of(0, 1), 5));
+                Fabric wrapped = plan.wrap(started[n]);
+                syncs.add(toldOfLosses(wrapped, new ClockSync(wrapped, clocks[n], TimeSource.SYSTEM, Set.of(0, 1), 5)));
             }
             long first = clocks[0].next();
             long second = clocks[1].next(); // ClockUnavailableException after 10 s without a sample

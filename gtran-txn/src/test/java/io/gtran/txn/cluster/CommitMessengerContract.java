@@ -75,6 +75,16 @@ abstract class CommitMessengerContract {
         return fabrics;
     }
 
+    /**
+     * A messenger on {@code fabric}, closed after the test, told of each loss the fabric reports (as
+     * its node's member view tells it).
+     */
+    CommitMessenger messenger(Fabric fabric, CommitMessenger.Participant participant, long voteTimeoutMillis, long tickMillis) {
+        CommitMessenger messenger = closeLater(new CommitMessenger(fabric, participant, voteTimeoutMillis, tickMillis));
+        fabric.onPeerLost((peer, reason) -> messenger.lossReported(peer));
+        return messenger;
+    }
+
     <T extends AutoCloseable> T closeLater(T resource) {
         closing.add(resource);
         return resource;
@@ -109,7 +119,7 @@ abstract class CommitMessengerContract {
             Fabric fabric = plan.wrap(nodes[n]);
             // A vote timeout far above the resend tick: votes are late only on a loaded machine, and a late
             // vote is fenced NO (another test's subject), which would turn an expected COMMIT into ABORT.
-            messengers[n] = closeLater(new CommitMessenger(fabric, recorders[n], 3_000, 10));
+            messengers[n] = messenger(fabric, recorders[n], 3_000, 10);
         }
         plan.links(java.util.Set.of(0, 1, 2), java.util.Set.of(0, 1, 2)).delay(Duration.ZERO, Duration.ofMillis(10))
                 .dropWithProbability(0.2).reorder(4, Duration.ofMillis(5));
@@ -144,7 +154,7 @@ abstract class CommitMessengerContract {
         Fabric[] fabrics = three();
         for (int n = 0; n < 3; n++) {
             recorders[n] = new Recorder(t -> Vote.YES);
-            messengers[n] = closeLater(new CommitMessenger(fabrics[n], recorders[n], 200, 10));
+            messengers[n] = messenger(fabrics[n], recorders[n], 200, 10);
         }
         long t = txn(0, 1);
         CompletableFuture<Outcome> answer = messengers[0].commit(t, 5000, new int[] {1, 2});
@@ -170,7 +180,7 @@ abstract class CommitMessengerContract {
         for (int n = 0; n < 3; n++) {
             recorders[n] = new Recorder(t -> Vote.YES);
             fabrics[n] = plan.wrap(fabrics[n]);
-            messengers[n] = closeLater(new CommitMessenger(fabrics[n], recorders[n], 60_000, 10));
+            messengers[n] = messenger(fabrics[n], recorders[n], 60_000, 10);
         }
         plan.links(0, 2).dropWithProbability(1.0); // node 2 never hears from the coordinator
         long t = txn(0, 2);
@@ -200,7 +210,7 @@ abstract class CommitMessengerContract {
         for (int n = 0; n < 3; n++) {
             recorders[n] = new Recorder(t -> Vote.YES);
             fabrics[n] = new io.gtran.rdma.CountingFabric(nodes[n]);
-            messengers[n] = closeLater(new CommitMessenger(fabrics[n], recorders[n], 10_000, 1_000)); // no resends in this test
+            messengers[n] = messenger(fabrics[n], recorders[n], 10_000, 1_000); // no resends in this test
         }
         long t = txn(0, 3);
         CompletableFuture<Outcome> answer = messengers[0].commit(t, 7000, new int[] {1, 2});
@@ -235,7 +245,7 @@ abstract class CommitMessengerContract {
                     super.apply(txn, outcome, commitTime);
                 }
             };
-            messengers[n] = closeLater(new CommitMessenger(fabrics[n], recorders[n], 10_000, 10));
+            messengers[n] = messenger(fabrics[n], recorders[n], 10_000, 10);
         }
         long t = txn(0, 4);
         assertEquals(Outcome.COMMIT, messengers[0].commit(t, 7000, new int[] {1, 2}).get(20, TimeUnit.SECONDS));
@@ -250,7 +260,7 @@ abstract class CommitMessengerContract {
 
     @Test
     void badCallsAreRefusedNamingWhy() throws Exception {
-        CommitMessenger messenger = closeLater(new CommitMessenger(three()[0], new Recorder(t -> Vote.YES), 100, 10));
+        CommitMessenger messenger = messenger(three()[0], new Recorder(t -> Vote.YES), 100, 10);
         IllegalArgumentException notOurs = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> messenger.commit(txn(1, 1), 1, new int[] {1}));
         assertTrue(notOurs.getMessage().contains("does not coordinate"), notOurs.getMessage());

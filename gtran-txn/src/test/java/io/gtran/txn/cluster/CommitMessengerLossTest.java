@@ -40,7 +40,7 @@ class CommitMessengerLossTest {
             Fabric f0 = plan.wrap(cluster.join(0));
             plan.wrap(cluster.join(1));
             plan.wrap(cluster.join(2));
-            try (CommitMessenger m = new CommitMessenger(f0, NOBODY, 1_000, 10, majority::get, 0)) {
+            try (CommitMessenger m = toldOfLosses(f0, new CommitMessenger(f0, NOBODY, 1_000, 10, majority::get, 0))) {
                 plan.partition(Set.of(0), Set.of(1));
                 Thread.sleep(200); // real time: a loss acted on without a majority would be by now (ticks of 10 ms)
                 assertFalse(m.countsLost(1), "no majority: the loss is left to the majority");
@@ -56,7 +56,7 @@ class CommitMessengerLossTest {
             Fabric f0 = plan.wrap(cluster.join(0));
             plan.wrap(cluster.join(1));
             plan.wrap(cluster.join(2));
-            try (CommitMessenger m = new CommitMessenger(f0, NOBODY, 1_000, 10)) {
+            try (CommitMessenger m = toldOfLosses(f0, new CommitMessenger(f0, NOBODY, 1_000, 10))) {
                 plan.partition(Set.of(0), Set.of(1));
                 await(() -> m.countsLost(1), "node 1 counted lost");
                 plan.heal();
@@ -70,6 +70,12 @@ class CommitMessengerLossTest {
                 assertFalse(m.countsLost(1));
             }
         }
+    }
+
+    /** Stands in for the node's member view, which tells the messenger of each loss the fabric reports. */
+    private static CommitMessenger toldOfLosses(Fabric fabric, CommitMessenger messenger) {
+        fabric.onPeerLost((peer, reason) -> messenger.lossReported(peer));
+        return messenger;
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {

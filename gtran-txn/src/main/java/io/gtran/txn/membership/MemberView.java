@@ -1,0 +1,475 @@
+package io.gtran.txn.membership;
+
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.PeerListener;
+import io.gtran.txn.agent.Agent;
+import io.gtran.txn.clock.TimeSource;
+import io.gtran.txn.cluster.Wire;
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntConsumer;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One node's view of its cluster's members (docs/cluster-transactions.md, "Members"): whom it
+ * heard from lately (pings five times per lease), whether it hears from a majority, which members
+ * it counts lost, each member's incarnation, the fences of re-admitted members, and the rejoin
+ * handshake. It is the only subscriber to the fabric's peer loss: the commit layer, the GC
+ * watermark and the clock are told by it ({@link #onLoss}, {@link #onRejoin}) or ask it.
+ *
+ * <p>Its messages travel on the operations mailbox of the node (one receive path): the owner hands
+ * every message's sender to {@link #heard} and the membership messages ({@link #handles}) to
+ * {@link #onMessage}, and sends for it through a {@link Sender}. Its one loop, the heartbeat, is an
+ * {@link Agent} ({@link #heartbeat}); time comes from the node's {@link TimeSource}.
+ */
+public final class MemberView {
+    private static final Logger LOG = LoggerFactory.getLogger(MemberView.class);
+    /** Message types on the operations mailbox that belong to membership; the rest are the owner's. */
+    public static final int PING = 2;
+    public static final int HELLO = 3;
+    public static final int HELLO_ACK = 4;
+    /**
+     * The rejoin handshake (docs/cluster-transactions.md, "Rejoining after a partition heals"):
+     * REJOIN and REJOIN_ACK carry the sender's incarnation (in the request field), the incarnation
+     * it knows of the receiver and its fence; EXCLUDED tells a restarted member that it stays out.
+     */
+    public static final int REJOIN = 9;
+    public static final int REJOIN_ACK = 10;
+    public static final int EXCLUDED = 11;
+
+    /** Whether a message of {@code type} on the operations mailbox is membership's. */
+    public static boolean handles(int type) {
+        return type == PING || type == HELLO || type == HELLO_ACK || type == REJOIN || type == REJOIN_ACK || type == EXCLUDED;
+    }
+
+    /** How the view sends: to node {@code to}'s operations mailbox; the future fails if it was not delivered. */
+    @FunctionalInterface
+    public interface Sender {
+        CompletableFuture<Void> send(int to, byte[] payload);
+    }
+
+    /**
+     * What the commit layer answers for the view: the locks and checks that order a loss against
+     * a re-admission (see {@code CommitMessenger}).
+     */
+    public interface Commitments {
+        /** Records a loss report of {@code peer} and runs {@code counted} under the lock a re-admission takes. */
+        void reported(int peer, Runnable counted);
+
+        /** Acts on {@code peer}'s loss once a majority allows (its rounds and parts are settled without it). */
+        void lossReported(int peer);
+
+        /** Whether nothing this node holds waits for {@code peer} any more. */
+        boolean settledWith(int peer);
+
+        /** Re-admits {@code peer} if settled with it and not reported lost since {@code heardAtNanos}, running {@code admitted}. */
+        boolean readmit(int peer, long heardAtNanos, Runnable admitted);
+
+        /** {@code peer} restarted with a fresh store: nothing is owed to its old incarnation. */
+        void forget(int peer);
+    }
+
+    private final int self;
+    private final List<Integer> others;
+    private final int size;
+    private final long leaseNanos;
+    private final long beatNanos;
+    private final TimeSource time;
+    private final Sender sender;
+    private final Executor work;
+    /** A bound on the begin times of every transaction begun here so far (the clock's last timestamp). */
+    private final LongSupplier fence;
+    /** What every member must agree on: the members and the lease (the majority rule relies on both). */
+    private final String description;
+    private volatile Commitments commitments;
+    /** This process's incarnation: random, never 0, sent in every ping (and the request field of rejoin messages). */
+    private final long incarnation;
+    private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
+    /** When each member was last heard from (the time source's nanos), by node id. */
+    private final Map<Integer, Long> lastHeard = new ConcurrentHashMap<>();
+    /** Members a message has come from since this node started. */
+    private final Set<Integer> heard = ConcurrentHashMap.newKeySet();
+    /** Members whose description differs from this node's: their operations are refused. */
+    private final Set<Integer> foreign = ConcurrentHashMap.newKeySet();
+    /** Answers to this node's HELLO: "" when the peer agrees, else how it differs. */
+    private final Map<Integer, String> verdicts = new ConcurrentHashMap<>();
+    /** The first incarnation heard from each member. */
+    private final Map<Integer, Long> incarnations = new ConcurrentHashMap<>();
+    /** Members heard with another incarnation than the first: restarted with a fresh store, out for good. */
+    private final Set<Integer> restarted = ConcurrentHashMap.newKeySet();
+    /** Members that told this node its incarnation is out (it is the restarted one). */
+    private final Set<Integer> excludedBy = ConcurrentHashMap.newKeySet();
+    /** When each member now counted lost was counted lost. */
+    private final Map<Integer, Long> lostAt = new ConcurrentHashMap<>();
+    /**
+     * Per re-admitted member, its fence: operations and forwards of its transactions that begun at
+     * or below it start no part here (they may have had one that was settled without them).
+     */
+    private final Map<Integer, Long> fences = new ConcurrentHashMap<>();
+    private final List<PeerListener> lossListeners = new CopyOnWriteArrayList<>();
+    private final List<IntConsumer> rejoinListeners = new CopyOnWriteArrayList<>();
+    /** Set while an {@link #askToRejoin} runs on the work pool: one at a time. */
+    private final AtomicBoolean asking = new AtomicBoolean();
+    private volatile boolean closed;
+
+    /**
+     * A view of {@code others} (every member but this node), subscribed to {@code fabric}'s peer
+     * loss; each member gets a grace of one lease from now before it counts as not heard.
+     *
+     * @param description what the members must agree on; a member whose differs is refused
+     * @param work        runs the rejoin handshake's checks, which may wait for a part's record
+     */
+    public MemberView(Fabric fabric, List<Integer> others, long leaseMillis, String description, TimeSource time,
+            Sender sender, Executor work, LongSupplier fence) {
+        this.self = fabric.localNode();
+        this.others = List.copyOf(others);
+        this.size = others.size() + 1;
+        this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+        this.beatNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMillis / 5));
+        this.description = description;
+        this.time = time;
+        this.sender = sender;
+        this.work = work;
+        this.fence = fence;
+        long drawn;
+        do {
+            drawn = new SecureRandom().nextLong();
+        } while (drawn == 0);
+        this.incarnation = drawn;
+        long now = time.nanos();
+        for (int other : others) {
+            lastHeard.put(other, now); // a grace of one lease at start
+        }
+        fabric.onPeerLost(this::reportedLost);
+    }
+
+    /** Connects the commit layer; until then a loss is only counted here. */
+    public void attach(Commitments commitments) {
+        this.commitments = commitments;
+    }
+
+    /** Tells {@code listener} each loss the fabric reports (on a transport thread; it must not block). */
+    public void onLoss(PeerListener listener) {
+        lossListeners.add(listener);
+    }
+
+    /** Tells {@code listener} the id of each member re-admitted (on a receive thread; it must not block). */
+    public void onRejoin(IntConsumer listener) {
+        rejoinListeners.add(listener);
+    }
+
+    /** This process's incarnation. */
+    public long incarnation() {
+        return incarnation;
+    }
+
+    // ------------------------------------------------------------------ questions
+
+    /** Whether this node counts {@code member} lost. */
+    public boolean isLost(int member) {
+        return lost.contains(member);
+    }
+
+    /** Whether {@code member}'s cluster description differs from this node's (its operations are refused). */
+    public boolean isForeign(int member) {
+        return foreign.contains(member);
+    }
+
+    /**
+     * Whether this node has heard from a majority of the members (itself included) within the
+     * lease: only then does it act on a peer's loss.
+     */
+    public boolean hasMajority() {
+        long now = time.nanos();
+        int count = 1;
+        for (int other : others) {
+            Long at = lastHeard.get(other);
+            if (at != null && now - at < leaseNanos && !lost.contains(other)) {
+                count++;
+            }
+        }
+        return count > size / 2;
+    }
+
+    /** The other members this node has heard from within the lease (and at all since it started), not lost. */
+    public Set<Integer> inContact() {
+        long now = time.nanos();
+        Set<Integer> contact = new TreeSet<>();
+        for (int other : others) {
+            Long at = lastHeard.get(other);
+            if (heard.contains(other) && at != null && now - at < leaseNanos && !lost.contains(other)) {
+                contact.add(other);
+            }
+        }
+        return contact;
+    }
+
+    /** Why a transaction of {@code coordinator} begun at {@code beginTime} may start no part here, or null. */
+    public String fenced(int coordinator, long beginTime) {
+        Long fenceOf = fences.get(coordinator);
+        if (fenceOf != null && beginTime <= fenceOf) {
+            return "node " + self + " counted node " + coordinator + " lost after this transaction began, and may have settled"
+                    + " its part here without it: it takes no operation of it (begin time " + beginTime + " <= fence " + fenceOf + ")";
+        }
+        return null;
+    }
+
+    // ------------------------------------------------------------------ the heartbeat
+
+    /**
+     * The heartbeat: every fifth of a lease it sends every other member a ping (with this node's
+     * incarnation), so each knows whom it hears from, and REJOIN to each member counted lost that
+     * may be taken back.
+     */
+    public Agent heartbeat() {
+        byte[] ping = new Wire.Writer().putByte(PING).putLong(incarnation).bytes();
+        return new Agent() {
+            @Override
+            public long doWork(long nowNanos) {
+                for (int other : others) {
+                    send(other, ping);
+                }
+                if (!lost.isEmpty() && asking.compareAndSet(false, true)) {
+                    askToRejoinOffThisThread();
+                }
+                return nowNanos + beatNanos;
+            }
+
+            @Override
+            public String roleName() {
+                return "heartbeat-" + self;
+            }
+        };
+    }
+
+    /** Off the heartbeat's thread: the settled check may wait for a part's record while it validates. */
+    private void askToRejoinOffThisThread() {
+        try {
+            work.execute(() -> {
+                try {
+                    askToRejoin();
+                } catch (RuntimeException e) {
+                    if (!closed) {
+                        LOG.warn("node={} could not ask to rejoin", self, e);
+                    }
+                } finally {
+                    asking.set(false);
+                }
+            });
+        } catch (RejectedExecutionException closing) {
+            asking.set(false);
+        }
+    }
+
+    // ------------------------------------------------------------------ messages
+
+    /** Notes that a message of {@code from} arrived at {@code nowNanos}. */
+    public void heard(int from, long nowNanos) {
+        lastHeard.put(from, nowNanos);
+        heard.add(from);
+    }
+
+    /**
+     * Handles a membership message ({@link #handles}) of {@code from}, whose request field was
+     * {@code request}, the rest of it in {@code in}, arrived at {@code nowNanos}.
+     */
+    public void onMessage(int type, int from, long request, Wire.Reader in, long nowNanos) {
+        switch (type) {
+            case PING -> pinged(from, request);
+            case REJOIN, REJOIN_ACK -> {
+                long mine = in.getLong();
+                long theirFence = in.getLong();
+                work.execute(() -> rejoin(from, type, request, mine, theirFence, nowNanos)); // the settled check may wait
+            }
+            case EXCLUDED -> excluded(from, in.getLong());
+            case HELLO, HELLO_ACK -> {
+                pinged(from, request);
+                hello(from, type, in.getString());
+            }
+            default -> throw new IllegalArgumentException("not a membership message: type=" + type);
+        }
+    }
+
+    private void send(int to, byte[] payload) {
+        sender.send(to, payload); // a lost message shows as a missing answer or ping
+    }
+
+    // ------------------------------------------------------------------ joining
+
+    /**
+     * Compares this node's cluster description with every member that is up: each is sent HELLO
+     * and answers whether its own differs. Waits for the answers of the members whose HELLO could
+     * be delivered (a member not started yet compares when it starts), at most {@code timeoutMillis}.
+     *
+     * @throws IllegalStateException naming the member and both descriptions if one differs
+     */
+    public void join(long timeoutMillis, String keys) {
+        byte[] hello = new Wire.Writer().putByte(HELLO).putLong(incarnation).putString(description).bytes();
+        Map<Integer, CompletableFuture<Void>> sent = new TreeMap<>();
+        for (int other : others) {
+            try {
+                sent.put(other, sender.send(other, hello));
+            } catch (RuntimeException notUp) {
+                // not started yet: it compares when it does
+            }
+        }
+        long deadline = time.nanos() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        for (Map.Entry<Integer, CompletableFuture<Void>> e : sent.entrySet()) {
+            int other = e.getKey();
+            while (!verdicts.containsKey(other) && !e.getValue().isCompletedExceptionally() && time.nanos() < deadline) {
+                LockSupport.parkNanos(200_000); // real time: the answer comes from another node
+            }
+            String verdict = verdicts.get(other);
+            if (verdict != null && !verdict.isEmpty()) {
+                throw new IllegalStateException("node " + self + " cannot join: node " + other + " describes the cluster"
+                        + " differently (" + verdict + "); start every node with the same " + keys);
+            }
+        }
+    }
+
+    private void hello(int from, int type, String theirs) {
+        if (type == HELLO_ACK) {
+            verdicts.put(from, theirs);
+            return;
+        }
+        String verdict = theirs.equals(description) ? "" : "node " + from + ": " + theirs + "; node " + self + ": " + description;
+        if (verdict.isEmpty()) {
+            foreign.remove(from); // a node started again, this time as described
+        } else {
+            foreign.add(from);
+            LOG.error("node={} refuses node {}: its cluster description differs ({})", self, from, verdict);
+        }
+        send(from, new Wire.Writer().putByte(HELLO_ACK).putLong(incarnation).putString(verdict).bytes());
+    }
+
+    // ------------------------------------------------------------------ losing and rejoining
+
+    /** The fabric reports {@code peer} lost: count it, and tell the commit layer and the listeners. */
+    private void reportedLost(int peer, String reason) {
+        countLost(peer);
+        Commitments c = commitments;
+        if (c != null) {
+            c.lossReported(peer);
+        }
+        for (PeerListener listener : lossListeners) {
+            listener.peerLost(peer, reason);
+        }
+    }
+
+    private void countLost(int peer) {
+        Runnable count = () -> {
+            // A member lost before this node heard its incarnation can never be told from a restart of it:
+            // 0, which no incarnation is, makes every incarnation heard later a restart.
+            incarnations.putIfAbsent(peer, 0L);
+            lostAt.putIfAbsent(peer, time.nanos());
+            lost.add(peer);
+        };
+        Commitments c = commitments;
+        if (c == null) {
+            count.run(); // reported while the node was being built
+        } else {
+            c.reported(peer, count); // ordered against re-admissions: one that runs after sees this report
+        }
+    }
+
+    /** Notes the incarnation a ping or HELLO of {@code from} carried; another than the first means it restarted. */
+    private void pinged(int from, long theirs) {
+        Long first = incarnations.putIfAbsent(from, theirs);
+        if (first != null && first != theirs) {
+            if (restarted.add(from)) {
+                LOG.warn("node {}: member {} restarted (incarnation {} after {}): its store is new, so it stays out;"
+                        + " restart the cluster to take it back", self, from, Long.toHexString(theirs), Long.toHexString(first));
+                countLost(from);
+                Commitments c = commitments;
+                if (c != null) {
+                    c.forget(from);
+                }
+            }
+        }
+        if (restarted.contains(from)) {
+            send(from, new Wire.Writer().putByte(EXCLUDED).putLong(incarnation).putLong(theirs).bytes());
+        }
+    }
+
+    /** REJOIN to each member counted lost, heard again lately with its known incarnation, with which this node is settled. */
+    private void askToRejoin() {
+        Commitments c = commitments;
+        long now = time.nanos();
+        for (int other : lost) {
+            Long theirs = incarnations.get(other);
+            Long at = lastHeard.get(other);
+            Long since = lostAt.get(other);
+            if (theirs == null || at == null || now - at >= leaseNanos || (since != null && at - since <= 0)
+                    || restarted.contains(other) || excludedBy.contains(other)) {
+                // not heard since it was counted lost (or not lately), or another process: nothing to ask
+                continue;
+            }
+            if (c != null && c.settledWith(other)) {
+                send(other, new Wire.Writer().putByte(REJOIN).putLong(incarnation).putLong(theirs).putLong(fence.getAsLong())
+                        .bytes());
+            }
+        }
+    }
+
+    /** REJOIN or REJOIN_ACK from {@code from}, of incarnation {@code theirs}, knowing this node as {@code mine}. */
+    private void rejoin(int from, int type, long theirs, long mine, long theirFence, long heardAt) {
+        if (mine != incarnation || restarted.contains(from) || !Long.valueOf(theirs).equals(incarnations.get(from))) {
+            return; // not between these two processes: a restarted member, or a message for this node's predecessor
+        }
+        if (type == REJOIN_ACK) {
+            if (lost.contains(from)) {
+                readmit(from, theirFence, heardAt);
+            }
+            return;
+        }
+        if (lost.contains(from) && !readmit(from, theirFence, heardAt)) {
+            return; // not settled with it yet: it asks again
+        }
+        send(from, new Wire.Writer().putByte(REJOIN_ACK).putLong(incarnation).putLong(theirs).putLong(fence.getAsLong())
+                .bytes());
+    }
+
+    private boolean readmit(int peer, long theirFence, long heardAt) {
+        Commitments c = commitments;
+        return c != null && c.readmit(peer, heardAt, () -> {
+            fences.merge(peer, theirFence, Math::max); // before it leaves the lost set: no old operation slips in
+            if (!lost.remove(peer)) {
+                return; // a repeated REJOIN handled concurrently: re-admitted already
+            }
+            Long since = lostAt.remove(peer);
+            long millis = since == null ? 0 : TimeUnit.NANOSECONDS.toMillis(time.nanos() - since);
+            LOG.warn("node {}: member {} rejoined after {} ms lost", self, peer, millis);
+            for (IntConsumer listener : rejoinListeners) {
+                listener.accept(peer);
+            }
+        });
+    }
+
+    /** A member told this node that its incarnation is out: it restarted, and the member counts it lost for good. */
+    private void excluded(int from, long mine) {
+        if (mine == incarnation && excludedBy.add(from)) {
+            LOG.error("node {}: member {} excludes this process: it counted an earlier process under id {} lost, and this"
+                    + " one's store is new; restart the cluster to take this node back", self, from, self);
+            countLost(from);
+        }
+    }
+
+    /** Stops asking to rejoin; the heartbeat's runner is its owner's to close. */
+    public void close() {
+        closed = true;
+    }
+}
