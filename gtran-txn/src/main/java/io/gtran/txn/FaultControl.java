@@ -1,8 +1,8 @@
 package io.gtran.txn;
 
+import io.gtran.check.fabric.FaultPlan;
+import io.gtran.check.fabric.FaultyFabric;
 import io.gtran.rdma.Fabric;
-import io.gtran.rdma.FaultPlan;
-import io.gtran.rdma.FaultyFabric;
 import io.gtran.txn.clock.TimeSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.gtran.txn;
 
+import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
-import io.gtran.rdma.FaultPlan;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.Set;

@@ -3,7 +3,7 @@ package io.gtran.txn.check;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gtran.rdma.FaultPlan;
+import io.gtran.check.fabric.FaultPlan;
 import io.gtran.txn.ClusterNodes;
 import io.gtran.txn.Isolation;
 import io.gtran.txn.TxnConfig;

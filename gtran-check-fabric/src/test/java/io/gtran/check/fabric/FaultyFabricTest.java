@@ -1,12 +1,18 @@
-package io.gtran.rdma;
+package io.gtran.check.fabric;
 
-import static io.gtran.rdma.FaultInjectionHarness.assertMessageHas;
+import static io.gtran.check.fabric.FaultInjectionHarness.assertMessageHas;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.FabricContractTest;
+import io.gtran.rdma.InJvmCluster;
+import io.gtran.rdma.Mailbox;
+import io.gtran.rdma.Region;
+import io.gtran.rdma.RegionAccessException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

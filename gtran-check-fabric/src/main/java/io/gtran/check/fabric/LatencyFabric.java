@@ -1,5 +1,14 @@
-package io.gtran.rdma;
+package io.gtran.check.fabric;
 
+import io.gtran.rdma.Batch;
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.ForwardingBatch;
+import io.gtran.rdma.ForwardingFabric;
+import io.gtran.rdma.ForwardingMailbox;
+import io.gtran.rdma.ForwardingRegion;
+import io.gtran.rdma.Mailbox;
+import io.gtran.rdma.Message;
+import io.gtran.rdma.Region;
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.Set;

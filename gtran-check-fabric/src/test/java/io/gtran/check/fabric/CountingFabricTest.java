@@ -1,8 +1,13 @@
-package io.gtran.rdma;
+package io.gtran.check.fabric;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.gtran.rdma.Batch;
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.InJvmCluster;
+import io.gtran.rdma.Mailbox;
+import io.gtran.rdma.Region;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,5 +1,6 @@
-package io.gtran.rdma;
+package io.gtran.check.fabric;
 
+import io.gtran.rdma.Fabric;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.gtran.rdma;
+package io.gtran.check.fabric;
 
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,6 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.rdma.Batch;
+import io.gtran.rdma.DeliveryException;
+import io.gtran.rdma.Mailbox;
+import io.gtran.rdma.Region;
+import io.gtran.rdma.RegionAccessException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;

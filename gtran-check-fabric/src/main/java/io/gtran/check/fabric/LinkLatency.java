@@ -1,5 +1,7 @@
-package io.gtran.rdma;
+package io.gtran.check.fabric;
 
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.InJvmCluster;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentHashMap;

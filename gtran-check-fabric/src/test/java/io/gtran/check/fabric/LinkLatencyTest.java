@@ -1,4 +1,4 @@
-package io.gtran.rdma;
+package io.gtran.check.fabric;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,6 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.rdma.Batch;
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.FabricContractTest;
+import io.gtran.rdma.InJvmCluster;
+import io.gtran.rdma.Mailbox;
+import io.gtran.rdma.Message;
+import io.gtran.rdma.Region;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Nested;

@@ -1,5 +1,11 @@
-package io.gtran.rdma;
+package io.gtran.check.fabric;
 
+import io.gtran.rdma.DeliveryException;
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.Mailbox;
+import io.gtran.rdma.PeerListener;
+import io.gtran.rdma.Region;
+import io.gtran.rdma.RegionAccessException;
 import io.gtran.rdma.spi.FabricChecks;
 import java.time.Duration;
 import java.util.ArrayList;
