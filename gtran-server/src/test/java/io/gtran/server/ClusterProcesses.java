@@ -3,10 +3,10 @@ package io.gtran.server;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -21,8 +21,9 @@ import org.apache.tinkerpop.gremlin.util.ser.Serializers;
  * node carries one graph), with a fabric port of its own; vertices spread over the members. Node 0
  * loads the data ({@code test-init.groovy}). The nodes run on this JVM's class path
  * ({@code GTRAN_CLASSPATH}), which holds the test data. Closing runs the script's {@code stop}.
+ * Public, with what it needs of it, for gtran-check's {@code ClusterCheckTest} (gtran-server's test-jar).
  */
-final class ClusterProcesses implements AutoCloseable {
+public final class ClusterProcesses implements AutoCloseable {
     private static final String[] GRAPHS = {"graph", "modern", "classic", "crew", "sink", "grateful"};
     /** The system property that sets the graphs' gtran.execution (batched, the default, or pushed, element). */
     static final String EXECUTION = "gtran.test.execution";
@@ -49,7 +50,7 @@ final class ClusterProcesses implements AutoCloseable {
      * {@code n} processes as {@code deploy/gtran-cluster --faults} starts them from deploy/conf: one
      * graph {@code graph} with source {@code g}, no data, and fault control for {@link #command}.
      */
-    static ClusterProcesses startOneGraph(int n) {
+    public static ClusterProcesses startOneGraph(int n) {
         return start(n, true);
     }
 
@@ -129,12 +130,12 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     /** The hosts file. */
-    Path hosts() {
+    public Path hosts() {
         return dir.resolve("hosts");
     }
 
     /** {@code deploy/gtran-cluster} with this cluster's options: append a command to run it. */
-    List<String> command() {
+    public List<String> command() {
         List<String> command = new ArrayList<>(List.of(HOME.resolve("deploy/gtran-cluster").toString(),
                 "--hosts", hosts().toString(), "--dir", dir.resolve("run").toString()));
         if (oneGraph) {
@@ -149,7 +150,7 @@ final class ClusterProcesses implements AutoCloseable {
      * Runs {@code deploy/gtran-cluster COMMAND} on this cluster as {@link #script} does (on this
      * JVM's class path: the script builds nothing) and returns its output, whatever its exit.
      */
-    String run(String command) throws IOException, InterruptedException {
+    public String run(String command) throws IOException, InterruptedException {
         List<String> line = command();
         line.add(command);
         ProcessBuilder builder = environment(new ProcessBuilder(line).redirectErrorStream(true));
@@ -198,7 +199,7 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     /** Node {@code k}'s Gremlin port. */
-    int port(int k) {
+    public int port(int k) {
         return ports[k];
     }
 

@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@link TxnConfig}; the cluster's members, {@code gtran.cluster.nodes} ({@link Membership}); the
  * {@code gtran.clock.*} keys of {@link ClockConfig}; for {@link #open(Map)}, optionally the
  * {@code gtran.fabric.*} keys of {@link ClusterConfig}, and with them {@code gtran.faults.control}, a file
- * that steers the node's faults and wall clock from outside ({@link FaultControl}). Other keys are left to the layers above. A
+ * that steers the node's faults and wall clock from outside ({@link NodeFaults}, from the gtran-check module). Other keys are left to the layers above. A
  * bad value fails the open with an {@link IllegalArgumentException} naming the key, before anything
  * is created.
  *
@@ -69,7 +69,7 @@ public final class GtranNode implements AutoCloseable {
     /** Null for a node alone in its cluster. */
     private final SyncedClock syncedClock;
     /** The node's fault control file ({@code gtran.faults.control}), or null. */
-    private final FaultControl faults;
+    private final NodeFaults faults;
     private final TimeSource time;
     private final GraphStore store;
     private final TransactionEngine engine;
@@ -92,14 +92,14 @@ public final class GtranNode implements AutoCloseable {
 
     /** What a node is made of, read from settings before anything is created. */
     private record Plan(StoreConfig store, TxnConfig txn, ClockConfig clock, Membership members, TimeSource time,
-            FaultControl faults) {
+            NodeFaults faults) {
         static Plan of(Map<String, ?> settings, Membership members, TimeSource time) {
             return new Plan(StoreConfig.from(settings), TxnConfig.from(settings), ClockConfig.from(settings), members, time,
                     null);
         }
 
         /** This plan with the node's faults and time steered by {@code control}. */
-        Plan steeredBy(FaultControl control) {
+        Plan steeredBy(NodeFaults control) {
             return new Plan(store, txn, clock, members, control.time(), control);
         }
     }
@@ -124,16 +124,17 @@ public final class GtranNode implements AutoCloseable {
             ClusterConfig clusterConfig = ClusterConfig.fromProperties(fabricSettings);
             requireSameNode(clusterConfig.localNode(), nodeId);
             Plan plan = Plan.of(settings, Membership.of(clusterConfig, settings), time);
-            java.nio.file.Path control = FaultControl.path(settings);
+            java.nio.file.Path control = NodeFaults.path(settings);
+            NodeFaults.Provider faultsProvider = control == null ? null : NodeFaults.provider(control);
             Fabric fabric = Fabrics.start(clusterConfig);
             if (control == null) {
                 return wire(null, new QueryTraffic(fabric), plan);
             }
-            FaultControl faults = new FaultControl(control, nodeId, time, clusterConfig.peerLostAfter().toMillis()); // reads the file once
+            NodeFaults faults = faultsProvider.open(control, nodeId, time, clusterConfig.peerLostAfter().toMillis()); // reads the control once
             // Counted above the faults: what the node sends, whether or not a fault then drops it.
             return wire(null, new QueryTraffic(faults.wrap(fabric)), plan.steeredBy(faults));
         }
-        FaultControl.refuse(settings, "an in-JVM cluster of its own");
+        NodeFaults.refuse(settings, "an in-JVM cluster of its own");
         Membership members = Membership.from(settings, nodeId);
         if (!members.isSingle()) {
             throw new IllegalArgumentException("configuration " + Membership.NODES + "=" + settings.get(Membership.NODES)
@@ -169,7 +170,7 @@ public final class GtranNode implements AutoCloseable {
         int nodeId = StoreConfig.from(settings).nodeId();
         Plan plan = Plan.of(settings, Membership.from(settings, nodeId), time);
         refuseFabricSettings(settings, "the in-JVM cluster it joins");
-        FaultControl.refuse(settings, "the in-JVM cluster it joins");
+        NodeFaults.refuse(settings, "the in-JVM cluster it joins");
         return wire(null, cluster.join(nodeId), plan);
     }
 
@@ -191,7 +192,7 @@ public final class GtranNode implements AutoCloseable {
             int nodeId = StoreConfig.from(settings).nodeId();
             plan = Plan.of(settings, Membership.from(settings, nodeId), time);
             refuseFabricSettings(settings, "the fabric it is given");
-            FaultControl.refuse(settings, "the fabric it is given");
+            NodeFaults.refuse(settings, "the fabric it is given");
             requireSameNode(fabric.localNode(), nodeId);
         } catch (RuntimeException e) {
             fabric.close();
@@ -377,7 +378,7 @@ public final class GtranNode implements AutoCloseable {
 
     /** The wall clock offset the fault control file injects now, in milliseconds; 0 without one. */
     public long clockOffsetMillis() {
-        return faults == null ? 0 : faults.rules().clockOffsetMs();
+        return faults == null ? 0 : faults.clockOffsetMillis();
     }
 
     /** The synchronised clock of a member of a cluster, null for a node alone (tests look at whom it follows). */

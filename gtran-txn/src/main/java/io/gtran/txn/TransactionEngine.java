@@ -331,6 +331,15 @@ public final class TransactionEngine implements AutoCloseable {
         return clusterParts;
     }
 
+    /**
+     * Whether this node counts {@code member} lost (a loss it acted on, not only a silence: see
+     * {@link #membersInContact}); false on a node alone. For tooling: the harness's fault tests
+     * (gtran-check) watch a cut become a loss with it.
+     */
+    public boolean isLost(int member) {
+        return clusterParts != null && clusterParts.isLost(member);
+    }
+
     boolean isClosed() {
         return closed;
     }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
-import io.gtran.rdma.FaultPlan;
 import io.gtran.txn.clock.ClockUnavailableException;
 import io.gtran.txn.cluster.CommitMessenger;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.gtran.txn;
 
+import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
-import io.gtran.rdma.FaultPlan;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.clock.ClockConfig;
@@ -15,8 +15,8 @@ import java.util.function.UnaryOperator;
 /**
  * N members of one cluster ({@code gtran.cluster.nodes} = 0..n-1) over a chosen transport, for
  * tests written once and run over each: {@link #IN_JVM} or {@link #NETTY} (loopback TCP), either
- * of them through a {@link FaultPlan} ({@link #faulty}). Public for the tests of other packages
- * (io.gtran.txn.check).
+ * of them through a {@link FaultPlan} ({@link #faulty}). Public for the tests of other packages and
+ * modules (gtran-check's history tests, through gtran-txn's test-jar).
  */
 public final class ClusterNodes implements AutoCloseable {
     /** Starts the fabrics of nodes 0..n-1. */

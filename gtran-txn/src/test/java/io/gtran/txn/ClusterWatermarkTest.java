@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gtran.rdma.FaultPlan;
+import io.gtran.check.fabric.FaultPlan;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -3,7 +3,7 @@ package io.gtran.txn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gtran.rdma.CountingFabric;
+import io.gtran.check.fabric.CountingFabric;
 import io.gtran.rdma.Fabric;
 import java.util.Map;
 import java.util.function.Consumer;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gtran.rdma.FaultPlan;
+import io.gtran.check.fabric.FaultPlan;
 import io.gtran.storage.Dictionary;
 import java.util.ArrayList;
 import java.util.Collections;

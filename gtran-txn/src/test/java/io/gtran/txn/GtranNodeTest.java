@@ -136,6 +136,16 @@ class GtranNodeTest {
     }
 
     @Test
+    void theFaultsControlKeyFailsTheOpenWhenTheHarnessIsNotOnTheClassPath() {
+        // gtran-txn's tests run without gtran-check, where the one NodeFaults.Provider is.
+        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class, () -> GtranNode.open(settings(
+                ClusterConfig.TRANSPORT, LoopbackFabricProvider.NAME, ClusterConfig.NODES, "127.0.0.1:7100",
+                NodeFaults.CONTROL, "faults-0")));
+        assertTrue(missing.getMessage().contains(NodeFaults.CONTROL + "=faults-0"), missing.getMessage());
+        assertTrue(missing.getMessage().contains("gtran-check"), missing.getMessage());
+    }
+
+    @Test
     void aNodeCarriesOneGraphInItsLife() {
         GtranNode node = GtranNode.open(settings());
         node.claim("graph A");

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
-import io.gtran.rdma.FaultPlan;
 import io.gtran.txn.cluster.CommitMessenger;
 import java.util.Map;
 import java.util.Set;

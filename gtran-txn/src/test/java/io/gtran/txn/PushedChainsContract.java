@@ -179,7 +179,7 @@ abstract class PushedChainsContract extends ClusterContract {
 
     @Test
     void aForwardThatIsNeverAnsweredAbortsNamingTheNodeThatDidNotAnswer() throws Exception {
-        io.gtran.rdma.FaultPlan plan = new io.gtran.rdma.FaultPlan(new Random().nextLong());
+        io.gtran.check.fabric.FaultPlan plan = new io.gtran.check.fabric.FaultPlan(new Random().nextLong());
         c = new ClusterNodes(ClusterNodes.faulty(transport(), plan), 3, TxnConfig.REMOTE_TIMEOUT_MS, 300);
         long a = path(1, 2, 2)[0];
         plan.links(1, 2).dropWithProbability(1.0); // node 1's forward to node 2 is lost, every time
@@ -235,7 +235,7 @@ abstract class PushedChainsContract extends ClusterContract {
 
     @Test
     void aChainWhoseResultsNeverComeAbortsAndEveryPartItMadeIsUndone() throws Exception {
-        io.gtran.rdma.FaultPlan plan = new io.gtran.rdma.FaultPlan(new Random().nextLong());
+        io.gtran.check.fabric.FaultPlan plan = new io.gtran.check.fabric.FaultPlan(new Random().nextLong());
         c = new ClusterNodes(ClusterNodes.faulty(transport(), plan), 3, TxnConfig.REMOTE_TIMEOUT_MS, 1000);
         long a = path(1, 2, 2)[0];
         plan.links(2, 0).dropWithProbability(1.0); // node 2's report, and anything else to node 0, is lost
@@ -253,7 +253,7 @@ abstract class PushedChainsContract extends ClusterContract {
     @Test
     void chainsGiveTheSameResultsOverLinksThatDropMessages() throws Exception {
         long seed = new Random().nextLong();
-        io.gtran.rdma.FaultPlan plan = new io.gtran.rdma.FaultPlan(seed);
+        io.gtran.check.fabric.FaultPlan plan = new io.gtran.check.fabric.FaultPlan(seed);
         c = new ClusterNodes(ClusterNodes.faulty(transport(), plan), 3);
         long[] vertices = graph(seed);
         long[] bulks = new long[vertices.length];

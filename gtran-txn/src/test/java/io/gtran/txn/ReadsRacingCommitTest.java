@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Reads that race a writer's commit, in interleavings the list-append history check
- * ({@link io.gtran.txn.check.ListAppendHistoryTest}) met in real runs: a reader that begins after
+ * (gtran-check's {@code io.gtran.check.history.ListAppendHistoryTest}) met in real runs: a reader that begins after
  * the writer took its commit time but before it left EXECUTING, and a reader that holds a version
  * the writer replaces before committing. Each interleaving is forced with a gated clock or a
  * pausing fabric decorator, GC is off, and the test states what MV-OCC must do.

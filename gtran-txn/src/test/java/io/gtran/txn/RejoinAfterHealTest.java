@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
-import io.gtran.rdma.FaultPlan;
 import io.gtran.rdma.InJvmCluster;
 import java.time.Duration;
 import java.util.ArrayList;

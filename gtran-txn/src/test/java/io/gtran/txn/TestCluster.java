@@ -1,6 +1,6 @@
 package io.gtran.txn;
 
-import io.gtran.rdma.FaultPlan;
+import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.clock.ClockConfig;

@@ -2,9 +2,9 @@
  * The cluster transport: {@link io.gtran.rdma.Fabric} (one node's view: registered memory regions
  * other nodes read, write, compare-and-swap and fetch-and-add by offset, and reliable ordered
  * messages), {@link io.gtran.rdma.Region} (a handle to one region) and the in-JVM implementation
- * ({@link io.gtran.rdma.InJvmCluster}). {@link io.gtran.rdma.FaultyFabric} wraps any fabric to
- * inject the faults a shared {@link io.gtran.rdma.FaultPlan} asks for in tests (delays, reordering,
- * drops, region failures, partitions). Code above this module depends only on these interfaces, never on a
+ * ({@link io.gtran.rdma.InJvmCluster}). The {@code Forwarding*} classes are the base of fabric
+ * decorators; the test harness's (fault injection, link latency, traffic counts) live in the
+ * {@code gtran-check-fabric} module. Code above this module depends only on these interfaces, never on a
  * particular transport.
  *
  * <p>The networked transports are modules of their own ({@code gtran-rdma-netty}, {@code

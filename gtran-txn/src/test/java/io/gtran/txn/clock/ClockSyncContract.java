@@ -3,8 +3,8 @@ package io.gtran.txn.clock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
-import io.gtran.rdma.FaultPlan;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

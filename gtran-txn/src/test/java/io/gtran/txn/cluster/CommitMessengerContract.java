@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
-import io.gtran.rdma.FaultPlan;
 import io.gtran.txn.TxnWords;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -204,12 +204,12 @@ abstract class CommitMessengerContract {
     @Timeout(60)
     void aCommitWithTwoParticipantsCostsOneRoundTripForTheClientAndSixMessages() throws Exception {
         Fabric[] nodes = three();
-        io.gtran.rdma.CountingFabric[] fabrics = new io.gtran.rdma.CountingFabric[3];
+        io.gtran.check.fabric.CountingFabric[] fabrics = new io.gtran.check.fabric.CountingFabric[3];
         Recorder[] recorders = new Recorder[3];
         CommitMessenger[] messengers = new CommitMessenger[3];
         for (int n = 0; n < 3; n++) {
             recorders[n] = new Recorder(t -> Vote.YES);
-            fabrics[n] = new io.gtran.rdma.CountingFabric(nodes[n]);
+            fabrics[n] = new io.gtran.check.fabric.CountingFabric(nodes[n]);
             messengers[n] = messenger(fabrics[n], recorders[n], 10_000, 1_000); // no resends in this test
         }
         long t = txn(0, 3);

@@ -3,8 +3,8 @@ package io.gtran.txn.cluster;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
-import io.gtran.rdma.FaultPlan;
 import io.gtran.rdma.InJvmCluster;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;

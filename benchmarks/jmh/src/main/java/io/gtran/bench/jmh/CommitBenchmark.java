@@ -1,7 +1,7 @@
 package io.gtran.bench.jmh;
 
+import io.gtran.check.fabric.CountingFabric;
 import io.gtran.rdma.ClusterConfig;
-import io.gtran.rdma.CountingFabric;
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.Fabrics;
 import io.gtran.rdma.InJvmCluster;

@@ -1,7 +1,7 @@
 package io.gtran.rdma.disni;
 
+import io.gtran.check.fabric.FaultInjectionContractTest;
 import io.gtran.rdma.Fabric;
-import io.gtran.rdma.FaultInjectionContractTest;
 import java.util.List;
 import org.junit.jupiter.api.extension.ExtendWith;
 

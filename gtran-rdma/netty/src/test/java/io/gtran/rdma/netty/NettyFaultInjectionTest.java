@@ -1,9 +1,9 @@
 package io.gtran.rdma.netty;
 
+import io.gtran.check.fabric.FaultInjectionContractTest;
 import io.gtran.rdma.Fabric;
-import io.gtran.rdma.FaultInjectionContractTest;
 
-/** The fault-injection contract over TCP: {@link io.gtran.rdma.FaultyFabric} decorators over {@link NettyFabric} nodes. */
+/** The fault-injection contract over TCP: {@link io.gtran.check.fabric.FaultyFabric} decorators over {@link NettyFabric} nodes. */
 class NettyFaultInjectionTest extends FaultInjectionContractTest {
     @Override
     protected TestCluster startCluster(int nodes) {

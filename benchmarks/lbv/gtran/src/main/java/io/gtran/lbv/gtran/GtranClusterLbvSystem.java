@@ -1,5 +1,6 @@
 package io.gtran.lbv.gtran;
 
+import io.gtran.check.fabric.LinkLatency;
 import io.gtran.core.GtranGraph;
 import io.gtran.core.TransactionAbortedException;
 import io.gtran.lbv.Dataset;
@@ -8,7 +9,6 @@ import io.gtran.lbv.LoadProgress;
 import io.gtran.lbv.Traffic;
 import io.gtran.lbv.gremlin.GremlinSystem;
 import io.gtran.rdma.InJvmCluster;
-import io.gtran.rdma.LinkLatency;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.GtranNode;
 import io.gtran.txn.Membership;
