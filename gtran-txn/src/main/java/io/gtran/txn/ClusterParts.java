@@ -10,7 +10,7 @@ import io.gtran.txn.cluster.CommitMessenger;
 import io.gtran.txn.cluster.Outcome;
 import io.gtran.txn.cluster.Vote;
 import io.gtran.txn.cluster.Wire;
-import io.gtran.txn.agent.AgentRunner;
+import io.gtran.txn.agent.AgentHandle;
 import io.gtran.txn.agent.MessageAgent;
 import io.gtran.txn.membership.MemberView;
 import java.util.ArrayList;
@@ -21,7 +21,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -77,13 +76,14 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     private final Mailbox mailbox;
     private final CommitMessenger messenger;
     private final ExecutorService work;
-    private final AgentRunner receiver;
+    /** The receive path and the heartbeat, once {@link #start}ed. */
+    private volatile AgentHandle receiver;
     private final AtomicLong nextRequest = new AtomicLong();
     private final Map<Long, CompletableFuture<byte[]>> waiting = new ConcurrentHashMap<>();
     private final Map<Long, Context> contexts = new ConcurrentHashMap<>();
     private final Membership members;
     private final MemberView view;
-    private final AgentRunner heartbeat;
+    private volatile AgentHandle heartbeat;
     private volatile boolean closed;
     private final Chains chains;
 
@@ -114,34 +114,27 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         this.node = fabric.localNode();
         this.members = engine.members();
         this.mailbox = fabric.openMailbox(MAILBOX, 1 << 16);
-        this.work = Executors.newCachedThreadPool(r -> daemon(r, "gtran-ops-" + node));
+        this.work = engine.agents().workers("ops-" + node);
         int lease = engine.config().leaseMs;
         String description = "members=" + members.nodes() + " " + TxnConfig.LEASE_MS + "=" + lease;
-        this.view = new MemberView(fabric, members.others(), lease, description, engine.time(),
+        this.view = new MemberView(node, members.others(), lease, description, engine.time(),
                 (to, payload) -> mailbox.send(to, MAILBOX, payload), work, () -> engine.clock().current());
+        fabric.onPeerLost(view::peerLost); // the only subscriber: the rest are told by the view
         this.messenger = new CommitMessenger(fabric, this, engine.config().remoteTimeoutMs, COMMIT_TICK_MS, view::hasMajority,
-                lease + lease / 5, engine.config().decidedKeepMs, engine.time());
+                lease + lease / 5, engine.config().decidedKeepMs, engine.agents());
         view.attach(messenger);
         this.chains = new Chains(this, engine, node, work);
-        this.receiver = AgentRunner.receiving(new Receiver(), engine.time(), mailbox);
-        this.heartbeat = AgentRunner.of(view.heartbeat(), engine.time());
     }
 
     /** Starts taking messages and sending heartbeats (after the engine has set its dictionaries' authority). */
     void start() {
-        receiver.start();
-        heartbeat.start();
+        receiver = engine.agents().start(new Receiver(), mailbox);
+        heartbeat = engine.agents().start(view.heartbeat());
     }
 
     /** This node's view of the members: whom it hears from, whom it counts lost. */
     MemberView view() {
         return view;
-    }
-
-    private static Thread daemon(Runnable body, String name) {
-        Thread thread = new Thread(body, name);
-        thread.setDaemon(true);
-        return thread;
     }
 
     CommitMessenger messenger() {
@@ -584,8 +577,11 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         closed = true;
         view.close();
         messenger.close();
-        receiver.close();
-        heartbeat.close();
+        for (AgentHandle agent : new AgentHandle[] {receiver, heartbeat}) {
+            if (agent != null) {
+                agent.close();
+            }
+        }
         work.shutdownNow();
         mailbox.close();
     }

@@ -6,7 +6,7 @@ import io.gtran.storage.GraphStore;
 import io.gtran.storage.MvStore;
 import io.gtran.storage.UnknownElementException;
 import io.gtran.txn.agent.Agent;
-import io.gtran.txn.agent.AgentRunner;
+import io.gtran.txn.agent.AgentHandle;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -86,7 +86,7 @@ public final class GarbageCollector implements AutoCloseable {
     private ExecutorService workers;
     /** The workers' threads, joined by {@link #close}: a terminated pool's last thread may still be exiting. */
     private final List<Thread> workerThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private AgentRunner scanner;
+    private AgentHandle scanner;
     private volatile boolean running;
 
     GarbageCollector(TransactionEngine engine, TxnConfig config) {
@@ -127,7 +127,7 @@ public final class GarbageCollector implements AutoCloseable {
     void start() {
         workers = Executors.newFixedThreadPool(config.gcWorkers, named("gtran-gc-worker-" + store.nodeId() + "-", workerThreads));
         running = true;
-        scanner = AgentRunner.of(new Scanner(), engine.time()).start();
+        scanner = engine.agents().start(new Scanner());
     }
 
     /** The scanner's loop: a pass, then the next an interval later (after a failed pass too). */

@@ -2,6 +2,7 @@ package io.gtran.txn;
 
 import io.gtran.rdma.Fabric;
 import io.gtran.storage.GraphStore;
+import io.gtran.txn.agent.AgentHost;
 import io.gtran.txn.clock.ClockUnavailableException;
 import io.gtran.txn.clock.TimeSource;
 import java.util.EnumMap;
@@ -30,6 +31,8 @@ public final class TransactionEngine implements AutoCloseable {
     private final Clock clock;
     /** Where this node's loops and waits read monotonic time (see {@link io.gtran.txn.agent.Agent}). */
     private final TimeSource time;
+    /** Where this node's loops run: a thread each, reading {@link #time}. */
+    private final AgentHost agents;
     private final Membership members;
     private final ClusterWatermark clusterWatermark;
     private final StatusTable statusTable;
@@ -59,6 +62,7 @@ public final class TransactionEngine implements AutoCloseable {
         this.config = config;
         this.clock = clock;
         this.time = time;
+        this.agents = AgentHost.threads(time);
         this.recentCommitted = new RecentCommittedTable(time);
         this.members = members;
         this.statusTable = new StatusTable(fabric, config.statusSlots);
@@ -105,6 +109,11 @@ public final class TransactionEngine implements AutoCloseable {
     /** Where this engine's loops and waits read monotonic time. */
     TimeSource time() {
         return time;
+    }
+
+    /** Where this engine's loops run. */
+    AgentHost agents() {
+        return agents;
     }
 
     /**

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * agent asked for; the agent is then told the time source's own reading, so a source that runs
  * fast or slow changes what the agent sees, not how often it wakes by more than that rate.
  */
-public final class AgentRunner implements AutoCloseable {
+public final class AgentRunner implements AgentHandle {
     private static final Logger LOG = LoggerFactory.getLogger(AgentRunner.class);
     /** The longest a runner waits before it looks at the time again (a source may jump). */
     private static final long MAX_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -125,6 +125,7 @@ public final class AgentRunner implements AutoCloseable {
      * Stops the thread (interrupting a wait) and waits up to {@code timeoutMillis} for it to end;
      * idempotent. A step in progress finishes first, unless it waits interruptibly.
      */
+    @Override
     public void close(long timeoutMillis) {
         closed = true;
         thread.interrupt();

@@ -5,7 +5,8 @@ import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Message;
 import io.gtran.txn.TxnWords;
 import io.gtran.txn.agent.Agent;
-import io.gtran.txn.agent.AgentRunner;
+import io.gtran.txn.agent.AgentHandle;
+import io.gtran.txn.agent.AgentHost;
 import io.gtran.txn.agent.MessageAgent;
 import io.gtran.txn.clock.TimeSource;
 import io.gtran.txn.membership.MemberView;
@@ -14,7 +15,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -63,9 +63,9 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     private final Participant participant;
     private final Mailbox mailbox;
     private final long voteTimeoutNanos;
-    private final ExecutorService work = Executors.newCachedThreadPool(r -> daemon(r, "gtran-commit-work"));
-    private final AgentRunner receiver;
-    private final AgentRunner ticker;
+    private final ExecutorService work;
+    private final AgentHandle receiver;
+    private final AgentHandle ticker;
     private final long tickMillis;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
@@ -169,20 +169,20 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     public CommitMessenger(Fabric fabric, Participant participant, long voteTimeoutMillis, long tickMillis, Quorum quorum,
             long lossDelayMillis) {
         this(fabric, participant, voteTimeoutMillis, tickMillis, quorum, lossDelayMillis, FORGET_MILLIS_DEFAULT,
-                TimeSource.SYSTEM);
+                AgentHost.threads(TimeSource.SYSTEM));
     }
 
     /**
      * As above, keeping a decided part {@code forgetMillis} to answer retried messages (a part
      * decided without its coordinator after voting YES is kept until the coordinator's DECIDE), and
-     * reading time from {@code time}.
+     * running its loops and work on {@code host}, which also tells it the time.
      *
      * <p>The messenger does not listen to the fabric for lost peers: its node's member view tells
      * it ({@link #lossReported}, {@link #reported}); a messenger used alone is told by its owner.
      */
     public CommitMessenger(Fabric fabric, Participant participant, long voteTimeoutMillis, long tickMillis, Quorum quorum,
-            long lossDelayMillis, long forgetMillis, TimeSource time) {
-        this.time = time;
+            long lossDelayMillis, long forgetMillis, AgentHost host) {
+        this.time = host.time();
         this.forgetNanos = TimeUnit.MILLISECONDS.toNanos(forgetMillis);
         this.fabric = fabric;
         this.node = fabric.localNode();
@@ -192,8 +192,9 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         this.voteTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(voteTimeoutMillis);
         this.tickMillis = tickMillis;
         this.mailbox = fabric.openMailbox(MAILBOX);
-        this.receiver = AgentRunner.receiving(new Receiver(), time, mailbox).start();
-        this.ticker = AgentRunner.of(new Ticker(), time).start();
+        this.work = host.workers("commit-work-" + node);
+        this.receiver = host.start(new Receiver(), mailbox);
+        this.ticker = host.start(new Ticker());
     }
 
     /** Runs {@code task} on the work pool, unless this messenger is closed (the fabric outlives it). */
@@ -206,12 +207,6 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         } catch (java.util.concurrent.RejectedExecutionException closedMeanwhile) {
             // closed between the check and the call: nothing is owed to a closed node
         }
-    }
-
-    private static Thread daemon(Runnable body, String name) {
-        Thread thread = new Thread(body, name);
-        thread.setDaemon(true);
-        return thread;
     }
 
     /**
@@ -561,7 +556,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     }
 
     /** Whether this node has acted on a loss of {@code peer} and not re-admitted it since. */
-    boolean countsLost(int peer) {
+    public boolean countsLost(int peer) {
         return lost.contains(peer);
     }
 

@@ -127,15 +127,16 @@ public final class MemberView {
     private volatile boolean closed;
 
     /**
-     * A view of {@code others} (every member but this node), subscribed to {@code fabric}'s peer
-     * loss; each member gets a grace of one lease from now before it counts as not heard.
+     * A view of {@code others} (every member but node {@code self}); each member gets a grace of
+     * one lease from now before it counts as not heard. Its owner subscribes it, and nothing else,
+     * to the fabric's peer loss ({@link #peerLost}).
      *
      * @param description what the members must agree on; a member whose differs is refused
      * @param work        runs the rejoin handshake's checks, which may wait for a part's record
      */
-    public MemberView(Fabric fabric, List<Integer> others, long leaseMillis, String description, TimeSource time,
+    public MemberView(int self, List<Integer> others, long leaseMillis, String description, TimeSource time,
             Sender sender, Executor work, LongSupplier fence) {
-        this.self = fabric.localNode();
+        this.self = self;
         this.others = List.copyOf(others);
         this.size = others.size() + 1;
         this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
@@ -154,7 +155,6 @@ public final class MemberView {
         for (int other : others) {
             lastHeard.put(other, now); // a grace of one lease at start
         }
-        fabric.onPeerLost(this::reportedLost);
     }
 
     /** Connects the commit layer; until then a loss is only counted here. */
@@ -358,8 +358,11 @@ public final class MemberView {
 
     // ------------------------------------------------------------------ losing and rejoining
 
-    /** The fabric reports {@code peer} lost: count it, and tell the commit layer and the listeners. */
-    private void reportedLost(int peer, String reason) {
+    /**
+     * The fabric reports {@code peer} lost (the view's owner subscribes this to {@link
+     * Fabric#onPeerLost}): count it, and tell the commit layer and the listeners.
+     */
+    public void peerLost(int peer, String reason) {
         countLost(peer);
         Commitments c = commitments;
         if (c != null) {

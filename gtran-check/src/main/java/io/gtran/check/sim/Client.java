@@ -1,0 +1,174 @@
+package io.gtran.check.sim;
+
+import io.gtran.txn.TxnWords;
+import io.gtran.txn.cluster.CommitMessenger;
+import io.gtran.txn.cluster.Outcome;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A simulated node's client: one transaction at a time from this node (its coordinator), a bank
+ * transfer between two accounts or appends to one to three lists, anywhere in the cluster. The
+ * writes run at their owners (the coordinator's own part first), then the node's real {@link
+ * CommitMessenger} commits; what the client is told goes to the {@link Ledger}.
+ */
+final class Client {
+    /** How long the client waits for its writes' answers before it aborts. */
+    private static final long WRITE_TIMEOUT_NANOS = TimeUnit.MILLISECONDS.toNanos(400);
+    private static final long RESEND_NANOS = TimeUnit.MILLISECONDS.toNanos(30);
+    /** How long the client waits for the commit's outcome before it is told the outcome is unknown. */
+    private static final long COMMIT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+    private final SimNode node;
+    private final Scheduler scheduler;
+    private int sequence;
+    private Pending current;
+
+    Client(SimNode node) {
+        this.node = node;
+        this.scheduler = node.sim().scheduler();
+    }
+
+    /** Whether a transaction of this client waits for its outcome. */
+    boolean busy() {
+        return current != null;
+    }
+
+    /** Begins the next transaction a little later, while the workload runs. */
+    void next() {
+        current = null;
+        if (!node.sim().workloadRunning()) {
+            return;
+        }
+        long pause = TimeUnit.MILLISECONDS.toNanos(1 + node.random().nextInt(20));
+        scheduler.at(scheduler.now() + pause, node, this::begin);
+    }
+
+    private void begin() {
+        long txn = TxnWords.txnId(node.id(), 0, ++sequence);
+        List<Ledger.Write> writes = node.sim().workload(node.random());
+        Ledger.Txn record = node.sim().ledger().begin(txn, node.id(), writes);
+        Map<Integer, List<Ledger.Write>> byOwner = new TreeMap<>();
+        for (Ledger.Write write : writes) {
+            byOwner.computeIfAbsent(node.sim().ledger().owner(write.key()), k -> new ArrayList<>()).add(write);
+        }
+        List<Ledger.Write> own = byOwner.remove(node.id());
+        if (own != null && !node.shard().execute(txn, own)) {
+            record.told = "ABORT"; // a lock of its own is taken: nothing ran anywhere
+            next();
+            return;
+        }
+        if (byOwner.isEmpty()) {
+            node.applyOwnPart(txn, Outcome.COMMIT);
+            record.told = "COMMIT";
+            next();
+            return;
+        }
+        current = new Pending(txn, record, byOwner, node.nextBeginTime());
+        node.await(txn, current);
+        current.send();
+    }
+
+    /** A transaction whose writes at other nodes wait for their answers. */
+    final class Pending {
+        private final long txn;
+        private final Ledger.Txn record;
+        private final Map<Integer, List<Ledger.Write>> remote;
+        private final long beginTime;
+        private final long deadline;
+        private final Set<Integer> answered = new TreeSet<>();
+        private boolean done;
+
+        Pending(long txn, Ledger.Txn record, Map<Integer, List<Ledger.Write>> remote, long beginTime) {
+            this.txn = txn;
+            this.record = record;
+            this.remote = remote;
+            this.beginTime = beginTime;
+            this.deadline = node.time().nanos() + WRITE_TIMEOUT_NANOS;
+        }
+
+        /** Sends the writes not answered yet, and again after a while until answered or out of time. */
+        void send() {
+            if (done) {
+                return;
+            }
+            if (node.time().nanos() - deadline > 0) {
+                abort();
+                return;
+            }
+            remote.forEach((owner, writes) -> {
+                if (!answered.contains(owner)) {
+                    node.sendWrites(owner, txn, beginTime, writes);
+                }
+            });
+            scheduler.at(scheduler.now() + RESEND_NANOS, node, this::send);
+        }
+
+        void answered(int from, boolean ok, String refusal) {
+            if (done || !remote.containsKey(from)) {
+                return;
+            }
+            if (!ok) {
+                abort();
+                return;
+            }
+            answered.add(from);
+            if (answered.size() == remote.size()) {
+                commit();
+            }
+        }
+
+        private int[] participants() {
+            return remote.keySet().stream().mapToInt(Integer::intValue).toArray();
+        }
+
+        private void commit() {
+            done = true;
+            node.stopAwaiting(txn);
+            int[] participants = participants();
+            CommitMessenger messenger = node.messenger();
+            messenger.commit(txn, node.sim().nextTimestamp(), participants).whenComplete((outcome, failure) -> {
+                if (failure != null) {
+                    node.sim().ledger().violation("node " + node.id() + " commit of " + Long.toHexString(txn) + " failed: " + failure);
+                    return;
+                }
+                node.applyOwnPart(txn, outcome);
+                if (record.told == null) {
+                    record.told = outcome.name();
+                    next();
+                }
+            });
+            messenger.acknowledged(txn).thenRun(() -> appliedBeforeAcknowledged(participants));
+            scheduler.at(scheduler.now() + COMMIT_TIMEOUT_NANOS, node, () -> {
+                if (record.told == null) {
+                    record.told = "UNKNOWN"; // the client gives up waiting; the outcome comes later
+                    next();
+                }
+            });
+        }
+
+        /** A coordinator forgets a round once every participant it does not count lost acknowledged: each must have applied. */
+        private void appliedBeforeAcknowledged(int[] participants) {
+            for (int p : participants) {
+                if (!node.messenger().countsLost(p) && !record.applied.containsKey(p)) {
+                    node.sim().ledger().violation("node " + node.id() + " finished " + Long.toHexString(txn)
+                            + " on an acknowledgement of node " + p + ", which had not applied the decision");
+                }
+            }
+        }
+
+        private void abort() {
+            done = true;
+            node.stopAwaiting(txn);
+            node.messenger().abort(txn, participants());
+            node.applyOwnPart(txn, Outcome.ABORT);
+            record.told = "ABORT";
+            next();
+        }
+    }
+}

@@ -1,0 +1,258 @@
+package io.gtran.check.sim;
+
+import io.gtran.rdma.Mailbox;
+import io.gtran.rdma.Message;
+import io.gtran.txn.TxnWords;
+import io.gtran.txn.agent.MessageAgent;
+import io.gtran.txn.clock.TimeSource;
+import io.gtran.txn.cluster.CommitMessenger;
+import io.gtran.txn.cluster.Outcome;
+import io.gtran.txn.cluster.Wire;
+import io.gtran.txn.membership.MemberView;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * One simulated node: the real {@link MemberView} and {@link CommitMessenger} (with its
+ * coordinator rounds, participant records and recovery) on a {@link SimFabric} and a {@link
+ * SimHost}, over a {@link Shard} of data; a receive path for mailbox {@value #OPS} that stands in
+ * for the node's operations (membership's messages to the view, as the real node does); and a
+ * client that runs transactions from here.
+ */
+final class SimNode {
+    static final String OPS = "gtran.ops";
+    /** Sim-only operation messages on {@value #OPS}: a transaction's writes at a participant, and the answer. */
+    private static final int WRITE = 100;
+    private static final int WRITE_ACK = 101;
+
+    private final int id;
+    private final Simulation sim;
+    private final Scheduler scheduler;
+    private final SplittableRandom random;
+    private final long offsetNanos;
+    private final double drift;
+    private final TimeSource time;
+    private final SimFabric fabric;
+    private final Shard shard;
+    private final Mailbox ops;
+    private final MemberView view;
+    private final CommitMessenger messenger;
+    private final Map<String, SimHost.Running> receivers = new HashMap<>();
+    /** Transactions this node's client waits on for write answers, by id. */
+    private final Map<Long, Client.Pending> waiting = new HashMap<>();
+    private final Client client;
+    private boolean crashed;
+    private long pausedUntil;
+    /** The largest begin time this node handed out: its fence when it rejoins. */
+    private long lastBegin;
+
+    SimNode(int id, Simulation sim, SimNetwork network, Shard shard, SplittableRandom random) {
+        this.id = id;
+        this.sim = sim;
+        this.scheduler = sim.scheduler();
+        this.random = random;
+        this.offsetNanos = random.nextLong(1L << 40);
+        this.drift = (random.nextInt(1001) - 500) * 1e-6 * (sim.faults().contains(Fault.DRIFT) ? 1 : 0);
+        this.time = new VirtualTime();
+        this.fabric = new SimFabric(this, network);
+        this.shard = shard;
+        SimHost host = new SimHost(this, scheduler);
+        this.ops = fabric.openMailbox(OPS);
+        List<Integer> others = sim.others(id);
+        this.view = new MemberView(id, others, Simulation.LEASE_MS, "simulated", time,
+                (to, payload) -> ops.send(to, OPS, payload), host.workers("members-" + id), () -> lastBegin);
+        fabric.onPeerLost(view::peerLost);
+        this.messenger = new CommitMessenger(fabric, shard, Simulation.VOTE_TIMEOUT_MS, Simulation.TICK_MS, view::hasMajority,
+                Simulation.LEASE_MS + Simulation.LEASE_MS / 5, CommitMessenger.FORGET_MILLIS_DEFAULT, host);
+        view.attach(messenger);
+        host.start(new OpsReceiver(), ops);
+        host.start(view.heartbeat());
+        this.client = new Client(this);
+    }
+
+    int id() {
+        return id;
+    }
+
+    Simulation sim() {
+        return sim;
+    }
+
+    TimeSource time() {
+        return time;
+    }
+
+    SplittableRandom random() {
+        return random;
+    }
+
+    Shard shard() {
+        return shard;
+    }
+
+    CommitMessenger messenger() {
+        return messenger;
+    }
+
+    MemberView view() {
+        return view;
+    }
+
+    Client client() {
+        return client;
+    }
+
+    SimFabric fabric() {
+        return fabric;
+    }
+
+    boolean isCrashed() {
+        return crashed;
+    }
+
+    long pausedUntil() {
+        return pausedUntil;
+    }
+
+    void crash() {
+        crashed = true;
+    }
+
+    void pauseUntil(long simulatorNanos) {
+        pausedUntil = Math.max(pausedUntil, simulatorNanos);
+    }
+
+    long nextBeginTime() {
+        lastBegin = sim.nextTimestamp();
+        return lastBegin;
+    }
+
+    /** The simulator's time at which this node's clock reads {@code nodeNanos}. */
+    long toSimulatorTime(long nodeNanos) {
+        return (long) ((nodeNanos - offsetNanos) / (1 + drift));
+    }
+
+    /** Where a {@link SimHost} registers the agent that receives from {@code mailbox}. */
+    void receive(String mailbox, SimHost.Running running) {
+        receivers.put(mailbox, running);
+    }
+
+    /** A message arrives at mailbox {@code mailbox}; one of a mailbox nobody receives from is dropped. */
+    void deliver(String mailbox, Message message) {
+        SimHost.Running receiver = receivers.get(mailbox);
+        if (receiver != null) {
+            receiver.deliver(message);
+        }
+    }
+
+    /** Code of this node threw where the real node would log and carry on: the simulator counts it a violation. */
+    void failed(String role, RuntimeException e) {
+        sim.ledger().violation("node " + id + " " + role + " threw " + e);
+    }
+
+    void send(int to, byte[] payload) {
+        ops.send(to, OPS, payload);
+    }
+
+    /** Sends {@code txn}'s {@code writes} here to node {@code to}, to run there (again, if sent before). */
+    void sendWrites(int to, long txn, long beginTime, List<Ledger.Write> writes) {
+        Wire.Writer w = new Wire.Writer().putByte(WRITE).putLong(txn).putLong(beginTime).putInt(writes.size());
+        for (Ledger.Write write : writes) {
+            w.putInt(write.key()).putLong(write.delta());
+        }
+        send(to, w.bytes());
+    }
+
+    void await(long txn, Client.Pending pending) {
+        waiting.put(txn, pending);
+    }
+
+    void stopAwaiting(long txn) {
+        waiting.remove(txn);
+    }
+
+    /** The node's clock: the simulator's time, offset and drifting. */
+    private final class VirtualTime implements TimeSource {
+        @Override
+        public long nanos() {
+            return offsetNanos + (long) (scheduler.now() * (1 + drift));
+        }
+
+        @Override
+        public long wallMicros() {
+            return nanos() / 1000;
+        }
+
+        @Override
+        public void pause(long nanos) {
+            throw new UnsupportedOperationException("simulated code must not wait: it is told the time");
+        }
+    }
+
+    /** Mailbox {@value #OPS}: membership's messages to the view, and the transactions' writes. */
+    private final class OpsReceiver implements MessageAgent {
+        @Override
+        public void onMessage(Message message, long nowNanos) {
+            Wire.Reader in = new Wire.Reader(message.payload());
+            int type = in.getByte();
+            long request = in.getLong();
+            int from = message.fromNode();
+            view.heard(from, nowNanos);
+            if (MemberView.handles(type)) {
+                view.onMessage(type, from, request, in, nowNanos);
+            } else if (type == WRITE) {
+                runWrites(from, request, in);
+            } else if (type == WRITE_ACK) {
+                Client.Pending pending = waiting.get(request);
+                if (pending != null) {
+                    pending.answered(from, in.getBoolean(), in.getString());
+                }
+            }
+        }
+
+        @Override
+        public String roleName() {
+            return "ops-receive-" + id;
+        }
+    }
+
+    /** Runs a transaction's writes here, as the real node serves an operation: refused once its part is settled. */
+    private void runWrites(int from, long txn, Wire.Reader in) {
+        long beginTime = in.getLong();
+        int count = in.getInt();
+        List<Ledger.Write> writes = new java.util.ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            writes.add(new Ledger.Write(in.getInt(), in.getLong()));
+        }
+        String refusal = null;
+        if (TxnWords.node(txn) != from) {
+            refusal = "not its coordinator";
+        } else if (view.isLost(from)) {
+            refusal = "node " + id + " counts node " + from + " lost";
+        } else {
+            refusal = view.fenced(from, beginTime);
+        }
+        boolean ok = false;
+        if (refusal == null) {
+            messenger.open(txn); // from here, the coordinator's loss aborts the part
+            if (!messenger.acceptsOperations(txn)) {
+                refusal = "settled here";
+            } else if (!shard.execute(txn, writes)) {
+                refusal = "a lock is taken";
+            } else {
+                ok = true;
+            }
+        }
+        send(from, new Wire.Writer().putByte(WRITE_ACK).putLong(txn).putBoolean(ok).putString(refusal == null ? "" : refusal)
+                .bytes());
+    }
+
+    /** Applies {@code outcome} to the coordinator's own part of {@code txn}, if its writes ran here. */
+    void applyOwnPart(long txn, Outcome outcome) {
+        if (shard.holding().contains(txn)) {
+            shard.apply(txn, outcome, 0);
+        }
+    }
+}
