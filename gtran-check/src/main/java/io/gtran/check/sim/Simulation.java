@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  * One simulated schedule (FoundationDB-style): N nodes in one thread, each running the real
  * membership, commit messenger and recovery, on a seeded simulated network and drifting simulated
  * clocks. Clients run bank transfers and list appends for {@value #WORKLOAD_MS} ms of virtual time
- * while one to three faults drawn from the seed strike; then every fault heals, the cluster is
+ * while one to three (or {@code --max-faults}) faults drawn from the seed strike; then every fault heals, the cluster is
  * given up to {@value #SETTLE_MS} ms to settle, and the {@link Ledger}'s invariants are checked.
  * The same seed gives the same schedule.
  */
@@ -31,6 +31,7 @@ final class Simulation {
     }
 
     private final long seed;
+    private final int maxFaults;
     private final int size;
     private final Set<Fault> faults;
     private final SplittableRandom random;
@@ -45,8 +46,15 @@ final class Simulation {
     private long timestamps;
     private int crashes;
 
+    /** A schedule of {@code size} nodes from {@code seed}, with one to three faults of the kinds {@code faults}. */
     Simulation(long seed, int size, Set<Fault> faults) {
+        this(seed, size, faults, 3);
+    }
+
+    /** As above, with one to {@code maxFaults} faults. */
+    Simulation(long seed, int size, Set<Fault> faults, int maxFaults) {
         this.seed = seed;
+        this.maxFaults = maxFaults;
         this.size = size;
         this.faults = faults.isEmpty() ? EnumSet.noneOf(Fault.class) : EnumSet.copyOf(faults);
         this.random = new SplittableRandom(seed);
@@ -182,7 +190,7 @@ final class Simulation {
         if (kinds.isEmpty()) {
             return;
         }
-        int count = 1 + random.nextInt(3);
+        int count = 1 + random.nextInt(maxFaults);
         for (int i = 0; i < count; i++) {
             Fault kind = kinds.get(random.nextInt(kinds.size()));
             long start = random.nextLong(ms(WORKLOAD_MS));
