@@ -3,7 +3,6 @@ package io.gtran.core.index;
 import io.gtran.storage.Dictionary;
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.GraphStore;
-import io.gtran.txn.ConflictKey;
 import io.gtran.txn.ElementKind;
 import io.gtran.txn.Isolation;
 import io.gtran.txn.Transaction;
@@ -35,9 +34,10 @@ import org.apache.tinkerpop.gremlin.structure.Vertex;
  * full scan in that snapshot gives, including the transaction's own uncommitted writes.
  *
  * <p>Phantoms: a look-up records a read of the index key it asked (equality: the value; range: the
- * whole index; label: the label scan key of gtran-txn), and every write of an indexed property
- * records a write of the old and the new value's keys (and the whole ordered index). At SR,
- * validation then aborts a transaction whose look-up missed a concurrently committed change.
+ * whole index; label: what {@code Transaction.recordLabelScan} decides covers the label), and
+ * every write of an indexed property records a write of the old and the new value's keys (and the
+ * whole ordered index). At SR, validation then aborts a transaction whose look-up missed a
+ * concurrently committed change.
  *
  * <p>The entries are the node's {@link ValueIndexes}; on a cluster each member indexes its own
  * elements, writes are sent to the element's owner and look-ups ask every member, each recording
@@ -380,12 +380,11 @@ public final class Indexes {
                 continue;
             }
             int labelId = store.labels().find(label);
+            // The transaction records what covers the scan: creations and removals of the label's elements.
+            txn.recordLabelScan(elementKind(edge), labelId);
             if (labelId == Dictionary.ABSENT) {
-                txn.recordRead(edge ? ConflictKey.edgeScan(ConflictKey.ANY_LABEL) : ConflictKey.vertexScan(ConflictKey.ANY_LABEL));
                 continue;
             }
-            // The label's scan key covers every member: creations and removals of its elements write it.
-            txn.recordRead(edge ? ConflictKey.edgeScan(labelId) : ConflictKey.vertexScan(labelId));
             LabelIndex members = (edge ? edgeLabels : vertexLabels).get(labelId);
             if (members != null) {
                 int[] count = {0};
@@ -410,8 +409,7 @@ public final class Indexes {
         for (String label : labels) {
             int labelId = clustered ? store.labels().intern(label) : store.labels().find(label);
             if (labelId == Dictionary.ABSENT) {
-                // No element ever had it; one created concurrently writes the all-labels scan key.
-                txn.recordRead(edge ? ConflictKey.edgeScan(ConflictKey.ANY_LABEL) : ConflictKey.vertexScan(ConflictKey.ANY_LABEL));
+                txn.recordLabelScan(elementKind(edge), labelId); // no element ever had it: nothing to count, but a phantom to catch
                 continue;
             }
             total += edge ? txn.countEdges(labelId) : txn.countVertices(labelId);
