@@ -106,7 +106,7 @@ final class GtranEdge extends GtranElement implements Edge {
         int keyId = graph.store.propertyKeys().intern(key);
         Object before = graph.indexes.isIndexed(true, key) ? value(scope, keyId) : null;
         scope.txn().setEdgeProperty(internalId, keyId, PropertyValues.toStored(value));
-        graph.indexes.edgePropertyWritten(scope, internalId, key, before, value);
+        graph.indexes.edgePropertyWritten(scope.txn(), internalId, key, before, value);
         return new GtranProperty<>(this, key, value);
     }
 
@@ -119,10 +119,24 @@ final class GtranEdge extends GtranElement implements Edge {
             }
             Object before = graph.indexes.isIndexed(true, key) ? value(scope, keyId) : null;
             if (scope.txn().removeEdgeProperty(internalId, keyId)) {
-                graph.indexes.edgePropertyWritten(scope, internalId, key, before, null);
+                graph.indexes.edgePropertyWritten(scope.txn(), internalId, key, before, null);
             }
         } catch (RuntimeException e) {
             throw translate(scope, e);
+        }
+    }
+
+    /** Before the edge is removed: its indexed values go away. */
+    void unindex(GtranTransaction.Scope scope) {
+        for (String key : graph.indexes.indexedKeys(true)) {
+            int keyId = graph.store.propertyKeys().find(key);
+            if (keyId == Dictionary.ABSENT) {
+                continue;
+            }
+            Object stored = scope.txn().edgeProperty(internalId, keyId);
+            if (stored != null) {
+                graph.indexes.edgePropertyWritten(scope.txn(), internalId, key, PropertyValues.fromStored(stored), null);
+            }
         }
     }
 
@@ -173,7 +187,7 @@ final class GtranEdge extends GtranElement implements Edge {
     public void remove() {
         GtranTransaction.Scope scope = visibleScope();
         try {
-            graph.indexes.edgeRemoving(scope, this);
+            unindex(scope);
             scope.txn().removeEdge(internalId);
         } catch (RuntimeException e) {
             throw translate(scope, e);

@@ -1,5 +1,11 @@
 package io.gtran.core;
 
+import io.gtran.core.index.IndexServices;
+import io.gtran.core.index.Indexes;
+import io.gtran.core.process.traversal.strategy.GtranCountStrategy;
+import io.gtran.core.process.traversal.strategy.GtranExecutionStrategy;
+import io.gtran.core.process.traversal.strategy.GtranGraphStepStrategy;
+import io.gtran.core.process.traversal.strategy.GtranIoStrategy;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.ElementKind;
@@ -73,7 +79,7 @@ public final class GtranGraph implements Graph {
     public static final String PLACEMENT = "gtran.placement";
     /**
      * On a node of a cluster, how traversals reach other nodes: {@code batched} (default: vertex
-     * steps ask each node once per batch of traversers, see {@link GtranBatchedVertexStep}) or
+     * steps ask each node once per batch of traversers, see {@code GtranBatchedVertexStep}) or
      * {@code element} (one request per element read, as the structure API makes them).
      */
     public static final String EXECUTION = "gtran.execution";
@@ -142,7 +148,8 @@ public final class GtranGraph implements Graph {
             this.store = this.node.store();
             this.engine = this.node.engine();
             this.ids = new GtranIds(this, engine.externalIds(), store.nodeId());
-            this.indexes = new Indexes(this, vertexHash, vertexOrdered, edgeHash, edgeOrdered);
+            this.indexes = new Indexes(this, engine, store, isolation, clustered, PropertyValues::indexed, vertexHash, vertexOrdered,
+                    edgeHash, edgeOrdered);
             this.transaction = new GtranTransaction(this);
         } catch (RuntimeException e) {
             if (ownsNode) {
@@ -152,7 +159,7 @@ public final class GtranGraph implements Graph {
         }
         this.features = new GtranFeatures(this);
         if (indexServices) {
-            IndexServices.register(this);
+            IndexServices.register(services, indexes);
         }
     }
 

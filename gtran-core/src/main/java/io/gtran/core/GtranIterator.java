@@ -15,7 +15,7 @@ import java.util.function.LongFunction;
 final class GtranIterator<E> implements Iterator<E> {
     private final Transaction txn;
     private final MemberScan pages;
-    private final GtranTransaction.Scope scope;
+    private final TransactionScope scope;
     private final LongFunction<E> make;
     private long[] ids;
     private int next;
@@ -29,7 +29,7 @@ final class GtranIterator<E> implements Iterator<E> {
     }
 
     /** Pages of {@code pages}, read in {@code scope}, which translates what asking for one throws. */
-    GtranIterator(GtranTransaction.Scope scope, MemberScan pages, LongFunction<E> make) {
+    GtranIterator(TransactionScope scope, MemberScan pages, LongFunction<E> make) {
         this.txn = scope.txn();
         this.ids = new long[0];
         this.pages = pages;

@@ -79,7 +79,7 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
      * One thread's running transaction and what gtran-core must undo outside the store if it aborts
      * (external-id bindings).
      */
-    final class Scope {
+    final class Scope implements TransactionScope {
         private final Transaction txn;
         /** The thread the transaction is bound to; only it touches the transaction while it lives. */
         private final Thread owner = Thread.currentThread();
@@ -91,7 +91,8 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
             this.txn = txn;
         }
 
-        Transaction txn() {
+        @Override
+        public Transaction txn() {
             return txn;
         }
 
@@ -105,7 +106,8 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
          * transaction is already aborted by then) becomes a {@link TransactionAbortedException} and
          * leaves the thread's transaction awaiting rollback; anything else is returned as is.
          */
-        RuntimeException translate(RuntimeException e) {
+        @Override
+        public RuntimeException translate(RuntimeException e) {
             if (e instanceof TransactionConflictException conflict) {
                 open.remove(this); // its locks went with the abort: nothing left for the orphan reaper
                 revert();

@@ -214,8 +214,7 @@ final class GtranVertex extends GtranElement implements Vertex {
                 Object stored = PropertyValues.toStored(value);
                 scope.txn().setVertexProperty(internalId, keyId, stored);
                 long id = derived;
-                graph.indexes.vertexPropertyWritten(scope, internalId, key, before,
-                        List.of(new Entry(id, value, null)));
+                indexWritten(scope, key, before, List.of(new Entry(id, value, null)));
                 return new GtranVertexProperty<>(this, key, keyId, id, value);
             }
             Optional<VertexProperty<V>> existing = ElementHelper.stageVertexProperty(this, card, key, value, keyValues);
@@ -302,14 +301,35 @@ final class GtranVertex extends GtranElement implements Vertex {
         } else {
             scope.txn().setVertexProperty(internalId, keyId, stored);
         }
-        graph.indexes.vertexPropertyWritten(scope, internalId, key, before, after);
+        indexWritten(scope, key, before, after);
+    }
+
+    /** Keeps the index on {@code key}, if there is one, in step with a write of its entries. */
+    private void indexWritten(GtranTransaction.Scope scope, String key, List<Entry> before, List<Entry> after) {
+        if (graph.indexes.isIndexed(false, key)) {
+            graph.indexes.vertexPropertyWritten(scope.txn(), internalId, key, PropertyValues.values(before),
+                    PropertyValues.values(after));
+        }
+    }
+
+    /** Before the vertex is removed: its indexed values, and those of its edges, go away. */
+    private void unindex(GtranTransaction.Scope scope) {
+        for (String key : graph.indexes.indexedKeys(false)) {
+            int keyId = graph.store.propertyKeys().find(key);
+            if (keyId != Dictionary.ABSENT) {
+                indexWritten(scope, key, entries(scope, keyId), List.of());
+            }
+        }
+        if (!graph.indexes.indexedKeys(true).isEmpty()) {
+            edges(Direction.BOTH).forEachRemaining(e -> ((GtranEdge) e).unindex(scope));
+        }
     }
 
     @Override
     public void remove() {
         GtranTransaction.Scope scope = visibleScope();
         try {
-            graph.indexes.vertexRemoving(scope, this);
+            unindex(scope);
             scope.txn().removeVertex(internalId);
         } catch (RuntimeException e) {
             throw translate(scope, e);

@@ -3,6 +3,7 @@ package io.gtran.core;
 import io.gtran.storage.ElementIds;
 import io.gtran.storage.SerializedValue;
 import io.gtran.storage.ValueType;
+import io.gtran.txn.ElementKind;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -103,6 +104,30 @@ final class PropertyValues {
         }
         entries.add(new Entry(id, fromStored(stored), null));
         return entries;
+    }
+
+    /** The values of {@code entries}, in order; null gives none. */
+    static Object[] values(List<Entry> entries) {
+        if (entries == null) {
+            return new Object[0];
+        }
+        Object[] values = new Object[entries.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = entries.get(i).value;
+        }
+        return values;
+    }
+
+    /**
+     * The values a stored property value of an element holds, one index entry each ({@link
+     * io.gtran.core.index.Indexes.StoredValues}): an edge's one value, or the values of every
+     * vertex property under the key.
+     */
+    static Object[] indexed(ElementKind kind, long element, int keyId, Object stored) {
+        if (kind == ElementKind.EDGE) {
+            return new Object[] {fromStored(stored)};
+        }
+        return values(entries(stored, element, keyId));
     }
 
     /** What the store keeps for these vertex properties under one key; null if there are none. */

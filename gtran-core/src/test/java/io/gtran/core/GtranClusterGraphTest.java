@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
 
 /** A graph on one node of a 3-node in-JVM cluster: elements on every member, one graph. */
 @Timeout(60)
-class GtranClusterGraphTest {
+public class GtranClusterGraphTest {
     private static GtranGraph open() {
         BaseConfiguration c = new BaseConfiguration();
         c.setProperty(GtranGraph.PLACEMENT, "spread");
@@ -64,7 +64,7 @@ class GtranClusterGraphTest {
     }
 
     /** Runs {@code read} then a write in one transaction on worker a, a conflicting commit on b, then a's commit. */
-    static Throwable raced(GtranGraph graph, java.util.function.Consumer<GraphTraversalSource> read,
+    public static Throwable raced(GtranGraph graph, java.util.function.Consumer<GraphTraversalSource> read,
                                    java.util.function.Consumer<GraphTraversalSource> concurrent) throws Exception {
         java.util.concurrent.ExecutorService ea = java.util.concurrent.Executors.newSingleThreadExecutor();
         java.util.concurrent.ExecutorService eb = java.util.concurrent.Executors.newSingleThreadExecutor();
@@ -101,7 +101,7 @@ class GtranClusterGraphTest {
         }
     }
 
-    static GtranGraph open(String isolation) {
+    public static GtranGraph open(String isolation) {
         BaseConfiguration c = new BaseConfiguration();
         c.setProperty(GtranGraph.PLACEMENT, "spread");
         c.setProperty(GtranGraph.ISOLATION, isolation);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.core.process.traversal.step.GtranCountStep;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;

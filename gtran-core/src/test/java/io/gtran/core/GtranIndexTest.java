@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.core.index.Indexes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -13,12 +13,12 @@ import org.apache.tinkerpop.gremlin.structure.Graph;
  * The graphs and threads one test opens, closed after it ({@link #close} from an {@code
  * @AfterEach}): threads first, so none is left holding a transaction on a closed graph.
  */
-final class TestGraphs implements AutoCloseable {
+public final class TestGraphs implements AutoCloseable {
     private final List<GtranGraph> graphs = new ArrayList<>();
     private final List<ExecutorService> executors = new ArrayList<>();
 
     /** A GtranGraph configuration with {@code settings} given as key, value, key, value... */
-    static BaseConfiguration config(String... settings) {
+    public static BaseConfiguration config(String... settings) {
         BaseConfiguration c = new BaseConfiguration();
         c.setProperty(Graph.GRAPH, GtranGraph.class.getName());
         for (int i = 0; i < settings.length; i += 2) {

@@ -1,8 +1,8 @@
 package io.gtran.server;
 
 import io.gtran.core.GtranGraph;
-import io.gtran.core.Indexes;
 import io.gtran.core.TransactionAbortedException;
+import io.gtran.core.index.Indexes;
 import io.gtran.txn.Isolation;
 import org.apache.tinkerpop.gremlin.jsr223.AbstractGremlinPlugin;
 import org.apache.tinkerpop.gremlin.jsr223.DefaultImportCustomizer;

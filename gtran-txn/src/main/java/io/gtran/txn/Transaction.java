@@ -610,6 +610,21 @@ public final class Transaction implements AutoCloseable {
         writes.add(key);
     }
 
+    /**
+     * Records that a layer above scanned the elements of {@code kind} with label {@code label} in
+     * an index of its own (and reads the candidates with {@link #visibleVertices} or {@link
+     * #visibleEdges}, which record nothing), so that validation catches a phantom: a read of the
+     * label's scan key, which every creation and removal of an element with that label writes. A
+     * label no element ever had ({@link io.gtran.storage.Dictionary#ABSENT}) is a read of the
+     * all-labels scan key instead, which the first element created with the label writes.
+     */
+    public void recordLabelScan(ElementKind kind, int label) {
+        // a known label: its own scan key; a name without an id yet: the all-labels key, which the
+        // creation that gives it an id writes
+        long scanned = label == io.gtran.storage.Dictionary.ABSENT ? ConflictKey.ANY_LABEL : label;
+        recordRead(kind == ElementKind.VERTEX ? ConflictKey.vertexScan(scanned) : ConflictKey.edgeScan(scanned));
+    }
+
     // ---------------------------------------------------------------- writes
 
     /**

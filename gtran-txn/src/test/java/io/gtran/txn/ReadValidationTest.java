@@ -4,13 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.storage.Dictionary;
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.EdgeDirection;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Do-better items (c) and (d) (the list and what all the do-better tests share are in
@@ -136,5 +139,40 @@ class ReadValidationTest extends DoBetterScenario {
             t1.commit();
             assertTrue(t1.isCommitted());
         }
+    }
+
+    /**
+     * A layer above that scans a label in an index of its own says so with {@link
+     * Transaction#recordLabelScan}: an element created with that label, or (for a label no element
+     * ever had) with any new label, and committed inside T1's window, aborts T1 at SR.
+     */
+    @ParameterizedTest(name = "known label: {0}")
+    @ValueSource(booleans = {true, false})
+    void aLabelScanRecordedByALayerAboveCatchesAPhantom(boolean known) {
+        open(Map.of());
+        long z = committedVertex(0L);
+        Transaction t1 = node.begin(Isolation.SERIALIZABLE);
+        Transaction t2 = node.begin(Isolation.SERIALIZABLE);
+        t1.recordLabelScan(ElementKind.VERTEX, known ? person : Dictionary.ABSENT);
+        t2.addVertex(known ? person : node.label("newcomer"));
+        t2.commit();
+        t1.setVertexProperty(z, note, "t1");
+        expectConflict(ConflictKind.READ_WRITE, t2.id(), t1::commit);
+    }
+
+    /** ... and an element created with another, known label does not. */
+    @Test
+    void aLabelScanRecordedByALayerAboveIgnoresOtherLabels() {
+        open(Map.of());
+        int other = node.label("other");
+        long z = committedVertex(0L);
+        Transaction t1 = node.begin(Isolation.SERIALIZABLE);
+        Transaction t2 = node.begin(Isolation.SERIALIZABLE);
+        t1.recordLabelScan(ElementKind.VERTEX, person);
+        t2.addVertex(other);
+        t2.commit();
+        t1.setVertexProperty(z, note, "t1");
+        t1.commit();
+        assertTrue(t1.isCommitted());
     }
 }

@@ -1,8 +1,8 @@
 package io.gtran.lbv.gtran;
 
 import io.gtran.core.GtranGraph;
-import io.gtran.core.Indexes;
 import io.gtran.core.TransactionAbortedException;
+import io.gtran.core.index.Indexes;
 import io.gtran.lbv.DatasetInfo;
 import io.gtran.lbv.gremlin.GremlinSystem;
 import io.gtran.storage.StoreConfig;

@@ -327,7 +327,7 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
 
     private void createIndex(String kind, String key) {
         submit(clients.get(0), "graph.indexes().create(org.apache.tinkerpop.gremlin.structure." + kind
-                + ", indexKey, io.gtran.core.Indexes.Type.HASH); 0", Map.of("indexKey", key));
+                + ", indexKey, io.gtran.core.index.Indexes.Type.HASH); 0", Map.of("indexKey", key));
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.gtran.core;
+package io.gtran.core.io;
 
 import java.io.IOException;
 import java.util.Base64;

@@ -1,5 +1,8 @@
-package io.gtran.core;
+package io.gtran.core.process.traversal.step;
 
+import io.gtran.core.GtranGraph;
+import io.gtran.core.GtranHelper;
+import io.gtran.core.TransactionScope;
 import io.gtran.txn.Transaction;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -13,18 +16,18 @@ import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
 
 /**
  * {@code g.V().count()}, {@code g.E().hasLabel(a, b).count()} and the like, put in place of the
- * graph step and the count by {@link GtranCountStrategy}: one number, read from the transaction's
+ * graph step and the count by {@code GtranCountStrategy}: one number, read from the transaction's
  * element counters ({@link Transaction#countVertices}, {@link Transaction#countEdges}) without
  * visiting an element. The answer is the one the two steps would give in the same transaction.
  */
-final class GtranCountStep<S> extends AbstractStep<S, Long> implements Profiling {
+public final class GtranCountStep<S> extends AbstractStep<S, Long> implements Profiling {
     private final RemoteCallProfile profile = new RemoteCallProfile();
     private final boolean edges;
     /** The labels counted, distinct; null for all elements. */
     private final List<String> labels;
     private boolean done;
 
-    GtranCountStep(Traversal.Admin<?, ?> traversal, boolean edges, List<String> labels) {
+    public GtranCountStep(Traversal.Admin<?, ?> traversal, boolean edges, List<String> labels) {
         super(traversal);
         this.edges = edges;
         this.labels = labels == null ? null : List.copyOf(labels);
@@ -38,12 +41,12 @@ final class GtranCountStep<S> extends AbstractStep<S, Long> implements Profiling
         }
         done = true;
         GtranGraph graph = (GtranGraph) getTraversal().getGraph().get();
-        GtranTransaction.Scope scope = graph.transaction().scope();
+        TransactionScope scope = GtranHelper.scope(graph);
         long count;
         java.util.Map<Integer, Integer> before = null;
         try {
             before = profile.before(scope.txn());
-            count = graph.indexes.count(scope.txn(), edges, labels);
+            count = graph.indexes().count(scope.txn(), edges, labels);
         } catch (RuntimeException e) {
             throw scope.translate(e);
         } finally {
@@ -80,5 +83,9 @@ final class GtranCountStep<S> extends AbstractStep<S, Long> implements Profiling
     @Override
     public int hashCode() {
         return super.hashCode() ^ Boolean.hashCode(edges) ^ (labels == null ? 0 : labels.hashCode());
+    }
+
+    /** What a count of a {@link GtranGraphStep}'s elements reads ({@link GtranGraphStep#countable}): edges or vertices, of which labels (null: all). */
+    public record Countable(boolean edges, List<String> labels) {
     }
 }

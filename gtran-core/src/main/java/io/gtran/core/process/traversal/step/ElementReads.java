@@ -1,5 +1,8 @@
-package io.gtran.core;
+package io.gtran.core.process.traversal.step;
 
+import io.gtran.core.GtranGraph;
+import io.gtran.core.GtranHelper;
+import io.gtran.core.TransactionScope;
 import io.gtran.storage.Dictionary;
 import io.gtran.txn.ElementKind;
 import java.util.Arrays;
@@ -81,12 +84,12 @@ final class ElementReads {
         }
         int[] ids = null;
         if (keys != null) {
-            ids = Arrays.stream(keys).mapToInt(graph.store.propertyKeys()::find).filter(k -> k != Dictionary.ABSENT).toArray();
+            ids = Arrays.stream(keys).mapToInt(graph.node().store().propertyKeys()::find).filter(k -> k != Dictionary.ABSENT).toArray();
             if (ids.length == 0 && !label) {
                 return;
             }
         }
-        GtranTransaction.Scope scope = graph.transaction().scope();
+        TransactionScope scope = GtranHelper.scope(graph);
         try {
             scope.txn().readMany(kind, elements, label, ids);
         } catch (RuntimeException e) {

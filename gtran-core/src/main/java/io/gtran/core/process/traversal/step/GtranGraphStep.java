@@ -1,6 +1,11 @@
-package io.gtran.core;
+package io.gtran.core.process.traversal.step;
 
+import io.gtran.core.GtranGraph;
+import io.gtran.core.GtranHelper;
+import io.gtran.core.TransactionScope;
+import io.gtran.core.index.PropertyIndex;
 import io.gtran.storage.EdgeCursor;
+import io.gtran.storage.ElementIds;
 import io.gtran.txn.ElementKind;
 import io.gtran.txn.Transaction;
 import java.util.ArrayList;
@@ -36,7 +41,7 @@ import org.apache.tinkerpop.gremlin.util.iterator.IteratorUtils;
  * changes how fast the answer comes, never the answer. {@code toString} (and so {@code profile()}
  * and {@code explain()}) names the access path.
  */
-final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> implements HasContainerHolder<S, E>, Profiling {
+public final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> implements HasContainerHolder<S, E>, Profiling {
     private final RemoteCallProfile profile = new RemoteCallProfile();
 
     private final List<HasContainer> hasContainers = new ArrayList<>();
@@ -44,7 +49,7 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
     private ElementReads reads;
 
     @SuppressWarnings("unchecked")
-    GtranGraphStep(GraphStepContract<S, E> original) {
+    public GtranGraphStep(GraphStepContract<S, E> original) {
         super(original.getTraversal(), original.getReturnClass(), original.isStartStep(), original.getIds());
         original.getLabels().forEach(this::addLabel);
         this.setIteratorSupplier(() -> (Iterator<E>) elements());
@@ -59,30 +64,30 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
         if (ids.length > 0) {
             return filtered(edge ? (Iterator<? extends Element>) graph.edges(ids) : graph.vertices(ids));
         }
-        GtranTransaction.Scope scope = graph.transaction().scope();
+        TransactionScope scope = GtranHelper.scope(graph);
         Transaction txn = scope.txn();
         try {
             for (HasContainer has : hasContainers) {
-                PropertyIndex index = has.getKey() == null ? null : graph.indexes.indexFor(edge, has.getKey(), has.getPredicate());
-                long[] candidates = index == null ? null : graph.indexes.lookUp(txn, index, has.getPredicate());
+                PropertyIndex index = has.getKey() == null ? null : graph.indexes().indexFor(edge, has.getKey(), has.getPredicate());
+                long[] candidates = index == null ? null : graph.indexes().lookUp(txn, index, has.getPredicate());
                 if (candidates != null) {
                     return filtered(visible(graph, txn, candidates, edge));
                 }
             }
             for (HasContainer has : hasContainers) {
                 Collection<String> labels = labels(has);
-                if (labels != null && labels.size() == 1 && graph.clustered && !writes()) {
+                if (labels != null && labels.size() == 1 && GtranHelper.clustered(graph) && !writes()) {
                     // one label over the members a page at a time (see below); interned as withLabels does
-                    return filtered(paged(graph, scope, edge, graph.store.labels().intern(labels.iterator().next())));
+                    return filtered(paged(graph, scope, edge, graph.node().store().labels().intern(labels.iterator().next())));
                 }
                 if (labels != null) {
-                    return filtered(iterator(graph, txn, graph.indexes.withLabels(txn, edge, labels), edge)); // already visible
+                    return filtered(iterator(graph, txn, graph.indexes().withLabels(txn, edge, labels), edge)); // already visible
                 }
             }
         } catch (RuntimeException e) {
             throw scope.translate(e);
         }
-        if (graph.clustered && !writes()) {
+        if (GtranHelper.clustered(graph) && !writes()) {
             return filtered(paged(graph, scope, edge, EdgeCursor.ANY_LABEL));
         }
         return filtered(edge ? (Iterator<? extends Element>) graph.edges() : graph.vertices());
@@ -93,12 +98,9 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
      * time, as far as the traversal reads (a limit() may stop it). Not for a traversal that writes:
      * a later page would show elements it created meanwhile.
      */
-    private static Iterator<? extends Element> paged(GtranGraph graph, GtranTransaction.Scope scope, boolean edge, int label) {
-        Transaction txn = scope.txn();
+    private static Iterator<? extends Element> paged(GtranGraph graph, TransactionScope scope, boolean edge, int label) {
         ElementKind kind = edge ? ElementKind.EDGE : ElementKind.VERTEX;
-        return edge
-                ? new GtranIterator<Edge>(scope, txn.scanByMember(kind, label), id -> new GtranEdge(graph, id, null))
-                : new GtranIterator<Vertex>(scope, txn.scanByMember(kind, label), id -> new GtranVertex(graph, id, null));
+        return GtranHelper.elements(graph, scope, scope.txn().scanByMember(kind, label), edge);
     }
 
     @Override
@@ -106,7 +108,7 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
         if (!profile.active()) {
             return super.processNextStart();
         }
-        Transaction txn = ((GtranGraph) getTraversal().getGraph().get()).transaction().scope().txn();
+        Transaction txn = GtranHelper.scope((GtranGraph) getTraversal().getGraph().get()).txn();
         java.util.Map<Integer, Integer> before = profile.before(txn);
         try {
             return super.processNextStart();
@@ -129,21 +131,21 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
      * start {@code V()}/{@code E()} without ids or step labels, filtered by at most one {@code
      * hasLabel}, can be counted from the element counters.
      */
-    GtranCountStrategy.Countable countable() {
+    public GtranCountStep.Countable countable() {
         if (!isStartStep() || ids == null || ids.length > 0 || !getLabels().isEmpty() || hasContainers.size() > 1) {
             return null;
         }
         boolean edge = Edge.class.isAssignableFrom(returnClass);
         if (hasContainers.isEmpty()) {
-            return new GtranCountStrategy.Countable(edge, null);
+            return new GtranCountStep.Countable(edge, null);
         }
         Collection<String> labels = labels(hasContainers.get(0));
-        return labels == null ? null : new GtranCountStrategy.Countable(edge, List.copyOf(labels));
+        return labels == null ? null : new GtranCountStep.Countable(edge, List.copyOf(labels));
     }
 
     /** The labels a {@code hasLabel} filter accepts, or null if it is not one the label index answers. */
     @SuppressWarnings("unchecked")
-    static Collection<String> labels(HasContainer has) {
+    public static Collection<String> labels(HasContainer has) {
         if (!T.label.getAccessor().equals(has.getKey())) {
             return null;
         }
@@ -170,9 +172,7 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
     }
 
     private static Iterator<? extends Element> iterator(GtranGraph graph, Transaction txn, long[] visible, boolean edge) {
-        return edge
-                ? new GtranIterator<Edge>(txn, visible, id -> new GtranEdge(graph, id, null))
-                : new GtranIterator<Vertex>(txn, visible, id -> new GtranVertex(graph, id, null));
+        return GtranHelper.elements(graph, txn, visible, edge);
     }
 
     private Iterator<? extends Element> filtered(Iterator<? extends Element> candidates) {
@@ -187,7 +187,7 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
      */
     private Iterator<? extends Element> readingAhead(Iterator<? extends Element> candidates) {
         if (reads == null) {
-            reads = GtranExecutionStrategy.batches(getTraversal()) ? ElementReads.including(this) : ElementReads.NONE;
+            reads = GtranBatchedVertexStep.batches(getTraversal()) ? ElementReads.including(this) : ElementReads.NONE;
         }
         ElementReads reads = this.reads;
         if (reads.isEmpty()) {
@@ -197,7 +197,7 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
         ElementKind kind = Edge.class.isAssignableFrom(returnClass) ? ElementKind.EDGE : ElementKind.VERTEX;
         java.util.ArrayDeque<Element> ready = new java.util.ArrayDeque<>();
         // Under a limit, small batches first (as GtranBatchedVertexStep.startSmall), so pages of the scan it never reaches stay unasked.
-        boolean limited = GtranExecutionStrategy.limited(getTraversal());
+        boolean limited = GtranBatchedVertexStep.limited(getTraversal());
         return new Iterator<Element>() {
             private int batchSize = limited ? GtranBatchedVertexStep.FIRST_SMALL_BATCH : GtranBatchedVertexStep.BATCH;
 
@@ -208,8 +208,9 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
                     while (ready.size() < batchSize && candidates.hasNext()) {
                         Element e = candidates.next();
                         ready.add(e);
-                        if (e instanceof GtranElement ge && ge.graph == graph) {
-                            ids.add(ge.internalId);
+                        long id = GtranHelper.elementId(graph, e);
+                        if (id != ElementIds.NONE) {
+                            ids.add(id);
                         }
                     }
                     batchSize = Math.min(GtranBatchedVertexStep.BATCH, batchSize * 4);
@@ -254,7 +255,7 @@ final class GtranGraphStep<S, E extends Element> extends GraphStep<S, E> impleme
         }
         boolean edge = Edge.class.isAssignableFrom(returnClass);
         for (HasContainer has : hasContainers) {
-            PropertyIndex index = has.getKey() == null ? null : graph.indexes.indexFor(edge, has.getKey(), has.getPredicate());
+            PropertyIndex index = has.getKey() == null ? null : graph.indexes().indexFor(edge, has.getKey(), has.getPredicate());
             if (index != null) {
                 return "index=" + index;
             }

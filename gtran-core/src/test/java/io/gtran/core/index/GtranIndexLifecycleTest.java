@@ -1,9 +1,11 @@
-package io.gtran.core;
+package io.gtran.core.index;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.core.GtranGraph;
+import io.gtran.core.TestGraphs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -27,7 +29,7 @@ class GtranIndexLifecycleTest {
             graph.addVertex("name", "marko");
             graph.tx().commit();
             other.submit(() -> graph.vertices().hasNext()).get(); // another thread's transaction stays open
-            graph.indexes.createWaitMillis = 200;
+            graph.indexes().createWaitMillis = 200;
             assertThrows(IllegalStateException.class, () -> graph.indexes().create(Vertex.class, "name", Indexes.Type.HASH));
             assertTrue(graph.indexes().indexed(Vertex.class).isEmpty(), "the failed index is gone");
             assertEquals(1L, graph.traversal().V().has("name", "marko").count().next());
@@ -57,10 +59,10 @@ class GtranIndexLifecycleTest {
             g.V(ids.toArray()).drop().iterate();
             graph.tx().commit();
             long deadline = System.nanoTime() + 30_000_000_000L;
-            while (graph.store.vertices().count() > 0 && System.nanoTime() < deadline) {
+            while (graph.node().store().vertices().count() > 0 && System.nanoTime() < deadline) {
                 Thread.sleep(20); // GC frees the removed vertices once no transaction can see them
             }
-            assertEquals(0, graph.store.vertices().count(), "GC freed the removed vertices");
+            assertEquals(0, graph.node().store().vertices().count(), "GC freed the removed vertices");
             assertEquals(0L, g.V().has("name", "x").count().next());
             graph.tx().commit();
             assertEquals(0, index.entryCount(), "the look-up dropped the entries of freed vertices");

@@ -1,22 +1,30 @@
-package io.gtran.core;
+package io.gtran.core.process.traversal.step;
 
+import io.gtran.core.GtranGraph;
+import io.gtran.core.GtranHelper;
+import io.gtran.core.TransactionScope;
 import io.gtran.storage.Dictionary;
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.EdgeDirection;
+import io.gtran.storage.ElementIds;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.Traverser;
+import org.apache.tinkerpop.gremlin.process.traversal.step.Mutating;
 import org.apache.tinkerpop.gremlin.process.traversal.step.Profiling;
+import org.apache.tinkerpop.gremlin.process.traversal.step.filter.RangeGlobalStep;
 import org.apache.tinkerpop.gremlin.process.traversal.util.MutableMetrics;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.CountGlobalStep;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.VertexStep;
 import org.apache.tinkerpop.gremlin.process.traversal.util.FastNoSuchElementException;
+import org.apache.tinkerpop.gremlin.process.traversal.util.TraversalHelper;
 import org.apache.tinkerpop.gremlin.structure.Direction;
 import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.Element;
+import org.apache.tinkerpop.gremlin.structure.Graph;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
 
@@ -28,9 +36,9 @@ import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
  * each traverser's neighbours (or edges), label by label, then the next traverser's. A vertex the
  * transaction no longer sees is handed to the vertex itself, which reports it as one read would.
  * A {@link VertexStep} to every strategy that looks for one (edge-label verification...). Put in
- * place by {@link GtranExecutionStrategy}.
+ * place by {@code GtranExecutionStrategy} where {@link #batches} says so.
  */
-final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> implements Profiling {
+public final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> implements Profiling {
     /** Traversers read ahead per batch. */
     static final int BATCH = 256;
     /** The first batch when a limit may stop the traversal early ({@link #startSmall}); each next one is four times larger. */
@@ -47,7 +55,7 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
     /** What the steps after this one read of its results; found on first use, when the traversal is complete. */
     private ElementReads reads;
 
-    GtranBatchedVertexStep(VertexStep<E> original) {
+    public GtranBatchedVertexStep(VertexStep<E> original) {
         super(original.getTraversal(), original.getReturnClass(), original.getDirection(), original.getEdgeLabels());
         this.direction = original.getDirection();
         this.edgeLabels = original.getEdgeLabels();
@@ -61,7 +69,7 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
      * or {@code range()}, which may want few results, so that meeting it leaves the traversers
      * behind (and the pages of a scan before them) unread, and their nodes unasked.
      */
-    void startSmall() {
+    public void startSmall() {
         batchSize = FIRST_SMALL_BATCH;
     }
 
@@ -87,10 +95,8 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
         long[] ids = new long[batch.size()];
         boolean[] ours = new boolean[batch.size()];
         for (int i = 0; i < ids.length; i++) {
-            if (batch.get(i).get() instanceof GtranVertex v && v.graph == graph) {
-                ids[i] = v.internalId;
-                ours[i] = true;
-            }
+            ids[i] = GtranHelper.vertexId(graph, batch.get(i).get());
+            ours[i] = ids[i] != ElementIds.NONE;
         }
         boolean edges = Edge.class.isAssignableFrom(returnClass);
         long[][] pairs;
@@ -101,7 +107,7 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
             pairs = new long[ids.length][];
             for (int i = 0; i < ids.length; i++) {
                 if (out[i] != null && in[i] != null) {
-                    pairs[i] = GtranVertex.concat(out[i], in[i]);
+                    pairs[i] = GtranHelper.concat(out[i], in[i]);
                 }
             }
         } else {
@@ -125,13 +131,13 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
                 long neighbour = pairs[i][p + 1];
                 Element e;
                 if (!edges) {
-                    e = new GtranVertex(graph, neighbour, null);
+                    e = GtranHelper.vertex(graph, neighbour);
                 } else if (direction == Direction.OUT) {
-                    e = new GtranEdge(graph, edge, null, null, ids[i], neighbour);
+                    e = GtranHelper.edge(graph, edge, ids[i], neighbour);
                 } else if (direction == Direction.IN) {
-                    e = new GtranEdge(graph, edge, null, null, neighbour, ids[i]);
+                    e = GtranHelper.edge(graph, edge, neighbour, ids[i]);
                 } else {
-                    e = new GtranEdge(graph, edge, null);
+                    e = GtranHelper.edge(graph, edge);
                 }
                 ready.add(t.split((E) e, this));
             }
@@ -143,12 +149,29 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
      * what comes next (a barrier's equality, {@code id()}, a result sent to a client) finds them.
      */
     static void prefetchIds(GtranGraph graph, long[] elements, boolean edges) {
-        GtranTransaction.Scope scope = graph.transaction().scope();
+        TransactionScope scope = GtranHelper.scope(graph);
         try {
-            graph.ids.prefetch(scope.txn(), edges ? io.gtran.txn.ElementKind.EDGE : io.gtran.txn.ElementKind.VERTEX, elements);
+            GtranHelper.prefetchIds(graph, scope.txn(), edges ? io.gtran.txn.ElementKind.EDGE : io.gtran.txn.ElementKind.VERTEX, elements);
         } catch (RuntimeException e) {
             throw scope.translate(e);
         }
+    }
+
+    /**
+     * Whether {@code traversal} runs batched: on a cluster graph in batched execution, not on a
+     * graph computer, and its root traversal writes nothing.
+     */
+    public static boolean batches(Traversal.Admin<?, ?> traversal) {
+        Graph graph = traversal.getGraph().orElse(null);
+        if (!(graph instanceof GtranGraph g) || !GtranHelper.batched(g) || TraversalHelper.onGraphComputer(traversal)) {
+            return false;
+        }
+        return !TraversalHelper.hasStepOfAssignableClassRecursively(Mutating.class, TraversalHelper.getRootTraversal(traversal));
+    }
+
+    /** Whether {@code traversal}'s root has a {@code limit()} or {@code range()}, which may want few results. */
+    public static boolean limited(Traversal.Admin<?, ?> traversal) {
+        return TraversalHelper.hasStepOfAssignableClassRecursively(RangeGlobalStep.class, TraversalHelper.getRootTraversal(traversal));
     }
 
     /** The batch's results: each pair's edge ({@code edges}) or neighbour. */
@@ -195,12 +218,12 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
 
     /** Each vertex's (edge, neighbour) pairs, or null where the vertex's own method must answer. */
     private long[][] adjacency(GtranGraph graph, long[] ids, boolean[] ours, Direction direction) {
-        GtranTransaction.Scope scope = graph.transaction().scope();
+        TransactionScope scope = GtranHelper.scope(graph);
         try {
             int[] labels = new int[edgeLabels.length];
             int known = 0;
             for (String label : edgeLabels) {
-                int id = graph.store.labels().find(label);
+                int id = graph.node().store().labels().find(label);
                 if (id != Dictionary.ABSENT) {
                     labels[known++] = id;
                 }
@@ -220,7 +243,7 @@ final class GtranBatchedVertexStep<E extends Element> extends VertexStep<E> impl
                     asked[j++] = ids[i];
                 }
             }
-            long[][] answers = scope.txn().adjacentMany(asked, GtranVertex.toStore(direction), labels);
+            long[][] answers = scope.txn().adjacentMany(asked, GtranHelper.toStore(direction), labels);
             if (metrics != null) {
                 profiled(graph, asked);
             }

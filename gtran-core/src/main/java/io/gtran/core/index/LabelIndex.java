@@ -1,4 +1,4 @@
-package io.gtran.core;
+package io.gtran.core.index;
 
 import java.util.Arrays;
 import java.util.function.LongPredicate;

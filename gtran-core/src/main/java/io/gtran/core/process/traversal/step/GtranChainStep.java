@@ -1,5 +1,9 @@
-package io.gtran.core;
+package io.gtran.core.process.traversal.step;
 
+import io.gtran.core.GtranGraph;
+import io.gtran.core.GtranHelper;
+import io.gtran.core.TransactionScope;
+import io.gtran.storage.ElementIds;
 import io.gtran.txn.Chain;
 import io.gtran.txn.ElementKind;
 import java.util.ArrayDeque;
@@ -28,11 +32,11 @@ import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
  * transactions.md, "Pushed chains"): a batch of traversers goes to their vertices' owners, each
  * node runs the stages on what it owns and sends the rest straight on, and only the last stage's
  * vertices come back, with the bulk of the traversers that reached each. Gives the vertices the
- * steps it replaces give, in another order, merged by vertex. Put in place by {@link
+ * steps it replaces give, in another order, merged by vertex. Put in place by {@code
  * GtranExecutionStrategy} in {@code pushed} execution, only where traversers carry nothing but
  * their object and bulk.
  */
-final class GtranChainStep extends AbstractStep<Vertex, Vertex> implements Profiling {
+public final class GtranChainStep extends AbstractStep<Vertex, Vertex> implements Profiling {
     /** Traversers sent per run. */
     static final int BATCH = 4096;
 
@@ -46,7 +50,7 @@ final class GtranChainStep extends AbstractStep<Vertex, Vertex> implements Profi
     private TreeSet<Integer> nodes = new TreeSet<>();
     private ElementReads reads;
 
-    GtranChainStep(Traversal.Admin<?, ?> traversal, Chain chain, List<String> replaced, VertexStep<Vertex> firstHop) {
+    public GtranChainStep(Traversal.Admin<?, ?> traversal, Chain chain, List<String> replaced, VertexStep<Vertex> firstHop) {
         super(traversal);
         this.chain = chain;
         this.replaced = replaced;
@@ -73,13 +77,13 @@ final class GtranChainStep extends AbstractStep<Vertex, Vertex> implements Profi
         Map<Long, Long> bulks = new LinkedHashMap<>();
         Map<Long, Traverser.Admin<Vertex>> byVertex = new LinkedHashMap<>();
         for (Traverser.Admin<Vertex> t : batch) {
-            GtranVertex v = ours(graph, t.get());
-            if (v != null) {
-                bulks.merge(v.internalId, t.bulk(), Long::sum);
-                byVertex.putIfAbsent(v.internalId, t);
+            long v = ours(graph, t.get());
+            if (v != ElementIds.NONE) {
+                bulks.merge(v, t.bulk(), Long::sum);
+                byVertex.putIfAbsent(v, t);
             }
         }
-        GtranTransaction.Scope scope = graph.transaction().scope();
+        TransactionScope scope = GtranHelper.scope(graph);
         Chain.Outcome outcome;
         try {
             outcome = scope.txn().runChain(chain, bulks.keySet().stream().mapToLong(Long::longValue).toArray(),
@@ -110,7 +114,7 @@ final class GtranChainStep extends AbstractStep<Vertex, Vertex> implements Profi
         }
         Traverser.Admin<Vertex> template = batch.get(0);
         for (int i = 0; i < results.length; i++) {
-            Traverser.Admin<Vertex> t = template.split(new GtranVertex(graph, results[i], null), this);
+            Traverser.Admin<Vertex> t = template.split(GtranHelper.vertex(graph, results[i]), this);
             long bulk = outcome.bulks()[i];
             t.setBulk(bulk); // ChainPlanner pushes only where traversers keep a bulk
             ready.add(t);
@@ -130,13 +134,14 @@ final class GtranChainStep extends AbstractStep<Vertex, Vertex> implements Profi
         }
     }
 
-    /** This graph's vertex for {@code v}, or null if this graph has none. */
-    private static GtranVertex ours(GtranGraph graph, Vertex v) {
-        if (v instanceof GtranVertex g && g.graph == graph) {
-            return g;
+    /** The internal id of this graph's vertex for {@code v}, or {@link ElementIds#NONE} if this graph has none. */
+    private static long ours(GtranGraph graph, Vertex v) {
+        long id = GtranHelper.vertexId(graph, v);
+        if (id != ElementIds.NONE) {
+            return id;
         }
         Iterator<Vertex> found = graph.vertices(v.id());
-        return found.hasNext() ? (GtranVertex) found.next() : null;
+        return found.hasNext() ? GtranHelper.vertexId(graph, found.next()) : ElementIds.NONE;
     }
 
     /** A vertex the chain did not see at its owner: its own read reports it, as the replaced step would. */

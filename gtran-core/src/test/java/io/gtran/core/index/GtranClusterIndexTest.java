@@ -1,4 +1,4 @@
-package io.gtran.core;
+package io.gtran.core.index;
 
 import static io.gtran.core.GtranClusterGraphTest.open;
 import static io.gtran.core.GtranClusterGraphTest.raced;
@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.core.GtranGraph;
+import io.gtran.core.TransactionAbortedException;
 import java.util.List;
 import org.apache.tinkerpop.gremlin.process.traversal.P;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;

@@ -1,5 +1,10 @@
-package io.gtran.core;
+package io.gtran.core.process.traversal.strategy;
 
+import io.gtran.core.GtranGraph;
+import io.gtran.core.GtranHelper;
+import io.gtran.core.process.traversal.step.GtranChainStep;
+import io.gtran.core.process.traversal.step.GtranChainedStep;
+import io.gtran.core.process.traversal.step.GtranGraphStep;
 import io.gtran.txn.Chain;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -41,7 +46,7 @@ final class ChainPlanner {
      */
     static boolean pushes(Traversal.Admin<?, ?> traversal) {
         Graph graph = traversal.getGraph().orElse(null);
-        if (!(graph instanceof GtranGraph g) || !g.pushed() || !traversal.isRoot() || TraversalHelper.hasLabels(traversal)) {
+        if (!(graph instanceof GtranGraph g) || !GtranHelper.pushed(g) || !traversal.isRoot() || TraversalHelper.hasLabels(traversal)) {
             return false;
         }
         if (traversal.getSideEffects().getSackInitialValue() != null) {
@@ -94,7 +99,7 @@ final class ChainPlanner {
                 replaced.add(step.toString());
                 if (isHop(step) || countedEdges(steps, j)) {
                     VertexStep<?> hop = (VertexStep<?>) step;
-                    chain = chain.hop(GtranVertex.toStore(hop.getDirection()), hop.getEdgeLabels());
+                    chain = chain.hop(GtranHelper.toStore(hop.getDirection()), hop.getEdgeLabels());
                 } else if (step instanceof HasStep<?> has) {
                     for (HasContainer container : has.getHasContainers()) {
                         chain = chain.hasLabel(labels(container).toArray(new String[0]));

@@ -1,6 +1,7 @@
-package io.gtran.core;
+package io.gtran.core.process.traversal.strategy;
 
-import java.util.List;
+import io.gtran.core.process.traversal.step.GtranCountStep;
+import io.gtran.core.process.traversal.step.GtranGraphStep;
 import java.util.Set;
 import org.apache.tinkerpop.gremlin.process.traversal.Step;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
@@ -36,7 +37,7 @@ public final class GtranCountStrategy extends AbstractTraversalStrategy<Traversa
         if (!(traversal.getStartStep() instanceof GtranGraphStep<?, ?> graphStep)) {
             return;
         }
-        Countable countable = graphStep.countable();
+        GtranCountStep.Countable countable = graphStep.countable();
         if (countable == null) {
             return;
         }
@@ -58,9 +59,5 @@ public final class GtranCountStrategy extends AbstractTraversalStrategy<Traversa
     @Override
     public Set<Class<? extends ProviderOptimizationStrategy>> applyPrior() {
         return Set.of(GtranGraphStepStrategy.class);
-    }
-
-    /** For {@link GtranGraphStep#countable}: what a count of its elements reads. */
-    record Countable(boolean edges, List<String> labels) {
     }
 }

@@ -1,4 +1,4 @@
-package io.gtran.core;
+package io.gtran.core.process.traversal.step;
 
 import java.io.File;
 import java.io.IOException;
@@ -25,9 +25,9 @@ import org.apache.tinkerpop.gremlin.structure.Graph;
  *       smaller than the reader's batch size: TinkerPop's readers commit every batch).
  * </ul>
  */
-final class GtranIoStep<S> extends IoStep<S> {
+public final class GtranIoStep<S> extends IoStep<S> {
 
-    GtranIoStep(Traversal.Admin<?, ?> traversal, String file) {
+    public GtranIoStep(Traversal.Admin<?, ?> traversal, String file) {
         super(traversal, file);
     }
 

@@ -1,5 +1,7 @@
-package io.gtran.core;
+package io.gtran.core.process.traversal.strategy;
 
+import io.gtran.core.io.GtranIoRegistry;
+import io.gtran.core.process.traversal.step.GtranIoStep;
 import java.util.List;
 import java.util.Map;
 import org.apache.tinkerpop.gremlin.process.traversal.Step;

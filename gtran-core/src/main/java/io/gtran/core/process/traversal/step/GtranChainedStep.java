@@ -1,4 +1,4 @@
-package io.gtran.core;
+package io.gtran.core.process.traversal.step;
 
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.Traverser;
@@ -10,10 +10,10 @@ import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
  * traversal keeps the steps it was written with, one per position (as {@code profile()} and
  * anything that finds a step by its index expect), and its explanation says where each went.
  */
-final class GtranChainedStep<S> extends AbstractStep<S, S> {
+public final class GtranChainedStep<S> extends AbstractStep<S, S> {
     private final String replaced;
 
-    GtranChainedStep(Traversal.Admin<?, ?> traversal, String replaced) {
+    public GtranChainedStep(Traversal.Admin<?, ?> traversal, String replaced) {
         super(traversal);
         this.replaced = replaced;
     }

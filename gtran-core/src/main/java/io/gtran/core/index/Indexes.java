@@ -1,17 +1,19 @@
-package io.gtran.core;
+package io.gtran.core.index;
 
-import io.gtran.core.PropertyValues.Entry;
 import io.gtran.storage.Dictionary;
 import io.gtran.storage.EdgeCursor;
-import io.gtran.txn.ConflictKey;
+import io.gtran.storage.GraphStore;
 import io.gtran.txn.ElementKind;
+import io.gtran.txn.Isolation;
 import io.gtran.txn.Transaction;
+import io.gtran.txn.TransactionEngine;
 import io.gtran.txn.ValueIndex;
 import io.gtran.txn.ValueIndexes;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.tinkerpop.gremlin.process.traversal.Compare;
@@ -19,10 +21,11 @@ import org.apache.tinkerpop.gremlin.process.traversal.Contains;
 import org.apache.tinkerpop.gremlin.process.traversal.P;
 import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.Element;
+import org.apache.tinkerpop.gremlin.structure.Graph;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 
 /**
- * The indexes of a {@link GtranGraph}: a label index (always on) and property-value indexes,
+ * The indexes of a gtran graph ({@code GtranGraph.indexes()}): a label index (always on) and property-value indexes,
  * hash (equality, {@code within}) or ordered (also ranges), on vertex or edge property keys.
  *
  * <p>An index is a superset: it names every element that has (or, in some version that may still
@@ -31,9 +34,10 @@ import org.apache.tinkerpop.gremlin.structure.Vertex;
  * full scan in that snapshot gives, including the transaction's own uncommitted writes.
  *
  * <p>Phantoms: a look-up records a read of the index key it asked (equality: the value; range: the
- * whole index; label: the label scan key of gtran-txn), and every write of an indexed property
- * records a write of the old and the new value's keys (and the whole ordered index). At SR,
- * validation then aborts a transaction whose look-up missed a concurrently committed change.
+ * whole index; label: what {@code Transaction.recordLabelScan} decides covers the label), and
+ * every write of an indexed property records a write of the old and the new value's keys (and the
+ * whole ordered index). At SR, validation then aborts a transaction whose look-up missed a
+ * concurrently committed change.
  *
  * <p>The entries are the node's {@link ValueIndexes}; on a cluster each member indexes its own
  * elements, writes are sent to the element's owner and look-ups ask every member, each recording
@@ -71,7 +75,24 @@ public final class Indexes {
         }
     }
 
-    private final GtranGraph graph;
+    /**
+     * The values an element's stored property value holds, one index entry each (a vertex property
+     * key holds all of the vertex's properties under it): how the structure stores values is its
+     * own business, and a fill asks it.
+     */
+    @FunctionalInterface
+    public interface StoredValues {
+        Object[] of(ElementKind kind, long element, int keyId, Object stored);
+    }
+
+    /** The graph, for its thread's transaction ({@link #create} refuses to run inside one). */
+    private final Graph graph;
+    private final TransactionEngine engine;
+    private final GraphStore store;
+    private final Isolation isolation;
+    /** Whether the node shares its cluster with other members. */
+    private final boolean clustered;
+    private final StoredValues storedValues;
     private final ValueIndexes nodeIndexes;
     /** Element ids per label id, for vertices and for edges. */
     private final Map<Integer, LabelIndex> vertexLabels = new ConcurrentHashMap<>();
@@ -79,10 +100,21 @@ public final class Indexes {
     /** How long {@link #create} waits for running transactions; tests shorten it. */
     volatile long createWaitMillis = 30_000;
 
-    Indexes(GtranGraph graph, List<String> vertexHash, List<String> vertexOrdered, List<String> edgeHash, List<String> edgeOrdered) {
+    /**
+     * The indexes of {@code graph}, whose node has {@code engine} and {@code store}, with the keys
+     * declared in its configuration; opened by the graph.
+     */
+    public Indexes(Graph graph, TransactionEngine engine, GraphStore store, Isolation isolation, boolean clustered,
+            StoredValues storedValues, List<String> vertexHash, List<String> vertexOrdered, List<String> edgeHash,
+            List<String> edgeOrdered) {
         this.graph = graph;
-        this.nodeIndexes = graph.engine.valueIndexes();
-        if (graph.clustered && !(vertexHash.isEmpty() && vertexOrdered.isEmpty() && edgeHash.isEmpty() && edgeOrdered.isEmpty())) {
+        this.engine = engine;
+        this.store = store;
+        this.isolation = isolation;
+        this.clustered = clustered;
+        this.storedValues = storedValues;
+        this.nodeIndexes = engine.valueIndexes();
+        if (clustered && !(vertexHash.isEmpty() && vertexOrdered.isEmpty() && edgeHash.isEmpty() && edgeOrdered.isEmpty())) {
             throw new IllegalArgumentException("indexes declared in the configuration (gtran.index.vertex.* and gtran.index.edge.*)"
                     + " are refused on a graph whose node shares a cluster (gtran.cluster.nodes has several members): a member"
                     + " started later would not have them; remove them and create each once with gtran.index.create");
@@ -100,7 +132,7 @@ public final class Indexes {
     }
 
     /** @throws IllegalArgumentException if a key is declared with both index types */
-    static void refuseBoth(List<String> hash, List<String> ordered, String prefix) {
+    public static void refuseBoth(List<String> hash, List<String> ordered, String prefix) {
         for (String key : hash) {
             if (ordered.contains(key)) {
                 throw new IllegalArgumentException("key has both index types: " + prefix + ".hash and " + prefix
@@ -155,7 +187,7 @@ public final class Indexes {
 
     /** Runs {@code change} on every member in a transaction of its own (its effects are not transactional). */
     private void change(Transaction.IndexChange change, ElementKind kind, String key, boolean ordered) {
-        Transaction txn = graph.engine.begin(graph.isolation);
+        Transaction txn = engine.begin(isolation);
         try {
             txn.indexChange(change, kind, key, ordered);
         } catch (IllegalArgumentException e) {
@@ -174,7 +206,7 @@ public final class Indexes {
     PropertyIndex index(Class<? extends Element> kind, String key) {
         ElementKind elementKind = elementKind(kind);
         ValueIndex index = nodeIndexes.get(elementKind, key);
-        return index == null ? null : new PropertyIndex(elementKind, index, graph.clustered);
+        return index == null ? null : new PropertyIndex(elementKind, index, clustered);
     }
 
     /**
@@ -217,11 +249,11 @@ public final class Indexes {
 
     /** Waits until every transaction that began before this call has ended (on every member: the cluster's watermark). */
     private void awaitTransactionsBefore() {
-        Transaction probe = graph.engine.begin(graph.isolation);
+        Transaction probe = engine.begin(isolation);
         long mark = probe.beginTime();
         probe.rollback();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(createWaitMillis);
-        while (graph.engine.watermark() <= mark) {
+        while (engine.watermark() <= mark) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("transactions begun before the index was created are still running after "
                         + createWaitMillis + " ms; the index was not created");
@@ -240,9 +272,9 @@ public final class Indexes {
 
     /** Fills the index on every member from one snapshot: each element's values, sent to its owner. */
     private void fill(ElementKind kind, String key) {
-        Transaction txn = graph.engine.begin(graph.isolation);
+        Transaction txn = engine.begin(isolation);
         try {
-            int keyId = graph.store.propertyKeys().find(key);
+            int keyId = store.propertyKeys().find(key);
             if (keyId == Dictionary.ABSENT) {
                 return;
             }
@@ -261,7 +293,7 @@ public final class Indexes {
                 if (stored == null) {
                     continue;
                 }
-                for (Object value : values(stored, id, keyId, edge)) {
+                for (Object value : storedValues.of(kind, id, keyId, stored)) {
                     elements.add(id);
                     values.add(value);
                 }
@@ -272,93 +304,55 @@ public final class Indexes {
         }
     }
 
-    private static Object[] values(Object stored, long id, int keyId, boolean edge) {
-        if (edge) {
-            return new Object[] {PropertyValues.fromStored(stored)};
-        }
-        return values(PropertyValues.entries(stored, id, keyId));
-    }
+    // ---------------------------------------------------------------- upkeep, called by the elements (not for applications)
 
-    private static Object[] values(List<Entry> entries) {
-        if (entries == null) {
-            return new Object[0];
-        }
-        Object[] values = new Object[entries.size()];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = entries.get(i).value;
-        }
-        return values;
-    }
-
-    // ---------------------------------------------------------------- upkeep, called by the elements
-
-    boolean isIndexed(boolean edge, String key) {
+    public boolean isIndexed(boolean edge, String key) {
         return nodeIndexes.get(elementKind(edge), key) != null;
     }
 
-    void vertexLabelAdded(int labelId, long id) {
-        if (graph.clustered) {
+    /** The indexed keys of vertices or ({@code edge}) edges. */
+    public Set<String> indexedKeys(boolean edge) {
+        return nodeIndexes.all(elementKind(edge)).keySet();
+    }
+
+    public void vertexLabelAdded(int labelId, long id) {
+        if (clustered) {
             return; // on a cluster, label look-ups scan every member (see withLabels)
         }
         vertexLabels.computeIfAbsent(labelId, l -> new LabelIndex()).add(id);
     }
 
-    void edgeLabelAdded(int labelId, long id) {
-        if (graph.clustered) {
+    public void edgeLabelAdded(int labelId, long id) {
+        if (clustered) {
             return;
         }
         edgeLabels.computeIfAbsent(labelId, l -> new LabelIndex()).add(id);
     }
 
-    void vertexPropertyWritten(GtranTransaction.Scope scope, long vertexId, String key, List<Entry> before, List<Entry> after) {
+    /** A vertex's properties under {@code key} held the values {@code before} and now hold {@code after}. */
+    public void vertexPropertyWritten(Transaction txn, long vertexId, String key, Object[] before, Object[] after) {
         if (isIndexed(false, key)) {
-            scope.txn().indexWrite(ElementKind.VERTEX, vertexId, key, values(before), values(after));
+            txn.indexWrite(ElementKind.VERTEX, vertexId, key, before, after);
         }
     }
 
-    void edgePropertyWritten(GtranTransaction.Scope scope, long edgeId, String key, Object before, Object after) {
+    /** An edge's property {@code key} was {@code before} and is now {@code after} (null: none). */
+    public void edgePropertyWritten(Transaction txn, long edgeId, String key, Object before, Object after) {
         if (isIndexed(true, key)) {
-            scope.txn().indexWrite(ElementKind.EDGE, edgeId, key, before == null ? new Object[0] : new Object[] {before},
+            txn.indexWrite(ElementKind.EDGE, edgeId, key, before == null ? new Object[0] : new Object[] {before},
                     after == null ? new Object[0] : new Object[] {after});
-        }
-    }
-
-    /** Before a vertex is removed: its indexed values, and those of its edges, go away. */
-    void vertexRemoving(GtranTransaction.Scope scope, GtranVertex vertex) {
-        for (String key : nodeIndexes.all(ElementKind.VERTEX).keySet()) {
-            int keyId = graph.store.propertyKeys().find(key);
-            if (keyId != Dictionary.ABSENT) {
-                vertexPropertyWritten(scope, vertex.internalId, key, vertex.entries(scope, keyId), List.of());
-            }
-        }
-        if (!nodeIndexes.all(ElementKind.EDGE).isEmpty()) {
-            vertex.edges(org.apache.tinkerpop.gremlin.structure.Direction.BOTH)
-                    .forEachRemaining(e -> edgeRemoving(scope, (GtranEdge) e));
-        }
-    }
-
-    void edgeRemoving(GtranTransaction.Scope scope, GtranEdge edge) {
-        for (String key : nodeIndexes.all(ElementKind.EDGE).keySet()) {
-            int keyId = graph.store.propertyKeys().find(key);
-            if (keyId == Dictionary.ABSENT) {
-                continue;
-            }
-            Object stored = scope.txn().edgeProperty(edge.internalId, keyId);
-            if (stored != null) {
-                edgePropertyWritten(scope, edge.internalId, key, PropertyValues.fromStored(stored), null);
-            }
         }
     }
 
     // ---------------------------------------------------------------- look-ups
 
     /** The index on {@code key} that can answer {@code predicate}, or null. */
-    PropertyIndex indexFor(boolean edge, String key, P<?> predicate) {
+    public PropertyIndex indexFor(boolean edge, String key, P<?> predicate) {
         ValueIndex local = nodeIndexes.get(elementKind(edge), key);
         if (local == null || !local.isReady()) {
             return null;
         }
-        PropertyIndex index = new PropertyIndex(elementKind(edge), local, graph.clustered);
+        PropertyIndex index = new PropertyIndex(elementKind(edge), local, clustered);
         return index.canAnswer(predicate) ? index : null;
     }
 
@@ -366,7 +360,7 @@ public final class Indexes {
      * Candidates for {@code key} matching {@code predicate} (a superset; see the class comment) from
      * every member, recording the index reads there; null if a member cannot answer (scan instead).
      */
-    long[] lookUp(Transaction txn, PropertyIndex index, P<?> predicate) {
+    public long[] lookUp(Transaction txn, PropertyIndex index, P<?> predicate) {
         return index.lookUp(txn, predicate);
     }
 
@@ -374,28 +368,27 @@ public final class Indexes {
      * The elements with one of {@code labels} that {@code txn} sees, recording a read of each label
      * scan, from the label index (creation order).
      */
-    long[] withLabels(Transaction txn, boolean edge, Collection<String> labels) {
+    public long[] withLabels(Transaction txn, boolean edge, Collection<String> labels) {
         long[] result = new long[16];
         int[] length = {0};
         for (String label : labels) {
-            if (graph.clustered) {
+            if (clustered) {
                 // Each member scans its own elements and records the label's scan key there. A name
                 // no node knows yet is made known, so that the scans record a key its first use writes.
-                int labelId = graph.store.labels().intern(label);
+                int labelId = store.labels().intern(label);
                 result = append(result, length, edge ? txn.allEdges(labelId) : txn.vertices(labelId));
                 continue;
             }
-            int labelId = graph.store.labels().find(label);
+            int labelId = store.labels().find(label);
+            // The transaction records what covers the scan: creations and removals of the label's elements.
+            txn.recordLabelScan(elementKind(edge), labelId);
             if (labelId == Dictionary.ABSENT) {
-                txn.recordRead(edge ? ConflictKey.edgeScan(ConflictKey.ANY_LABEL) : ConflictKey.vertexScan(ConflictKey.ANY_LABEL));
                 continue;
             }
-            // The label's scan key covers every member: creations and removals of its elements write it.
-            txn.recordRead(edge ? ConflictKey.edgeScan(labelId) : ConflictKey.vertexScan(labelId));
             LabelIndex members = (edge ? edgeLabels : vertexLabels).get(labelId);
             if (members != null) {
                 int[] count = {0};
-                long[] all = members.members(edge ? graph.store.edges()::contains : graph.store.vertices()::contains, new long[16],
+                long[] all = members.members(edge ? store.edges()::contains : store.vertices()::contains, new long[16],
                         count);
                 long[] candidates = Arrays.copyOf(all, count[0]);
                 result = append(result, length, edge ? txn.visibleEdges(candidates) : txn.visibleVertices(candidates));
@@ -408,16 +401,15 @@ public final class Indexes {
      * How many elements with one of {@code labels} (null: any label) {@code txn} sees, from its
      * element counters; recorded as reads of the label scans, as {@link #withLabels} records them.
      */
-    long count(Transaction txn, boolean edge, Collection<String> labels) {
+    public long count(Transaction txn, boolean edge, Collection<String> labels) {
         if (labels == null) {
             return edge ? txn.countEdges(EdgeCursor.ANY_LABEL) : txn.countVertices(EdgeCursor.ANY_LABEL);
         }
         long total = 0;
         for (String label : labels) {
-            int labelId = graph.clustered ? graph.store.labels().intern(label) : graph.store.labels().find(label);
+            int labelId = clustered ? store.labels().intern(label) : store.labels().find(label);
             if (labelId == Dictionary.ABSENT) {
-                // No element ever had it; one created concurrently writes the all-labels scan key.
-                txn.recordRead(edge ? ConflictKey.edgeScan(ConflictKey.ANY_LABEL) : ConflictKey.vertexScan(ConflictKey.ANY_LABEL));
+                txn.recordLabelScan(elementKind(edge), labelId); // no element ever had it: nothing to count, but a phantom to catch
                 continue;
             }
             total += edge ? txn.countEdges(labelId) : txn.countVertices(labelId);

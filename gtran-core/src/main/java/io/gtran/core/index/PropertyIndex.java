@@ -1,4 +1,4 @@
-package io.gtran.core;
+package io.gtran.core.index;
 
 import io.gtran.txn.ElementKind;
 import io.gtran.txn.Transaction;
@@ -16,7 +16,7 @@ import org.apache.tinkerpop.gremlin.process.traversal.P;
  * Gremlin's {@code eq} finds equal (1, 1L, 1.0) share a normalised key; an ordered index sorts
  * numbers numerically, then strings, booleans and other values by type.
  */
-final class PropertyIndex {
+public final class PropertyIndex {
     final String key;
     final Indexes.Type type;
     private final ElementKind kind;

@@ -1,4 +1,4 @@
-package io.gtran.core;
+package io.gtran.core.io;
 
 import org.apache.tinkerpop.gremlin.structure.io.AbstractIoRegistry;
 import org.apache.tinkerpop.gremlin.structure.io.graphson.GraphSONIo;

@@ -1,4 +1,4 @@
-package io.gtran.core;
+package io.gtran.core.process.traversal.step;
 
 import io.gtran.txn.Transaction;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.gtran.core;
+package io.gtran.core.index;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -10,6 +10,7 @@ import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.Element;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.structure.service.Service;
+import org.apache.tinkerpop.gremlin.structure.service.ServiceRegistry;
 import org.apache.tinkerpop.gremlin.structure.util.CloseableIterator;
 
 /**
@@ -21,7 +22,7 @@ import org.apache.tinkerpop.gremlin.structure.util.CloseableIterator;
  *
  * <p>Index DDL is immediate, not transactional: see {@link Indexes#create} and {@link Indexes#drop}.
  */
-final class IndexServices {
+public final class IndexServices {
     static final String CREATE = "gtran.index.create";
     static final String LIST = "gtran.index.list";
     static final String DROP = "gtran.index.drop";
@@ -33,34 +34,35 @@ final class IndexServices {
     private IndexServices() {
     }
 
-    static void register(GtranGraph graph) {
-        graph.getServiceRegistry().registerService(new IndexService(CREATE, Set.of(KIND, KEY, TYPE), Map.of(
+    /** Registers the services in {@code registry}, answered by {@code indexes}. */
+    public static void register(ServiceRegistry registry, Indexes indexes) {
+        registry.registerService(new IndexService(CREATE, Set.of(KIND, KEY, TYPE), Map.of(
                 KEY, "the property key to index (required)",
                 TYPE, "'hash' (equality, within) or 'ordered' (also ranges); default 'hash'",
                 KIND, "'vertex' or 'edge'; default 'vertex'"), params -> {
             Class<? extends Element> kind = kind(params);
             String key = key(params);
             Indexes.Type type = type(params);
-            graph.indexes().create(kind, key, type);
+            indexes.create(kind, key, type);
             return List.of(describe(kind, key, type));
         }));
-        graph.getServiceRegistry().registerService(new IndexService(LIST, Set.of(KIND), Map.of(
+        registry.registerService(new IndexService(LIST, Set.of(KIND), Map.of(
                 KIND, "'vertex' or 'edge'; default both"), params -> {
             List<Map<String, String>> result = new ArrayList<>();
             for (Class<? extends Element> kind : List.of(Vertex.class, Edge.class)) {
                 if (params.get(KIND) == null || kind(params) == kind) {
-                    graph.indexes().indexed(kind).forEach((key, type) -> result.add(describe(kind, key, Indexes.Type.of(type))));
+                    indexes.indexed(kind).forEach((key, type) -> result.add(describe(kind, key, Indexes.Type.of(type))));
                 }
             }
             return result;
         }));
-        graph.getServiceRegistry().registerService(new IndexService(DROP, Set.of(KIND, KEY), Map.of(
+        registry.registerService(new IndexService(DROP, Set.of(KIND, KEY), Map.of(
                 KEY, "the indexed property key (required)",
                 KIND, "'vertex' or 'edge'; default 'vertex'"), params -> {
             Class<? extends Element> kind = kind(params);
             String key = key(params);
-            String type = graph.indexes().indexed(kind).get(key);
-            if (type == null || !graph.indexes().drop(kind, key)) {
+            String type = indexes.indexed(kind).get(key);
+            if (type == null || !indexes.drop(kind, key)) {
                 throw new IllegalArgumentException("no " + kindName(kind) + " index to drop: key=" + key);
             }
             return List.of(describe(kind, key, Indexes.Type.of(type)));

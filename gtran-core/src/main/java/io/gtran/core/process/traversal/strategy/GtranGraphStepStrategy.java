@@ -1,5 +1,6 @@
-package io.gtran.core;
+package io.gtran.core.process.traversal.strategy;
 
+import io.gtran.core.process.traversal.step.GtranGraphStep;
 import org.apache.tinkerpop.gremlin.process.traversal.Step;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.TraversalStrategy;
