@@ -37,6 +37,9 @@ final class SimNetwork {
         }
     }
 
+    /** A transaction whose messages are printed ({@code -Dgtran.simulate.trace=HEX}), for reading one failing schedule. */
+    private static final long TRACE = Long.parseUnsignedLong(System.getProperty("gtran.simulate.trace", "0"), 16);
+
     private final Scheduler scheduler;
     private final SplittableRandom random;
     private final Link[][] links;
@@ -74,6 +77,10 @@ final class SimNetwork {
     /** Sends {@code payload} from mailbox {@code fromMailbox} of {@code from} to mailbox {@code mailbox} of node {@code to}. */
     void send(SimNode from, String fromMailbox, int to, String mailbox, byte[] payload) {
         messages++;
+        if (TRACE != 0 && payload.length >= 9 && java.nio.ByteBuffer.wrap(payload, 1, 8).getLong() == TRACE) {
+            System.out.println("TRACE " + scheduler.now() / 1000 + " us " + from.id() + "->" + to + " " + mailbox + " type="
+                    + payload[0] + (links[from.id()][to].cut() ? " (cut)" : ""));
+        }
         Link link = links[from.id()][to];
         if (link.cut() || (link.loss > 0 && random.nextDouble() < link.loss)) {
             return;
