@@ -1,0 +1,155 @@
+package io.gtran.txn.membership;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gtran.txn.agent.Agent;
+import io.gtran.txn.clock.TimeSource;
+import io.gtran.txn.cluster.Wire;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The member view driven by hand: time is a field, the heartbeat a step, sends a list; no thread runs. */
+class MemberViewTest {
+    private static final long LEASE_MS = 500;
+    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /** A clock that moves only when the test moves it. */
+    private static final class HandTime implements TimeSource {
+        long nanos = 1_000 * MS;
+
+        @Override
+        public long nanos() {
+            return nanos;
+        }
+
+        @Override
+        public long wallMicros() {
+            return nanos / 1000;
+        }
+
+        @Override
+        public void pause(long nanos) {
+            throw new AssertionError("the view must not wait");
+        }
+    }
+
+    private final HandTime time = new HandTime();
+    private final List<int[]> sent = new ArrayList<>(); // {to, type}
+    private final List<Runnable> work = new ArrayList<>();
+
+    private MemberView view(int self, List<Integer> others) {
+        return new MemberView(self, others, LEASE_MS, "members=test", time, (to, payload) -> {
+            sent.add(new int[] {to, payload[0]});
+            return CompletableFuture.completedFuture(null);
+        }, work::add, () -> 42);
+    }
+
+    @Test
+    void theHeartbeatPingsEveryOtherMemberEachFifthOfALease() {
+        MemberView view = view(0, List.of(1, 2));
+        Agent heartbeat = view.heartbeat();
+        long next = heartbeat.doWork(time.nanos);
+        assertEquals(time.nanos + LEASE_MS / 5 * MS, next, "the next beat is a fifth of a lease later");
+        assertEquals(2, sent.size());
+        for (int[] message : sent) {
+            assertEquals(MemberView.PING, message[1]);
+        }
+        assertTrue(work.isEmpty(), "no member is lost: nothing to ask");
+    }
+
+    @Test
+    void aMajorityIsHeardWithinTheLeaseOnTheInjectedClock() {
+        MemberView view = view(0, List.of(1, 2, 3, 4));
+        assertTrue(view.hasMajority(), "a grace of one lease at start");
+        assertEquals(Set.of(), view.inContact(), "nobody heard yet");
+        time.nanos += LEASE_MS * MS; // the grace is over
+        assertFalse(view.hasMajority());
+        view.heard(1, time.nanos);
+        assertFalse(view.hasMajority(), "two of five are not a majority");
+        view.heard(2, time.nanos);
+        assertTrue(view.hasMajority(), "three of five are");
+        assertEquals(Set.of(1, 2), view.inContact());
+        time.nanos += LEASE_MS * MS - 1;
+        assertTrue(view.hasMajority(), "still within the lease");
+        time.nanos += 1;
+        assertFalse(view.hasMajority(), "a lease after the last message, no longer");
+    }
+
+    @Test
+    void aLossIsToldToTheListenersAndALostMemberCountsForNoMajority() {
+        MemberView view = view(0, List.of(1, 2));
+        List<Integer> told = new ArrayList<>();
+        view.onLoss((node, reason) -> told.add(node));
+        view.heard(1, time.nanos);
+        view.heard(2, time.nanos);
+        view.peerLost(1, "test");
+        assertEquals(List.of(1), told);
+        assertTrue(view.isLost(1));
+        assertEquals(Set.of(2), view.inContact());
+        assertTrue(view.hasMajority(), "itself and node 2 are two of three");
+        view.peerLost(2, "test");
+        assertFalse(view.hasMajority());
+        view.heartbeat().doWork(time.nanos);
+        assertEquals(1, work.size(), "with members lost, the beat asks to rejoin off its thread");
+    }
+
+    @Test
+    void aRestartedMemberIsCountedLostAndToldItStaysOut() {
+        MemberView view = view(0, List.of(1, 2));
+        view.onMessage(MemberView.PING, 1, 111, new Wire.Reader(new byte[0]), time.nanos);
+        assertFalse(view.isLost(1));
+        view.onMessage(MemberView.PING, 1, 222, new Wire.Reader(new byte[0]), time.nanos); // another incarnation
+        assertTrue(view.isLost(1), "a new incarnation has a fresh store: it stays out");
+        assertEquals(MemberView.EXCLUDED, sent.get(sent.size() - 1)[1]);
+    }
+
+    @Test
+    void aRejoinReadmitsTheMemberAndFencesItsOlderTransactions() {
+        MemberView view = view(0, List.of(1, 2));
+        List<Integer> rejoined = new ArrayList<>();
+        view.onRejoin(rejoined::add);
+        view.attach(new MemberView.Commitments() {
+            @Override
+            public void reported(int peer, Runnable counted) {
+                counted.run();
+            }
+
+            @Override
+            public void lossReported(int peer) {
+            }
+
+            @Override
+            public boolean settledWith(int peer) {
+                return true;
+            }
+
+            @Override
+            public boolean readmit(int peer, long heardAtNanos, Runnable admitted) {
+                admitted.run();
+                return true;
+            }
+
+            @Override
+            public void forget(int peer) {
+            }
+        });
+        view.onMessage(MemberView.PING, 1, 111, new Wire.Reader(new byte[0]), time.nanos);
+        view.peerLost(1, "test");
+        assertNull(view.fenced(1, 10), "no fence before a rejoin");
+        byte[] rejoin = new Wire.Writer().putLong(view.incarnation()).putLong(50).bytes();
+        view.onMessage(MemberView.REJOIN, 1, 111, new Wire.Reader(rejoin), time.nanos);
+        work.remove(0).run(); // the handshake's check runs off the receive path
+        assertFalse(view.isLost(1));
+        assertEquals(List.of(1), rejoined);
+        assertTrue(view.fenced(1, 50) != null, "a transaction begun at or below the fence starts no part here");
+        assertNull(view.fenced(1, 51));
+        assertEquals(MemberView.REJOIN_ACK, sent.get(sent.size() - 1)[1]);
+    }
+}
