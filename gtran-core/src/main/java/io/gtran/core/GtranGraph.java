@@ -1,3 +1,4 @@
+// Over 600 lines: TinkerPop's Graph contract (open, configuration keys, features, io, transactions) meets here.
 package io.gtran.core;
 
 import io.gtran.core.index.IndexServices;

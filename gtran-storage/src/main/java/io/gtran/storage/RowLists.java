@@ -1,3 +1,4 @@
+// Over 600 lines: insertion, removal, merging and compaction share the row-chain invariants and must change together.
 package io.gtran.storage;
 
 import static io.gtran.storage.RowDescriptor.CELLS_OFFSET;

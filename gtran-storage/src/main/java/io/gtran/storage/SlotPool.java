@@ -1,3 +1,4 @@
+// Over 600 lines: one accessor per field width and memory ordering (plain, acquire/release, CAS) over the same slot arithmetic.
 package io.gtran.storage;
 
 import java.lang.invoke.MethodHandles;

@@ -1,7 +1,7 @@
 package io.gtran.txn;
 
 import io.gtran.storage.EdgeDirection;
-import io.gtran.txn.cluster.Wire;
+import io.gtran.txn.protocol.Wire;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,8 +1,10 @@
+// Over 600 lines: the coordinator's ledger and each node's forwarding of a pushed chain share one run state; to split with Transaction (issue 34).
 package io.gtran.txn;
 
 import io.gtran.storage.Dictionary;
 import io.gtran.storage.GraphStore;
-import io.gtran.txn.cluster.Wire;
+import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.protocol.Wire;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,8 +1,8 @@
 package io.gtran.txn;
 
 import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
-import static io.gtran.txn.TxnWords.INFINITY;
-import static io.gtran.txn.TxnWords.NEVER;
+import static io.gtran.txn.local.TxnWords.INFINITY;
+import static io.gtran.txn.local.TxnWords.NEVER;
 
 import io.gtran.rdma.RegionAccessException;
 import io.gtran.rdma.UnknownRegionException;

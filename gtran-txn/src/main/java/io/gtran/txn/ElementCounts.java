@@ -1,5 +1,6 @@
 package io.gtran.txn;
 
+import io.gtran.txn.local.TxnWords;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;

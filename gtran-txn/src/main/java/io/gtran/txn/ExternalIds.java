@@ -4,6 +4,7 @@ import io.gtran.storage.ElementIds;
 import io.gtran.storage.ExternalIdMap;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.UnknownElementException;
+import io.gtran.txn.local.TxnWords;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;

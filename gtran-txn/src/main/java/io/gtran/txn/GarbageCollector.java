@@ -7,6 +7,7 @@ import io.gtran.storage.MvStore;
 import io.gtran.storage.UnknownElementException;
 import io.gtran.txn.agent.Agent;
 import io.gtran.txn.agent.AgentHandle;
+import io.gtran.txn.local.TxnWords;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;

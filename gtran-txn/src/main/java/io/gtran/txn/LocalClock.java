@@ -1,6 +1,7 @@
 package io.gtran.txn;
 
-import io.gtran.txn.clock.TimeSource;
+import io.gtran.txn.agent.TimeSource;
+import io.gtran.txn.clock.Clock;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**

@@ -1,6 +1,6 @@
 package io.gtran.txn;
 
-import io.gtran.txn.cluster.Wire;
+import io.gtran.txn.protocol.Wire;
 
 /**
  * A scan of every member's elements of one kind and label in a transaction, a page at a time, so

@@ -1,7 +1,7 @@
 package io.gtran.txn;
 
 import io.gtran.rdma.Fabric;
-import io.gtran.txn.clock.TimeSource;
+import io.gtran.txn.agent.TimeSource;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.Map;

@@ -3,7 +3,7 @@ package io.gtran.txn;
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.EdgeDirection;
 import io.gtran.storage.GraphStore;
-import io.gtran.txn.cluster.Wire;
+import io.gtran.txn.protocol.Wire;
 import java.util.Map;
 
 /**

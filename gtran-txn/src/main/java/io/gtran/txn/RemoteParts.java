@@ -1,6 +1,6 @@
 package io.gtran.txn;
 
-import io.gtran.txn.cluster.Wire;
+import io.gtran.txn.protocol.Wire;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;

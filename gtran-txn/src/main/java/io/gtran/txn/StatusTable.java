@@ -7,6 +7,7 @@ import static io.gtran.txn.StatusTableDescriptor.TXN_ID_OFFSET;
 import io.gtran.rdma.Batch;
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.Region;
+import io.gtran.txn.local.TxnWords;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 

@@ -1,5 +1,7 @@
 package io.gtran.txn;
 
+import io.gtran.txn.local.TxnWords;
+
 /**
  * Layout of one Transaction Status Table entry in the node's registered status region. Other
  * nodes read entries one-sidedly; only the owning node writes them.

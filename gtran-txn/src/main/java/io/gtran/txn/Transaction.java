@@ -1,8 +1,9 @@
+// Over 600 lines: not yet split by role; reads, writes, scans and routing of a node alone, a coordinator and a participant (issue 34).
 package io.gtran.txn;
 
 import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
-import static io.gtran.txn.TxnWords.INFINITY;
-import static io.gtran.txn.TxnWords.NEVER;
+import static io.gtran.txn.local.TxnWords.INFINITY;
+import static io.gtran.txn.local.TxnWords.NEVER;
 
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.EdgeDirection;
@@ -12,7 +13,8 @@ import io.gtran.storage.GraphStore;
 import io.gtran.storage.MvStore;
 import io.gtran.storage.PropertyCursor;
 import io.gtran.storage.UnknownElementException;
-import io.gtran.txn.cluster.Wire;
+import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.protocol.Wire;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -1074,7 +1076,7 @@ public final class Transaction implements AutoCloseable {
         if (owner < 0) {
             return engine.externalIds().bind(this, kind, given, canonical, internal);
         }
-        io.gtran.txn.cluster.Wire.Reader in = remote.call(owner, RemoteOp.BIND_ID,
+        io.gtran.txn.protocol.Wire.Reader in = remote.call(owner, RemoteOp.BIND_ID,
                 w -> w.putByte(kind.ordinal()).putValue(given).putValue(canonical).putLong(internal));
         if (!in.getBoolean()) {
             throw new ExternalIdTakenException(kind, given);
@@ -1585,7 +1587,7 @@ public final class Transaction implements AutoCloseable {
     }
 
     /** Every property as {@link RemoteOp#PROPERTIES} sends it, by this node's key ids in key order. */
-    private Map<Integer, Object> readProperties(io.gtran.txn.cluster.Wire.Reader in) {
+    private Map<Integer, Object> readProperties(io.gtran.txn.protocol.Wire.Reader in) {
         Map<Integer, Object> byKey = new java.util.TreeMap<>();
         for (int i = in.getInt(); i > 0; i--) {
             int key = store.propertyKeys().intern(in.getString());

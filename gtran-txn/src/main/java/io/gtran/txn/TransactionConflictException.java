@@ -1,5 +1,7 @@
 package io.gtran.txn;
 
+import io.gtran.txn.local.TxnWords;
+
 /**
  * A transaction was aborted by concurrency control. Nothing it wrote is visible to anyone; it may
  * be retried. The message names the conflict kind, this transaction, the other transaction where

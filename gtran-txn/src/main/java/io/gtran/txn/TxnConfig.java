@@ -1,5 +1,6 @@
 package io.gtran.txn;
 
+import io.gtran.txn.local.TxnWords;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

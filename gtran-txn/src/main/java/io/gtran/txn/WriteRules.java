@@ -4,14 +4,15 @@ import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
 import static io.gtran.txn.Transaction.ABORTED_OTHER;
 import static io.gtran.txn.Transaction.LIVE_OTHER;
 import static io.gtran.txn.Transaction.OWN;
-import static io.gtran.txn.TxnWords.INFINITY;
-import static io.gtran.txn.TxnWords.NEVER;
+import static io.gtran.txn.local.TxnWords.INFINITY;
+import static io.gtran.txn.local.TxnWords.NEVER;
 
 import io.gtran.storage.ElementIds;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.MvStore;
 import io.gtran.storage.PropertyCursor;
 import io.gtran.storage.UnknownElementException;
+import io.gtran.txn.local.TxnWords;
 import java.lang.invoke.VarHandle;
 
 /**

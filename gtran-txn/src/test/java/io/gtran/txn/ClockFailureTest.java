@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
+import io.gtran.txn.clock.Clock;
 import io.gtran.txn.clock.ClockUnavailableException;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;

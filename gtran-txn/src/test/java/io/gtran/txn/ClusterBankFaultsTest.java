@@ -8,6 +8,7 @@ import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
 import io.gtran.txn.clock.ClockUnavailableException;
 import io.gtran.txn.cluster.CommitMessenger;
+import io.gtran.txn.local.TxnWords;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

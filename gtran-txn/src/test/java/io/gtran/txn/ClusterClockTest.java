@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.txn.clock.SyncedClock;
-import io.gtran.txn.clock.TimeSource;
+import io.gtran.txn.agent.TimeSource;
+import io.gtran.txn.local.TxnWords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -8,6 +8,7 @@ import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
+import io.gtran.txn.clock.Clock;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;

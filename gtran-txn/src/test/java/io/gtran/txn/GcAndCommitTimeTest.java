@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
+import io.gtran.txn.clock.Clock;
+import io.gtran.txn.local.TxnWords;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;

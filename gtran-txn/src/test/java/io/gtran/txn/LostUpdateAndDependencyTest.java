@@ -1,6 +1,6 @@
 package io.gtran.txn;
 
-import static io.gtran.txn.TxnWords.INFINITY;
+import static io.gtran.txn.local.TxnWords.INFINITY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.EdgeDirection;
 import io.gtran.storage.MvStore;
+import io.gtran.txn.local.TxnWords;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;

@@ -6,6 +6,7 @@ import io.gtran.rdma.Fabric;
 import io.gtran.rdma.ForwardingFabric;
 import io.gtran.rdma.ForwardingRegion;
 import io.gtran.rdma.Region;
+import io.gtran.txn.local.TxnWords;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;

@@ -10,6 +10,7 @@ import io.gtran.rdma.InJvmCluster;
 import io.gtran.rdma.Region;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
+import io.gtran.txn.clock.Clock;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.txn.clock.Clock;
+import io.gtran.txn.local.TxnWords;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

@@ -10,6 +10,7 @@ import io.gtran.rdma.ForwardingFabric;
 import io.gtran.rdma.ForwardingRegion;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.rdma.Region;
+import io.gtran.txn.local.TxnWords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

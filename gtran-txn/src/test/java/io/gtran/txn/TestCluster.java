@@ -4,7 +4,7 @@ import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.clock.ClockConfig;
-import io.gtran.txn.clock.TimeSource;
+import io.gtran.txn.agent.TimeSource;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;

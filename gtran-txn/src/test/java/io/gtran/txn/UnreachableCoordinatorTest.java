@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.StoreConfig;
+import io.gtran.txn.local.TxnWords;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

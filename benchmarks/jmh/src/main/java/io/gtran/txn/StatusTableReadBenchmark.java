@@ -5,6 +5,7 @@ import io.gtran.rdma.ClusterConfig;
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.Fabrics;
 import io.gtran.rdma.Region;
+import io.gtran.txn.local.TxnWords;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -4,7 +4,7 @@ import io.gtran.check.fabric.FaultPlan;
 import io.gtran.check.fabric.FaultyFabric;
 import io.gtran.rdma.Fabric;
 import io.gtran.txn.NodeFaults;
-import io.gtran.txn.clock.TimeSource;
+import io.gtran.txn.agent.TimeSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

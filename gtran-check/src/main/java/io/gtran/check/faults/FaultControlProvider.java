@@ -1,7 +1,7 @@
 package io.gtran.check.faults;
 
 import io.gtran.txn.NodeFaults;
-import io.gtran.txn.clock.TimeSource;
+import io.gtran.txn.agent.TimeSource;
 import java.nio.file.Path;
 
 /**

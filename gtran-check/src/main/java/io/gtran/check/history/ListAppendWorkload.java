@@ -6,7 +6,7 @@ import io.gtran.txn.Isolation;
 import io.gtran.txn.Transaction;
 import io.gtran.txn.TransactionConflictException;
 import io.gtran.txn.TransactionEngine;
-import io.gtran.txn.TxnWords;
+import io.gtran.txn.local.TxnWords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

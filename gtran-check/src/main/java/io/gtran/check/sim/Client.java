@@ -1,6 +1,6 @@
 package io.gtran.check.sim;
 
-import io.gtran.txn.TxnWords;
+import io.gtran.txn.local.TxnWords;
 import io.gtran.txn.cluster.CommitMessenger;
 import io.gtran.txn.cluster.Outcome;
 import java.util.ArrayList;

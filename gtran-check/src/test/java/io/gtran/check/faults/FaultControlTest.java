@@ -16,7 +16,7 @@ import io.gtran.txn.NodeFaults;
 import io.gtran.txn.Transaction;
 import io.gtran.txn.TransactionConflictException;
 import io.gtran.txn.TxnConfig;
-import io.gtran.txn.clock.TimeSource;
+import io.gtran.txn.agent.TimeSource;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;

@@ -6,7 +6,7 @@ import io.gtran.rdma.Message;
  * One of a node's loops (heartbeat, commit resend, clock synchronisation, GC scan, a mailbox's
  * receive path) written as steps that are told the time, as Agrona's {@code Agent}: the agent
  * never reads a clock or sleeps itself. In production an {@link AgentRunner} gives it a thread
- * and the node's {@link io.gtran.txn.clock.TimeSource}; a simulator calls the same methods one at a
+ * and the node's {@link io.gtran.txn.agent.TimeSource}; a simulator calls the same methods one at a
  * time with virtual time, so the code it runs is the code that ships.
  *
  * <p>Both methods run on the agent's one thread (never concurrently with each other), must not

@@ -2,7 +2,6 @@ package io.gtran.txn.agent;
 
 import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Message;
-import io.gtran.txn.clock.TimeSource;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;

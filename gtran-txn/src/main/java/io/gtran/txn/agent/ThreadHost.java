@@ -1,7 +1,6 @@
 package io.gtran.txn.agent;
 
 import io.gtran.rdma.Mailbox;
-import io.gtran.txn.clock.TimeSource;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;

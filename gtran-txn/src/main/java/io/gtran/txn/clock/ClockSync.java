@@ -5,6 +5,7 @@ import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Message;
 import io.gtran.txn.agent.Agent;
 import io.gtran.txn.agent.AgentRunner;
+import io.gtran.txn.agent.TimeSource;
 import java.nio.ByteBuffer;
 import java.util.Set;
 import java.util.TreeSet;

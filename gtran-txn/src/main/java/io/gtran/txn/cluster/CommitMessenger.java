@@ -1,15 +1,17 @@
+// Over 600 lines: the coordinator's rounds, the participants' parts and recovery share one message path and the locks that order a loss against a re-admission.
 package io.gtran.txn.cluster;
 
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Message;
-import io.gtran.txn.TxnWords;
+import io.gtran.txn.local.TxnWords;
 import io.gtran.txn.agent.Agent;
 import io.gtran.txn.agent.AgentHandle;
 import io.gtran.txn.agent.AgentHost;
 import io.gtran.txn.agent.MessageAgent;
-import io.gtran.txn.clock.TimeSource;
+import io.gtran.txn.agent.TimeSource;
 import io.gtran.txn.membership.MemberView;
+import io.gtran.txn.protocol.Wire;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
+import io.gtran.txn.agent.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

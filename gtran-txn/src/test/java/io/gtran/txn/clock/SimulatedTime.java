@@ -1,5 +1,7 @@
 package io.gtran.txn.clock;
 
+import io.gtran.txn.agent.TimeSource;
+
 /**
  * Simulated true time shared by several nodes' {@link TimeSource}s, each with its own offset and
  * drift. Every read of a node's time advances true time by {@code step} nanoseconds, so a clock

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.txn.agent.TimeSource;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -184,7 +185,7 @@ class SyncedClockTest {
         clock.becomeMaster();
         for (int k = 0; k < 2; k++) {
             long ts = clock.next();
-            assertTrue(io.gtran.txn.TxnWords.isTimestamp(ts) && ts < io.gtran.txn.TxnWords.INFINITY, Long.toHexString(ts));
+            assertTrue(io.gtran.txn.local.TxnWords.isTimestamp(ts) && ts < io.gtran.txn.local.TxnWords.INFINITY, Long.toHexString(ts));
         }
         IllegalStateException e = assertThrows(IllegalStateException.class, clock::next);
         assertTrue(e.getMessage().contains("max=" + SyncedClock.MAX_MICROS), e.getMessage());

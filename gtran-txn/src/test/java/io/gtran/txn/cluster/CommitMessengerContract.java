@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
-import io.gtran.txn.TxnWords;
+import io.gtran.txn.local.TxnWords;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

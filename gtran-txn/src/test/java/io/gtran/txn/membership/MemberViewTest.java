@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.txn.agent.Agent;
-import io.gtran.txn.clock.TimeSource;
-import io.gtran.txn.cluster.Wire;
+import io.gtran.txn.agent.TimeSource;
+import io.gtran.txn.protocol.Wire;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package io.gtran.txn.cluster;
+package io.gtran.txn.protocol;
 
 import io.gtran.storage.SerializedValue;
 import java.io.ByteArrayOutputStream;

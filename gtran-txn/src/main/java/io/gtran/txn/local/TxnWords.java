@@ -1,4 +1,4 @@
-package io.gtran.txn;
+package io.gtran.txn.local;
 
 /**
  * The two kinds of value a begin/end time word of the store can hold, and how to tell them apart.

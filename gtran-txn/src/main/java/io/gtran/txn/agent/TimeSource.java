@@ -1,4 +1,4 @@
-package io.gtran.txn.clock;
+package io.gtran.txn.agent;
 
 /**
  * Where a node's clock reads local time. Tests give each node its own offset, drift and wall-clock
