@@ -8,6 +8,7 @@ import io.gtran.core.process.traversal.strategy.GtranExecutionStrategy;
 import io.gtran.core.process.traversal.strategy.GtranGraphStepStrategy;
 import io.gtran.core.process.traversal.strategy.GtranIoStrategy;
 import io.gtran.storage.GraphStore;
+import io.gtran.storage.Settings;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.ElementKind;
 import io.gtran.txn.GtranNode;
@@ -501,36 +502,7 @@ public final class GtranGraph implements Graph {
 
     /** {@code "; did you mean K?"} for the known key K nearest to a misspelt {@code key}, or "" if none is near. */
     static String didYouMean(String key) {
-        String best = null;
-        int bestDistance = 3; // more edits than this is another key, not a typo
-        for (String known : new TreeSet<>(KEYS)) {
-            int distance = editDistance(key, known);
-            if (distance < bestDistance) {
-                best = known;
-                bestDistance = distance;
-            }
-        }
-        return best == null ? "" : "; did you mean " + best + "?";
-    }
-
-    /** Levenshtein distance: insertions, deletions and substitutions turning {@code a} into {@code b}. */
-    private static int editDistance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
+        return Settings.didYouMean(key, KEYS);
     }
 
     static Isolation isolation(Object value) {
@@ -551,17 +523,7 @@ public final class GtranGraph implements Graph {
     }
 
     private static boolean bool(String key, Object value) {
-        if (value == null) {
-            return false;
-        }
-        if (value instanceof Boolean b) {
-            return b;
-        }
-        String text = String.valueOf(value).trim();
-        if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
-            return Boolean.parseBoolean(text);
-        }
-        throw new IllegalArgumentException("bad value for " + key + "=" + value + ": expected true or false");
+        return value != null && Settings.bool(key, value);
     }
 
     /** The execution a value of {@link #EXECUTION} names: element, batched (the default) or pushed. */

@@ -1,8 +1,5 @@
 package io.gtran.storage;
 
-import java.math.BigDecimal;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -76,34 +73,29 @@ public final class StoreConfig {
     final int propertyKeysMax;
     private final Map<String, Object> effective;
 
-    private StoreConfig(Map<String, ?> settings) {
-        for (String key : settings.keySet()) {
-            if (key.startsWith("gtran.storage.") && !KNOWN.containsKey(key)) {
-                throw new IllegalArgumentException("unknown configuration key: " + key + "; known keys: " + KNOWN.keySet());
-            }
-        }
-        Map<String, Object> values = new LinkedHashMap<>();
-        nodeId = intValue(settings, NODE_ID, NODE_ID_DEFAULT, 0, ElementIds.MAX_NODE, values);
-        verticesMax = intValue(settings, VERTICES_MAX, VERTICES_MAX_DEFAULT, 1, Integer.MAX_VALUE, values);
-        edgesMax = intValue(settings, EDGES_MAX, EDGES_MAX_DEFAULT, 1, Integer.MAX_VALUE, values);
-        edgeRowsMax = intValue(settings, EDGE_ROWS_MAX, EDGE_ROWS_MAX_DEFAULT, 1, Integer.MAX_VALUE, values);
-        propertyRowsMax = intValue(settings, PROPERTY_ROWS_MAX, PROPERTY_ROWS_MAX_DEFAULT, 1, Integer.MAX_VALUE, values);
-        mvTuplesMax = intValue(settings, MV_TUPLES_MAX, MV_TUPLES_MAX_DEFAULT, 1, MvTupleDescriptor.MAX_SLOT + 1, values);
-        edgeRowCells = intValue(settings, EDGE_ROW_CELLS, EDGE_ROW_CELLS_DEFAULT, 2, MAX_ROW_CELLS, values);
-        vertexPropertyRowCells = intValue(settings, VERTEX_PROPERTY_ROW_CELLS, VERTEX_PROPERTY_ROW_CELLS_DEFAULT, 2, MAX_ROW_CELLS, values);
-        edgePropertyRowCells = intValue(settings, EDGE_PROPERTY_ROW_CELLS, EDGE_PROPERTY_ROW_CELLS_DEFAULT, 2, MAX_ROW_CELLS, values);
-        valueMaxBytes = intValue(settings, VALUE_MAX_BYTES, VALUE_MAX_BYTES_DEFAULT, 0, Integer.MAX_VALUE - 64, values);
-        valuesMaxBytes = longValue(settings, VALUES_MAX_BYTES, VALUES_MAX_BYTES_DEFAULT, 1, Long.MAX_VALUE, values);
-        chunkBytes = intValue(settings, CHUNK_BYTES, CHUNK_BYTES_DEFAULT, 4096, 1 << 30, values);
-        edgeRowChunkBytes = intValue(settings, EDGE_ROW_CHUNK_BYTES, EDGE_ROW_CHUNK_BYTES_DEFAULT, 4096, 1 << 30, values);
-        lockStripes = intValue(settings, LOCK_STRIPES, LOCK_STRIPES_DEFAULT, 1, 1 << 20, values);
+    private StoreConfig(Map<String, ?> raw) {
+        Settings settings = Settings.of(raw, "gtran.storage.", KNOWN.keySet());
+        nodeId = settings.integer(NODE_ID, NODE_ID_DEFAULT, 0, ElementIds.MAX_NODE);
+        verticesMax = settings.integer(VERTICES_MAX, VERTICES_MAX_DEFAULT, 1, Integer.MAX_VALUE);
+        edgesMax = settings.integer(EDGES_MAX, EDGES_MAX_DEFAULT, 1, Integer.MAX_VALUE);
+        edgeRowsMax = settings.integer(EDGE_ROWS_MAX, EDGE_ROWS_MAX_DEFAULT, 1, Integer.MAX_VALUE);
+        propertyRowsMax = settings.integer(PROPERTY_ROWS_MAX, PROPERTY_ROWS_MAX_DEFAULT, 1, Integer.MAX_VALUE);
+        mvTuplesMax = settings.integer(MV_TUPLES_MAX, MV_TUPLES_MAX_DEFAULT, 1, MvTupleDescriptor.MAX_SLOT + 1);
+        edgeRowCells = settings.integer(EDGE_ROW_CELLS, EDGE_ROW_CELLS_DEFAULT, 2, MAX_ROW_CELLS);
+        vertexPropertyRowCells = settings.integer(VERTEX_PROPERTY_ROW_CELLS, VERTEX_PROPERTY_ROW_CELLS_DEFAULT, 2, MAX_ROW_CELLS);
+        edgePropertyRowCells = settings.integer(EDGE_PROPERTY_ROW_CELLS, EDGE_PROPERTY_ROW_CELLS_DEFAULT, 2, MAX_ROW_CELLS);
+        valueMaxBytes = settings.integer(VALUE_MAX_BYTES, VALUE_MAX_BYTES_DEFAULT, 0, Integer.MAX_VALUE - 64);
+        valuesMaxBytes = settings.longValue(VALUES_MAX_BYTES, VALUES_MAX_BYTES_DEFAULT, 1, Long.MAX_VALUE);
+        chunkBytes = settings.integer(CHUNK_BYTES, CHUNK_BYTES_DEFAULT, 4096, 1 << 30);
+        edgeRowChunkBytes = settings.integer(EDGE_ROW_CHUNK_BYTES, EDGE_ROW_CHUNK_BYTES_DEFAULT, 4096, 1 << 30);
+        lockStripes = settings.integer(LOCK_STRIPES, LOCK_STRIPES_DEFAULT, 1, 1 << 20);
         if (Integer.bitCount(lockStripes) != 1) {
             throw new IllegalArgumentException("configuration " + LOCK_STRIPES + " must be a power of two: " + lockStripes);
         }
-        externalIdsMax = intValue(settings, EXTERNAL_IDS_MAX, EXTERNAL_IDS_MAX_DEFAULT, 1, Integer.MAX_VALUE, values);
-        labelsMax = intValue(settings, LABELS_MAX, LABELS_MAX_DEFAULT, 1, EdgeCellDescriptor.MAX_LABEL + 1, values);
-        propertyKeysMax = intValue(settings, PROPERTY_KEYS_MAX, PROPERTY_KEYS_MAX_DEFAULT, 1, Integer.MAX_VALUE, values);
-        effective = Collections.unmodifiableMap(values);
+        externalIdsMax = settings.integer(EXTERNAL_IDS_MAX, EXTERNAL_IDS_MAX_DEFAULT, 1, Integer.MAX_VALUE);
+        labelsMax = settings.integer(LABELS_MAX, LABELS_MAX_DEFAULT, 1, EdgeCellDescriptor.MAX_LABEL + 1);
+        propertyKeysMax = settings.integer(PROPERTY_KEYS_MAX, PROPERTY_KEYS_MAX_DEFAULT, 1, Integer.MAX_VALUE);
+        effective = settings.effective();
     }
 
     private static final Map<String, Object> KNOWN = new TreeMap<>();
@@ -160,57 +152,6 @@ public final class StoreConfig {
 
     private static int slotsPerChunk(int chunkBytes, int slotSize) {
         return Integer.highestOneBit(Math.max(1, chunkBytes / slotSize));
-    }
-
-    private static int intValue(Map<String, ?> settings, String key, int def, int min, int max, Map<String, Object> out) {
-        long v = longValue(settings, key, def, min, max, out);
-        out.put(key, (int) v);
-        return (int) v;
-    }
-
-    private static long longValue(Map<String, ?> settings, String key, long def, long min, long max, Map<String, Object> out) {
-        Object raw = settings.get(key);
-        long v;
-        if (raw == null) {
-            v = def;
-        } else if (raw instanceof Long || raw instanceof Integer || raw instanceof Short || raw instanceof Byte) {
-            v = ((Number) raw).longValue();
-        } else if (raw instanceof Number n && !(raw instanceof Double) && !(raw instanceof Float)) {
-            v = exactLong(key, n, min, max);
-        } else if (raw instanceof String s) {
-            try {
-                v = Long.parseLong(s.trim().replace("_", ""));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("configuration " + key + " must be an integer: " + raw);
-            }
-        } else {
-            throw new IllegalArgumentException("configuration " + key + " must be an integer: " + raw + " (" + raw.getClass().getSimpleName() + ")");
-        }
-        if (v < min || v > max) {
-            throw new IllegalArgumentException("configuration " + key + " out of range [" + min + ", " + max + "]: " + v);
-        }
-        out.put(key, v);
-        return v;
-    }
-
-    /**
-     * Other integral {@link Number}s (BigInteger, BigDecimal, AtomicLong...): only an exact integer
-     * in range, since {@link Number#longValue()} would silently drop a fraction or high bits.
-     */
-    private static long exactLong(String key, Number n, long min, long max) {
-        BigDecimal d;
-        try {
-            d = new BigDecimal(n.toString());
-        } catch (NumberFormatException e) {
-            d = null;
-        }
-        if (d == null || (d.signum() != 0 && d.stripTrailingZeros().scale() > 0)) {
-            throw new IllegalArgumentException("configuration " + key + " must be an integer: " + n + " (" + n.getClass().getSimpleName() + ")");
-        }
-        if (d.compareTo(BigDecimal.valueOf(min)) < 0 || d.compareTo(BigDecimal.valueOf(max)) > 0) {
-            throw new IllegalArgumentException("configuration " + key + " out of range [" + min + ", " + max + "]: " + n);
-        }
-        return d.longValueExact();
     }
 
     @Override

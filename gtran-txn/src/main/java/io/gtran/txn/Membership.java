@@ -2,6 +2,7 @@ package io.gtran.txn;
 
 import io.gtran.rdma.ClusterConfig;
 import io.gtran.rdma.Fabric;
+import io.gtran.storage.Settings;
 import io.gtran.storage.StoreConfig;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -77,12 +78,7 @@ public final class Membership {
     }
 
     private static void refuseUnknownKeys(Map<String, ?> settings) {
-        for (String key : settings.keySet()) {
-            if (key.startsWith("gtran.cluster.") && !KNOWN.contains(key)) {
-                throw new IllegalArgumentException("unknown configuration key: " + key + "=" + settings.get(key)
-                        + "; known keys: " + new TreeSet<>(KNOWN));
-            }
-        }
+        Settings.of(settings, "gtran.cluster.", KNOWN);
     }
 
     private static TreeSet<Integer> parse(Object raw, int self) {

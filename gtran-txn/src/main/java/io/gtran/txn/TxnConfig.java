@@ -1,8 +1,7 @@
 package io.gtran.txn;
 
+import io.gtran.storage.Settings;
 import io.gtran.txn.local.TxnWords;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -78,25 +77,20 @@ public final class TxnConfig {
     final int decidedKeepMs;
     private final Map<String, Object> effective;
 
-    private TxnConfig(Map<String, ?> settings) {
-        for (String key : settings.keySet()) {
-            if (key.startsWith("gtran.txn.") && !KNOWN.contains(key)) {
-                throw new IllegalArgumentException("unknown configuration key: " + key + "; known keys: " + new java.util.TreeSet<>(KNOWN));
-            }
-        }
-        Map<String, Object> values = new LinkedHashMap<>();
-        preRead = bool(settings, PRE_READ, PRE_READ_DEFAULT, values);
-        validation = bool(settings, VALIDATION, VALIDATION_DEFAULT, values);
-        optimisticValidation = bool(settings, OPTIMISTIC_VALIDATION, OPTIMISTIC_VALIDATION_DEFAULT, values);
-        gc = bool(settings, GC, GC_DEFAULT, values);
-        gcIntervalMs = integer(settings, GC_INTERVAL_MS, GC_INTERVAL_MS_DEFAULT, 1, 60_000, values);
-        gcWorkers = integer(settings, GC_WORKERS, GC_WORKERS_DEFAULT, 1, 64, values);
-        dependencyWaitMs = integer(settings, DEPENDENCY_WAIT_MS, DEPENDENCY_WAIT_MS_DEFAULT, 1, 600_000, values);
-        statusSlots = integer(settings, STATUS_SLOTS, STATUS_SLOTS_DEFAULT, 1, TxnWords.MAX_SLOTS, values);
-        remoteTimeoutMs = integer(settings, REMOTE_TIMEOUT_MS, REMOTE_TIMEOUT_MS_DEFAULT, 1, 600_000, values);
-        leaseMs = integer(settings, LEASE_MS, LEASE_MS_DEFAULT, 10, 60_000, values);
-        decidedKeepMs = integer(settings, DECIDED_KEEP_MS, DECIDED_KEEP_MS_DEFAULT, 100, 3_600_000, values);
-        effective = Collections.unmodifiableMap(values);
+    private TxnConfig(Map<String, ?> raw) {
+        Settings settings = Settings.of(raw, "gtran.txn.", KNOWN);
+        preRead = settings.bool(PRE_READ, PRE_READ_DEFAULT);
+        validation = settings.bool(VALIDATION, VALIDATION_DEFAULT);
+        optimisticValidation = settings.bool(OPTIMISTIC_VALIDATION, OPTIMISTIC_VALIDATION_DEFAULT);
+        gc = settings.bool(GC, GC_DEFAULT);
+        gcIntervalMs = settings.integer(GC_INTERVAL_MS, GC_INTERVAL_MS_DEFAULT, 1, 60_000);
+        gcWorkers = settings.integer(GC_WORKERS, GC_WORKERS_DEFAULT, 1, 64);
+        dependencyWaitMs = settings.integer(DEPENDENCY_WAIT_MS, DEPENDENCY_WAIT_MS_DEFAULT, 1, 600_000);
+        statusSlots = settings.integer(STATUS_SLOTS, STATUS_SLOTS_DEFAULT, 1, TxnWords.MAX_SLOTS);
+        remoteTimeoutMs = settings.integer(REMOTE_TIMEOUT_MS, REMOTE_TIMEOUT_MS_DEFAULT, 1, 600_000);
+        leaseMs = settings.integer(LEASE_MS, LEASE_MS_DEFAULT, 10, 60_000);
+        decidedKeepMs = settings.integer(DECIDED_KEEP_MS, DECIDED_KEEP_MS_DEFAULT, 100, 3_600_000);
+        effective = settings.effective();
     }
 
     public static TxnConfig defaults() {
@@ -120,43 +114,6 @@ public final class TxnConfig {
 
     public boolean gcEnabled() {
         return gc;
-    }
-
-    private static boolean bool(Map<String, ?> settings, String key, boolean fallback, Map<String, Object> values) {
-        Object raw = settings.get(key);
-        boolean value;
-        if (raw == null) {
-            value = fallback;
-        } else if (raw instanceof Boolean) {
-            value = (Boolean) raw;
-        } else if ("true".equalsIgnoreCase(raw.toString().trim()) || "false".equalsIgnoreCase(raw.toString().trim())) {
-            value = Boolean.parseBoolean(raw.toString().trim());
-        } else {
-            throw new IllegalArgumentException("configuration " + key + " must be true or false: " + raw);
-        }
-        values.put(key, value);
-        return value;
-    }
-
-    private static int integer(Map<String, ?> settings, String key, int fallback, int min, int max, Map<String, Object> values) {
-        Object raw = settings.get(key);
-        long value;
-        if (raw == null) {
-            value = fallback;
-        } else if (raw instanceof Number && !(raw instanceof Double) && !(raw instanceof Float)) {
-            value = ((Number) raw).longValue();
-        } else {
-            try {
-                value = Long.parseLong(raw.toString().trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("configuration " + key + " must be an integer: " + raw);
-            }
-        }
-        if (value < min || value > max) {
-            throw new IllegalArgumentException("configuration " + key + " must be in [" + min + ", " + max + "]: " + value);
-        }
-        values.put(key, (int) value);
-        return (int) value;
     }
 
     @Override

@@ -1,10 +1,8 @@
 package io.gtran.txn.clock;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import io.gtran.storage.Settings;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The synchronised clock's settings, {@code gtran.clock.*}: how often a node asks the clock master
@@ -35,22 +33,16 @@ public final class ClockConfig {
     private final int waitLimitMs;
     private final Map<String, Object> effective;
 
-    private ClockConfig(Map<String, ?> settings) {
-        for (String key : settings.keySet()) {
-            if (key.startsWith("gtran.clock.") && !KNOWN.contains(key)) {
-                throw new IllegalArgumentException("unknown configuration key: " + key + "=" + settings.get(key)
-                        + "; known keys: " + new TreeSet<>(KNOWN));
-            }
-        }
-        Map<String, Object> values = new LinkedHashMap<>();
-        syncIntervalMs = integer(settings, SYNC_INTERVAL_MS, SYNC_INTERVAL_MS_DEFAULT, 1, 60_000, values);
-        driftPpm = integer(settings, DRIFT_PPM, DRIFT_PPM_DEFAULT, 0, 99_999, values);
-        waitLimitMs = integer(settings, WAIT_LIMIT_MS, WAIT_LIMIT_MS_DEFAULT, 1, 600_000, values);
+    private ClockConfig(Map<String, ?> raw) {
+        Settings settings = Settings.of(raw, "gtran.clock.", KNOWN);
+        syncIntervalMs = settings.integer(SYNC_INTERVAL_MS, SYNC_INTERVAL_MS_DEFAULT, 1, 60_000);
+        driftPpm = settings.integer(DRIFT_PPM, DRIFT_PPM_DEFAULT, 0, 99_999);
+        waitLimitMs = settings.integer(WAIT_LIMIT_MS, WAIT_LIMIT_MS_DEFAULT, 1, 600_000);
         if (waitLimitMs <= syncIntervalMs) {
             throw new IllegalArgumentException("configuration " + WAIT_LIMIT_MS + " must exceed " + SYNC_INTERVAL_MS + ": "
                     + WAIT_LIMIT_MS + "=" + waitLimitMs + " " + SYNC_INTERVAL_MS + "=" + syncIntervalMs);
         }
-        effective = Collections.unmodifiableMap(values);
+        effective = settings.effective();
     }
 
     public static ClockConfig defaults() {
@@ -82,28 +74,6 @@ public final class ClockConfig {
     /** Every key with the value in force, defaults included. */
     public Map<String, Object> effective() {
         return effective;
-    }
-
-    private static int integer(Map<String, ?> settings, String key, int fallback, int min, int max, Map<String, Object> values) {
-        Object raw = settings.get(key);
-        long value;
-        if (raw == null) {
-            value = fallback;
-        } else if (raw instanceof Number && !(raw instanceof Double) && !(raw instanceof Float)) {
-            value = ((Number) raw).longValue();
-        } else {
-            try {
-                value = Long.parseLong(raw.toString().trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("configuration " + key + " must be an integer: " + key + "=" + raw);
-            }
-        }
-        if (value < min || value > max) {
-            throw new IllegalArgumentException("configuration " + key + " must be in [" + min + ", " + max + "]: " + key + "="
-                    + value);
-        }
-        values.put(key, (int) value);
-        return (int) value;
     }
 
     @Override
