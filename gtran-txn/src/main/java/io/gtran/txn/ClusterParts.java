@@ -119,7 +119,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         int lease = engine.config().leaseMs;
         String description = "members=" + members.nodes() + " " + TxnConfig.LEASE_MS + "=" + lease;
         this.view = new MemberView(node, members.others(), lease, description, engine.time(),
-                (to, payload) -> mailbox.send(to, MAILBOX, payload), work, () -> engine.clock().current());
+                this::send, work, () -> engine.clock().current());
         fabric.onPeerLost(view::peerLost); // the only subscriber: the rest are told by the view
         this.messenger = new CommitMessenger(fabric, this, engine.config().remoteTimeoutMs, COMMIT_TICK_MS, view::hasMajority,
                 lease + lease / 5, engine.config().decidedKeepMs, engine.agents());
@@ -334,11 +334,13 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         }
     }
 
-    private void send(int to, byte[] payload) {
+    /** Sends {@code payload} to {@code to}'s mailbox; the future fails if it was not delivered (never throws). */
+    private CompletableFuture<Void> send(int to, byte[] payload) {
         try {
-            mailbox.send(to, MAILBOX, payload); // a lost message shows as a missing answer: sent again
-        } catch (IllegalStateException e) {
+            return mailbox.send(to, MAILBOX, payload); // a lost message shows as a missing answer: sent again
+        } catch (IllegalStateException e) { // this node's mailbox or fabric is closed
             LOG.debug("node={} could not send to node {}: {}", node, to, e.getMessage());
+            return CompletableFuture.failedFuture(e);
         }
     }
 

@@ -101,7 +101,7 @@ public final class AgentRunner implements AgentHandle {
             if (!closed) {
                 LOG.warn("{} failed a step; it runs again shortly", agent.roleName(), e);
             }
-            return now + TimeUnit.MILLISECONDS.toNanos(10);
+            return now + TimeUnit.MILLISECONDS.toNanos(100); // a step that keeps failing logs ten times a second, not more
         }
     }
 
