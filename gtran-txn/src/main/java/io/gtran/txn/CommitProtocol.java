@@ -167,13 +167,7 @@ final class CommitProtocol {
             abort();
             return;
         }
-        if (!statusTable.move(txn.id(), TxnStatus.VALIDATING, commitTime, TxnStatus.COMMITTED, commitTime)) {
-            throw new IllegalStateException("status of " + txn + " changed under its owner");
-        }
-        recentCommitted.decide(entry, TxnStatus.COMMITTED);
-        txn.markCommitted(commitTime);
-        engine.countCommit();
-        stamp(commitTime);
+        commitPoint(entry, commitTime);
         long id = txn.id();
         cluster.messenger().acknowledged(id).whenComplete((done, failure) -> statusTable.release(id));
         gc.help();
@@ -228,18 +222,26 @@ final class CommitProtocol {
         // 4. Dependencies.
         awaitPreReadDependencies();
         awaitMustAbort();
-        // 5. The decision.
+        // 5. The decision, and 6. the commit phase: stamp the commit time, hand superseded versions to GC.
+        commitPoint(entry, commitTime);
+        // 7. The status entry is no longer needed: no word names this transaction any more.
+        statusTable.release(txn.id());
+        gc.help();
+    }
+
+    /**
+     * The commit point of a transaction this node coordinates: its status moves from VALIDATING to
+     * COMMITTED by CAS (the decision others read), its RCT entry takes the outcome, then its words
+     * are stamped with the commit time.
+     */
+    private void commitPoint(RecentCommittedTable.Entry entry, long commitTime) {
         if (!statusTable.move(txn.id(), TxnStatus.VALIDATING, commitTime, TxnStatus.COMMITTED, commitTime)) {
             throw new IllegalStateException("status of " + txn + " changed under its owner");
         }
         recentCommitted.decide(entry, TxnStatus.COMMITTED);
         txn.markCommitted(commitTime);
         engine.countCommit();
-        // 6. Commit phase: stamp the commit time, hand superseded versions to GC.
         stamp(commitTime);
-        // 7. The status entry is no longer needed: no word names this transaction any more.
-        statusTable.release(txn.id());
-        gc.help();
     }
 
     /**
