@@ -58,7 +58,7 @@ done
 grep -q "^GTRAN_SERVER ready host=127.0.0.1 port=$PORT" server.txt || fail "the secure server was not ready within 120 s"
 
 # 'bin/gtran help' must name the heap the server runs with.
-heap="$("$GTRAN" help | sed -n 's/^  server, credentials, check history: *//p')"
+heap="$("$GTRAN" help | sed -n 's/^  server, credentials, check: *//p')"
 [ -n "$heap" ] || fail "bin/gtran help names no server heap"
 ps -o args= -p "$server_pid" | grep -qF -- " $heap " || fail "the server does not run with the heap help names ($heap)"
 
