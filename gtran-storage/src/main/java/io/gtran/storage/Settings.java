@@ -84,13 +84,8 @@ public final class Settings {
         return previous[b.length()];
     }
 
-    /** The value of {@code key} as given, or null. */
-    public Object raw(String key) {
-        return raw.get(key);
-    }
-
-    /** Records {@code value} as the one in force for {@code key} (for a setting parsed elsewhere). */
-    public <T> T keep(String key, T value) {
+    /** Records {@code value} as the one in force for {@code key}. */
+    private <T> T keep(String key, T value) {
         effective.put(key, value);
         return value;
     }

@@ -44,7 +44,6 @@ final class SimNetwork {
     private final SplittableRandom random;
     private final Link[][] links;
     private SimNode[] nodes;
-    private long messages;
 
     SimNetwork(int size, Scheduler scheduler, SplittableRandom random) {
         this.scheduler = scheduler;
@@ -70,13 +69,8 @@ final class SimNetwork {
         return links[a][b].cut() || links[b][a].cut();
     }
 
-    long messages() {
-        return messages;
-    }
-
     /** Sends {@code payload} from mailbox {@code fromMailbox} of {@code from} to mailbox {@code mailbox} of node {@code to}. */
     void send(SimNode from, String fromMailbox, int to, String mailbox, byte[] payload) {
-        messages++;
         if (TRACE != 0 && payload.length >= 9 && java.nio.ByteBuffer.wrap(payload, 1, 8).getLong() == TRACE) {
             System.out.println("TRACE " + scheduler.now() / 1000 + " us " + from.id() + "->" + to + " " + mailbox + " type="
                     + payload[0] + (links[from.id()][to].cut() ? " (cut)" : ""));

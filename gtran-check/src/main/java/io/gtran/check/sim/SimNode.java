@@ -96,10 +96,6 @@ final class SimNode {
         return messenger;
     }
 
-    MemberView view() {
-        return view;
-    }
-
     Client client() {
         return client;
     }
