@@ -366,10 +366,10 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             int type = in.getByte();
             long request = in.getLong();
             int from = message.fromNode();
-            view.heard(from, nowNanos);
-            if (MemberView.handles(type)) {
-                view.onMessage(type, from, request, in, nowNanos);
-            } else if (type == REPLY || type == NAME_ACK) {
+            if (view.take(type, from, request, in, nowNanos)) {
+                return; // membership's
+            }
+            if (type == REPLY || type == NAME_ACK) {
                 CompletableFuture<byte[]> answer = waiting.get(request);
                 if (answer != null) {
                     answer.complete(in.getBytes());

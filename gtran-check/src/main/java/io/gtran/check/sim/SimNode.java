@@ -195,10 +195,10 @@ final class SimNode {
             int type = in.getByte();
             long request = in.getLong();
             int from = message.fromNode();
-            view.heard(from, nowNanos);
-            if (MemberView.handles(type)) {
-                view.onMessage(type, from, request, in, nowNanos);
-            } else if (type == WRITE) {
+            if (view.take(type, from, request, in, nowNanos)) {
+                return; // membership's
+            }
+            if (type == WRITE) {
                 runWrites(from, request, in);
             } else if (type == WRITE_ACK) {
                 Client.Pending pending = waiting.get(request);

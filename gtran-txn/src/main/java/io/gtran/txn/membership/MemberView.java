@@ -277,6 +277,20 @@ public final class MemberView {
 
     // ------------------------------------------------------------------ messages
 
+    /**
+     * Takes a message that arrived on the operations mailbox: notes its sender as heard and, if it is
+     * one of membership's ({@link #handles}), handles it. Returns whether it did; the rest is the
+     * owner's. The owner's receive path calls this first for every message.
+     */
+    public boolean take(int type, int from, long request, Wire.Reader in, long nowNanos) {
+        heard(from, nowNanos);
+        if (!handles(type)) {
+            return false;
+        }
+        onMessage(type, from, request, in, nowNanos);
+        return true;
+    }
+
     /** Notes that a message of {@code from} arrived at {@code nowNanos}. */
     public void heard(int from, long nowNanos) {
         lastHeard.put(from, nowNanos);
