@@ -1,6 +1,7 @@
 package io.gtran.txn;
 
 import io.gtran.storage.ElementIds;
+import io.gtran.storage.ElementTable;
 import io.gtran.storage.ExternalIdMap;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.UnknownElementException;
@@ -171,18 +172,25 @@ public final class ExternalIds {
         if (txn.exists(kind, previous)) {
             return false; // this transaction sees it: the id is taken
         }
-        long begin = kind.table(store).beginTime(previous);
-        long end = kind.table(store).endTime(previous);
-        if (TxnWords.isTxnId(begin) && begin != txn.id() || TxnWords.isTxnId(end) && end != txn.id()) {
+        // A word may still name a transaction that has decided and not rewritten it yet (its commit or
+        // abort phase runs later, at another node even): its status decides, as for every write rule.
+        ElementTable table = kind.table(store);
+        long begin = txn.inspectSettled(() -> table.beginTime(previous));
+        long creator = txn.inspectedWord();
+        long end = txn.inspectSettled(() -> table.endTime(previous));
+        long deleter = txn.inspectedWord();
+        if (begin == Transaction.LIVE_OTHER || end == Transaction.LIVE_OTHER) {
             // another running transaction creates or deletes the element of this id: one of us must go
-            long other = TxnWords.isTxnId(begin) ? begin : end;
-            throw txn.abortForConflict(ConflictKind.WRITE_WRITE, other, key(id, kind),
-                    "id " + id + " is being " + (TxnWords.isTxnId(begin) ? "created" : "deleted") + " by another transaction");
+            boolean creating = begin == Transaction.LIVE_OTHER;
+            throw txn.abortForConflict(ConflictKind.WRITE_WRITE, creating ? creator : deleter, key(id, kind),
+                    "id " + id + " is being " + (creating ? "created" : "deleted") + " by another transaction");
         }
-        if (end == TxnWords.INFINITY && begin != TxnWords.NEVER) {
+        boolean created = begin != TxnWords.NEVER && begin != Transaction.ABORTED_OTHER;
+        boolean deleted = end != TxnWords.INFINITY && end != Transaction.ABORTED_OTHER;
+        if (created && !deleted) {
             return false; // committed and alive, created after this transaction began
         }
-        return true; // deleted (by a committed transaction or this one) or aborted
+        return true; // deleted (by a committed transaction or this one) or its creation aborted
     }
 
     private void retire(ElementKind kind, Object id, long previous, Object previousGiven) {

@@ -3,6 +3,7 @@ package io.gtran.txn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.storage.EdgeCursor;
@@ -175,5 +176,56 @@ class DecidedWriterWordsTest extends DoBetterScenario {
         w.addEdge(d, v, knows);
         freeze(w, TxnStatus.COMMITTED);
         expectConflict(ConflictKind.DELETED_ELEMENT, 0, () -> t.removeVertex(d));
+    }
+
+    /**
+     * An id whose element's deletion is decided but not yet rewritten (at a node that has not had
+     * the coordinator's DECIDE yet, say) is bound again if the deletion committed, and is still taken
+     * if it aborted; only a deletion still running is a conflict.
+     */
+    @ParameterizedTest
+    @EnumSource(value = TxnStatus.class, names = {"COMMITTED", "ABORTED"})
+    void anIdIsBoundAgainByTheStatusOfItsElementsDeleter(TxnStatus outcome) {
+        open(Map.of(TxnConfig.GC, false));
+        ExternalIds ids = node.engine.externalIds();
+        Transaction setup = node.begin(Isolation.SERIALIZABLE);
+        long old = setup.addVertex(person);
+        ids.bind(setup, ElementKind.VERTEX, "ann", "ann", old);
+        setup.commit();
+
+        Transaction deleter = node.begin(Isolation.SERIALIZABLE);
+        deleter.removeVertex(old);
+        freeze(deleter, outcome);
+
+        Transaction again = node.begin(Isolation.SERIALIZABLE);
+        long fresh = again.addVertex(person);
+        if (outcome == TxnStatus.COMMITTED) {
+            assertEquals("ann", ids.bind(again, ElementKind.VERTEX, "ann", "ann", fresh), "the deletion committed: the id is free");
+            again.commit();
+        } else {
+            assertThrows(ExternalIdTakenException.class, () -> ids.bind(again, ElementKind.VERTEX, "ann", "ann", fresh),
+                    "the deletion aborted: the id still names the old vertex");
+            again.rollback();
+        }
+    }
+
+    /** A deleter still validating, with a commit time before the binder began: the binder cannot wait on it, so it aborts. */
+    @Test
+    void bindingAnIdWhoseElementAValidatingTransactionDeletesIsAConflict() {
+        open(Map.of(TxnConfig.GC, false));
+        ExternalIds ids = node.engine.externalIds();
+        Transaction setup = node.begin(Isolation.SERIALIZABLE);
+        long old = setup.addVertex(person);
+        ids.bind(setup, ElementKind.VERTEX, "bob", "bob", old);
+        setup.commit();
+        Transaction deleter = node.begin(Isolation.SERIALIZABLE);
+        deleter.removeVertex(old);
+        assertTrue(new CommitProtocol(deleter).prepare()); // VALIDATING, its commit time taken
+        Transaction again = node.begin(Isolation.SERIALIZABLE);
+        long fresh = again.addVertex(person);
+        TransactionConflictException e = assertThrows(TransactionConflictException.class,
+                () -> ids.bind(again, ElementKind.VERTEX, "bob", "bob", fresh));
+        assertEquals(ConflictKind.WRITE_WRITE, e.kind());
+        assertTrue(e.getMessage().contains("being deleted"), e.getMessage());
     }
 }
