@@ -115,11 +115,6 @@ public final class AgentRunner implements AgentHandle {
         }
     }
 
-    /** Whether the agent's thread is still running. */
-    public boolean isRunning() {
-        return thread.isAlive();
-    }
-
     /**
      * Stops the thread (interrupting a wait) and waits up to {@code timeoutMillis} for it to end;
      * idempotent. A step in progress finishes first, unless it waits interruptibly.
