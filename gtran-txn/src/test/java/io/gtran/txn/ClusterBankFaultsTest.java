@@ -47,7 +47,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * plus some subset of the unknown ones: every transaction all or nothing, as its client was told.
  *
  * <p>Schedules: delays of 0-50 ms on every link; reordering (window 4, hold 5 ms) with 5% of the
- * messages dropped; node 0 isolated for a second mid-run, then healed; node 0 killed mid-run
+ * messages dropped; node 0 isolated for two seconds mid-run, then healed; node 0 killed mid-run
  * (right after it sent a VALIDATE), not restarted. The partition is reported to both sides as a
  * loss, and a node the majority counted as lost stays out (docs/cluster-transactions.md, "Acting
  * on a loss"): after the heal node 0's own rounds settle (its RECOVER is answered with the
@@ -66,10 +66,15 @@ class ClusterBankFaultsTest {
     private static final long INITIAL = 1_000;
     private static final int TRANSFER_THREADS = 6;
     private static final int AUDIT_THREADS = 3;
-    private static final long RUN_MS = 3_000;
+    /**
+     * Four seconds after the fault: the survivors may wait out gtran.txn.dependency-wait-ms (2 s here)
+     * on the lost coordinator's transactions before they commit again, and must be seen committing after.
+     */
+    private static final long RUN_MS = 5_000;
     /** When the partition or the kill happens, from the start of the run. */
     private static final long FAULT_AT_MS = 1_000;
-    private static final long PARTITION_MS = 1_000;
+    /** Longer than the majority takes to settle node 0's transactions (a lease, then the remote timeout, 1 s here). */
+    private static final long PARTITION_MS = 2_000;
     /**
      * Commits each run must see of transfers begun on nodes 1 and 2 from a second after the kill on
      * (a lease for the majority to settle node 0's transactions, and some): hundreds commit in that
