@@ -119,11 +119,12 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         int lease = engine.config().leaseMs;
         String description = "members=" + members.nodes() + " " + TxnConfig.LEASE_MS + "=" + lease;
         this.view = new MemberView(node, members.others(), lease, description, engine.time(),
-                this::send, work, () -> engine.clock().current());
+                this::send, work, () -> engine.clock().fence());
         fabric.onPeerLost(view::peerLost); // the only subscriber: the rest are told by the view
         this.messenger = new CommitMessenger(fabric, this, engine.config().remoteTimeoutMs, COMMIT_TICK_MS, view::hasMajority,
                 lease + lease / 5, engine.config().decidedKeepMs, engine.agents());
         view.attach(messenger);
+        messenger.onActedOn(view::actedOn);
         this.chains = new Chains(this, engine, node, work);
     }
 

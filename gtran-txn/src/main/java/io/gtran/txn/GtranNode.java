@@ -8,9 +8,10 @@ import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.clock.Clock;
 import io.gtran.txn.clock.ClockConfig;
+import io.gtran.txn.agent.TimeSource;
 import io.gtran.txn.clock.ClockSync;
 import io.gtran.txn.clock.SyncedClock;
-import io.gtran.txn.agent.TimeSource;
+import io.gtran.txn.membership.MemberView;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
@@ -44,8 +45,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Members: a node on a networked fabric has every node of {@code gtran.fabric.nodes}; any other
  * has those {@code gtran.cluster.nodes} names, itself alone by default. A node alone keeps a
  * {@link LocalClock} and a GC watermark of its own. With other members its engine's clock is a
- * {@link SyncedClock} kept by a {@link ClockSync} over the node's fabric (the smallest live member
- * is the clock master), and its GC watermark is the cluster's (see {@link TransactionEngine#watermark}).
+ * {@link SyncedClock} kept by a {@link ClockSync} over the node's fabric (the smallest member starts
+ * as the clock master; the role moves only when its holder is lost), and its GC watermark is the cluster's (see {@link TransactionEngine#watermark}).
  * Every member must run: a member that never starts holds back the others' GC for good, and while
  * the clock master (the smallest id) has not started, the others' transactions wait for it to
  * begin, up to {@code gtran.clock.wait-limit-ms}.
@@ -227,8 +228,28 @@ public final class GtranNode implements AutoCloseable {
             if (clockSync != null && engine.clusterParts() != null) {
                 // nothing is lost yet, so no loss or rejoin came before
                 ClockSync sync = clockSync;
-                engine.clusterParts().view().onLoss((node, reason) -> sync.lost(node));
-                engine.clusterParts().view().onRejoin(sync::rejoined);
+                engine.clusterParts().view().onLossActedOn(sync::lost); // the master changes with a majority only
+                engine.clusterParts().view().attach(new MemberView.RejoinClock() {
+                    @Override
+                    public int master() {
+                        return sync.master();
+                    }
+
+                    @Override
+                    public long epoch() {
+                        return sync.epoch();
+                    }
+
+                    @Override
+                    public boolean agree(int member, int master, long epoch) {
+                        return sync.agree(member, master, epoch);
+                    }
+
+                    @Override
+                    public void readmitted(int member, long fence) {
+                        sync.readmitted(member, fence);
+                    }
+                });
             }
             engine.joinCluster();
             if (plan.faults() != null) {

@@ -145,6 +145,17 @@ final class TestCluster implements AutoCloseable {
         };
     }
 
+    /** Waits, polling every 10 ms of real time, until {@code condition} holds; fails naming {@code what} after {@code millis}. */
+    static void await(java.util.function.BooleanSupplier condition, long millis, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                org.junit.jupiter.api.Assertions.fail("not within " + millis + " ms: " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
+
     static long ms(long millis) {
         return millis * MS;
     }

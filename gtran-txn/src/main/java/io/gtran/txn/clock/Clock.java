@@ -12,4 +12,13 @@ public interface Clock {
 
     /** The last timestamp handed out (or a value below every future one); does not advance the clock. */
     long current();
+
+    /**
+     * A bound on every timestamp taken so far on this clock's timescale, by this node or by any
+     * other that follows the same one: what a rejoining node sends as its fence. {@link #current()}
+     * unless the clock knows more.
+     */
+    default long fence() {
+        return current();
+    }
 }

@@ -13,11 +13,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Keeps one node's {@link SyncedClock} synchronised over the fabric. The clock master is the live
+ * Keeps one node's {@link SyncedClock} synchronised over the fabric. The clock master starts as the
  * member with the smallest id; every other member sends it a {@code REQUEST} every sync interval
  * through mailbox {@value #MAILBOX} and adds each {@code REPLY} (the master's time) as a sample.
- * When the fabric reports the master lost, the next smallest live member takes over, from above
- * everything it knew (see {@link SyncedClock#becomeMaster}). One daemon thread per node does it all.
+ * When the node acts on the master's loss, the smallest live member takes over, from above
+ * everything it knew (see {@link SyncedClock#becomeMaster}), in a new epoch; a node acts on a loss
+ * only with a majority. A re-admitted member never takes the role back: at the rejoin handshake
+ * the two sides {@link #agree} on the newer epoch's master before either re-admits the other, and each
+ * lifts its clock above the other's fence ({@link #readmitted}). See docs/cluster-transactions.md,
+ * "Time". One agent per node does the syncing.
  *
  * <p>Messages are 17 bytes: kind (1 = request, 2 = reply), a sequence number, the master's time
  * in microseconds (replies). A reply is matched with the time its request was sent, kept for the
@@ -39,6 +43,9 @@ public final class ClockSync implements AutoCloseable {
     private final Mailbox mailbox;
     private final long intervalNanos;
     private final Set<Integer> live; // guarded by itself
+    /** The master this node follows (itself if it is master), and its epoch; guarded by {@link #live}. */
+    private int master;
+    private long epoch;
     private final AgentRunner runner;
     private long nextSend;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -62,55 +69,72 @@ public final class ClockSync implements AutoCloseable {
         this.time = time;
         this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
         this.live = new TreeSet<>(members);
+        this.master = ((TreeSet<Integer>) live).first();
         this.mailbox = fabric.openMailbox(MAILBOX);
-        clock.follow(master());
+        clock.follow(master);
         this.nextSend = time.nanos();
         this.runner = AgentRunner.receiving(new Syncer(), time, mailbox).start();
     }
 
-    /** The clock master as this node sees it: the smallest live member. */
+    /** The clock master as this node sees it. */
     public int master() {
         synchronized (live) {
-            return ((TreeSet<Integer>) live).first();
+            return master;
+        }
+    }
+
+    /** How many times the master changed in the history this node follows: a newer epoch wins at a rejoin. */
+    public long epoch() {
+        synchronized (live) {
+            return epoch;
         }
     }
 
     /**
-     * Member {@code node} was reported lost (by the node's member view): it is not live, and if it
-     * was the master this node follows the next smallest live member.
+     * The node acts on member {@code node}'s loss (its member view tells it once the commit layer
+     * does: with a majority, after the loss delay): it is not live, and if it was the master the
+     * smallest live member takes over (this node itself, if that is its id) in a new epoch. A node
+     * cut off with a minority acts on no loss, so it keeps following its master; if that master is
+     * on the other side, it takes no timestamp until it is back.
      */
     public void lost(int node) {
-        int before;
-        int after;
-        synchronized (live) {
-            before = master();
-            if (live.size() == 1 || !live.remove(node)) {
+        synchronized (live) { // the clock follows under the same lock, so two changes apply in order
+            if (live.size() == 1 || !live.remove(node) || node != master) {
                 return;
             }
-            after = master();
-        }
-        if (after != before) {
-            clock.follow(after); // this node's own id makes it master
+            master = ((TreeSet<Integer>) live).first();
+            epoch++;
+            clock.follow(master); // this node's own id makes it master
         }
     }
 
     /**
-     * Member {@code node}, counted lost, was re-admitted (the same process): it is live again, and
-     * if it is now the smallest live member this node follows it (a master that took over while
-     * cut off steps down; its timestamps keep increasing, see {@link SyncedClock#follow}).
+     * Member {@code node}, counted lost, was re-admitted (the same process) after a handshake in
+     * which it sent {@code fence}, a bound on every timestamp of the timescale it followed: it is
+     * live again, and this clock's later timestamps stay above the fence. The master does not change.
      */
-    public void rejoined(int node) {
-        int before;
-        int after;
+    public void readmitted(int node, long fence) {
         synchronized (live) {
-            before = master();
-            if (!live.add(node)) {
-                return;
-            }
-            after = master();
+            live.add(node);
+            clock.atLeast(fence);
         }
-        if (after != before) {
-            clock.follow(after);
+    }
+
+    /**
+     * At a rejoin handshake, member {@code from} follows {@code theirMaster} in {@code theirEpoch}:
+     * this node follows that master too if its epoch is newer (or the same with a smaller master),
+     * from above its own timestamps (see {@link SyncedClock#follow}). Returns whether both now follow
+     * the same master in the same epoch; until they do, neither re-admits the other.
+     */
+    public boolean agree(int from, int theirMaster, long theirEpoch) {
+        synchronized (live) {
+            if (theirEpoch > epoch || (theirEpoch == epoch && theirMaster < master)) {
+                master = theirMaster;
+                epoch = theirEpoch;
+                live.add(theirMaster);
+                clock.follow(theirMaster);
+            }
+            return theirMaster == master && theirEpoch == epoch;
         }
     }
 

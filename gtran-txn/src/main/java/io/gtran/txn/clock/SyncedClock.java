@@ -115,6 +115,25 @@ public final class SyncedClock implements Clock {
         this.masterNode = masterNode;
     }
 
+    /**
+     * Keeps every later timestamp of this clock above {@code timestamp}, one another member issued
+     * or may have issued (its fence at a rejoin, see {@link ClockSync#readmitted}). The master moves
+     * its timescale forward, so its followers' samples carry the lift; a follower raises the last
+     * timestamp it handed out, so {@link #next()} waits until its master's time passes it.
+     */
+    public synchronized void atLeast(long timestamp) {
+        long micros = micros(timestamp);
+        if (master) {
+            long now = time.nanos();
+            if (masterMicros(now) <= micros) {
+                baseMicros = micros + 1;
+                baseNanos = now;
+            }
+        } else {
+            lastMicros = Math.max(lastMicros, micros);
+        }
+    }
+
     /** Remembers the samples' upper bound before they are dropped. */
     private void keepFloor(long now) {
         Marzullo.Interval known = followerInterval(now);
@@ -261,6 +280,19 @@ public final class SyncedClock implements Clock {
     @Override
     public synchronized long current() {
         return lastMicros << NODE_BITS | node;
+    }
+
+    /**
+     * The larger of the last timestamp handed out and the upper bound {@code U} of the master's time
+     * (the master's time itself on the master): no member following this timescale has taken a
+     * timestamp above it, since each waits until {@code L} passes its timestamp.
+     */
+    @Override
+    public synchronized long fence() {
+        Marzullo.Interval now = interval();
+        long bound = Math.max(lastMicros, now != null ? now.hi() : floorMicros == Long.MIN_VALUE ? lastMicros
+                : floorMicros + microsUp((time.nanos() - floorNanos) * (1 + drift)));
+        return bound << NODE_BITS | node;
     }
 
     /** The microseconds of a timestamp from {@link #next()}. */

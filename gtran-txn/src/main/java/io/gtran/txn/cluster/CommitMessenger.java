@@ -71,6 +71,8 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     private final long tickMillis;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
+    /** Told each loss this node acts on (see {@link #onActedOn}). */
+    private final java.util.List<java.util.function.IntConsumer> actedListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Members known to have restarted under their id: nothing is owed to them any more. */
     private final Set<Integer> gone = ConcurrentHashMap.newKeySet();
     /** Per member, how often it was re-admitted: a loss reported before a re-admission is not acted on. */
@@ -522,7 +524,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             epoch = epochs.getOrDefault(peer, 0);
         }
         if (lossDelayMillis == 0) {
-            execute(() -> actOnLoss(peer, epoch));
+            execute(() -> actOnLoss(peer, epoch, true));
             return;
         }
         pendingLosses.add(new PendingLoss(peer, epoch, now + TimeUnit.MILLISECONDS.toNanos(lossDelayMillis)));
@@ -534,12 +536,18 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             PendingLoss loss = it.next();
             if (nowNanos - loss.dueNanos() >= 0) {
                 it.remove();
-                execute(() -> actOnLoss(loss.peer(), loss.epoch()));
+                execute(() -> actOnLoss(loss.peer(), loss.epoch(), true));
             }
         }
     }
 
-    private void actOnLoss(int peer, int epoch) {
+    /**
+     * Acts on a reported loss of {@code peer} if this node has a majority; {@code inTime} is false for
+     * a loss left while it had none and acted on once it hears from a majority again (the listeners
+     * of {@link #onActedOn} are told only of losses acted on in time: a node back from the minority
+     * side learns what the majority decided at the rejoin handshake instead).
+     */
+    private void actOnLoss(int peer, int epoch, boolean inTime) {
         synchronized (lossLock) {
             if (epochs.getOrDefault(peer, 0) != epoch) {
                 return; // re-admitted since the loss was reported: that loss is over
@@ -553,7 +561,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                 return;
             }
             unacted.remove(peer);
-            peerLost(peer);
+            peerLost(peer, inTime);
         }
     }
 
@@ -642,7 +650,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     public void forget(int peer) {
         synchronized (lossLock) {
             gone.add(peer);
-            peerLost(peer);
+            peerLost(peer, true); // out for good: the clock moves on if it was the master
         }
         owed.forEach((txn, round) -> {
             if (everyAcked(round.acked, round.round.participants())) {
@@ -663,9 +671,20 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         return false;
     }
 
-    private void peerLost(int peer) {
+    /**
+     * Tells {@code listener} each member whose loss this node acts on when the loss delay is over
+     * (with a majority); not one acted on later, once a majority is heard again.
+     */
+    public void onActedOn(java.util.function.IntConsumer listener) {
+        actedListeners.add(listener);
+    }
+
+    private void peerLost(int peer, boolean inTime) {
         if (!lost.add(peer)) {
             return;
+        }
+        for (java.util.function.IntConsumer listener : inTime ? actedListeners : java.util.List.<java.util.function.IntConsumer>of()) {
+            listener.accept(peer);
         }
         rounds.forEach((txn, round) -> {
             round.round.onLost(peer);
@@ -714,7 +733,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         }
         unacted.forEach((peer, epoch) -> {
             if (unacted.remove(peer, epoch)) {
-                execute(() -> actOnLoss(peer, epoch));
+                execute(() -> actOnLoss(peer, epoch, false));
             }
         });
     }

@@ -45,7 +45,8 @@ public final class MemberView {
     /**
      * The rejoin handshake (docs/cluster-transactions.md, "Rejoining after a partition heals"):
      * REJOIN and REJOIN_ACK carry the sender's incarnation (in the request field), the incarnation
-     * it knows of the receiver and its fence; EXCLUDED tells a restarted member that it stays out.
+     * it knows of the receiver, its fence, and the clock master it follows (-1: none) with its epoch; EXCLUDED tells
+     * a restarted member that it stays out.
      */
     public static final int REJOIN = 9;
     public static final int REJOIN_ACK = 10;
@@ -83,6 +84,27 @@ public final class MemberView {
         void forget(int peer);
     }
 
+    /**
+     * What the rejoin handshake hands the node's clock (docs/cluster-transactions.md, "Time"): a
+     * member counted lost follows the master of the member that asks it back, and each side keeps
+     * its later timestamps above the other's fence.
+     */
+    public interface RejoinClock {
+        /** The clock master this node follows, sent in REJOIN and REJOIN_ACK with its epoch. */
+        int master();
+
+        long epoch();
+
+        /**
+         * {@code member} follows {@code master} in {@code epoch}: this node follows the newer of the two
+         * (before its answer's fence is taken). Whether both now follow the same; until then neither re-admits the other.
+         */
+        boolean agree(int member, int master, long epoch);
+
+        /** {@code member} is re-admitted; its fence bounds every timestamp of its timescale. Before its operations are taken. */
+        void readmitted(int member, long fence);
+    }
+
     private final int self;
     private final List<Integer> others;
     private final int size;
@@ -91,11 +113,12 @@ public final class MemberView {
     private final TimeSource time;
     private final Sender sender;
     private final Executor work;
-    /** A bound on the begin times of every transaction begun here so far (the clock's last timestamp). */
+    /** A bound on every timestamp of this node's timescale so far, its own begin times included ({@code Clock#fence}). */
     private final LongSupplier fence;
     /** What every member must agree on: the members and the lease (the majority rule relies on both). */
     private final String description;
     private volatile Commitments commitments;
+    private volatile RejoinClock clock;
     /** This process's incarnation: random, never 0, sent in every ping (and the request field of rejoin messages). */
     private final long incarnation;
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
@@ -121,6 +144,7 @@ public final class MemberView {
      */
     private final Map<Integer, Long> fences = new ConcurrentHashMap<>();
     private final List<PeerListener> lossListeners = new CopyOnWriteArrayList<>();
+    private final List<IntConsumer> actedListeners = new CopyOnWriteArrayList<>();
     private final List<IntConsumer> rejoinListeners = new CopyOnWriteArrayList<>();
     /** Set while an {@link #askToRejoin} runs on the work pool: one at a time. */
     private final AtomicBoolean asking = new AtomicBoolean();
@@ -162,9 +186,30 @@ public final class MemberView {
         this.commitments = commitments;
     }
 
+    /** Connects the node's clock to the rejoin handshake; until then a rejoin leaves it alone. */
+    public void attach(RejoinClock clock) {
+        this.clock = clock;
+    }
+
     /** Tells {@code listener} each loss the fabric reports (on a transport thread; it must not block). */
     public void onLoss(PeerListener listener) {
         lossListeners.add(listener);
+    }
+
+    /**
+     * Tells {@code listener} each member whose loss the commit layer acts on (it has a majority and
+     * the loss delay is over; see {@link #actedOn}): what a role that must not change on one side of a
+     * cut alone, such as the clock master, waits for.
+     */
+    public void onLossActedOn(IntConsumer listener) {
+        actedListeners.add(listener);
+    }
+
+    /** The commit layer acts on {@code peer}'s loss (its owner wires this to the commit messenger). */
+    public void actedOn(int peer) {
+        for (IntConsumer listener : actedListeners) {
+            listener.accept(peer);
+        }
     }
 
     /** Tells {@code listener} the id of each member re-admitted (on a receive thread; it must not block). */
@@ -307,7 +352,10 @@ public final class MemberView {
             case REJOIN, REJOIN_ACK -> {
                 long mine = in.getLong();
                 long theirFence = in.getLong();
-                work.execute(() -> rejoin(from, type, request, mine, theirFence, nowNanos)); // the settled check may wait
+                int theirMaster = in.getInt();
+                long theirEpoch = in.getLong();
+                // the settled check may wait
+                work.execute(() -> rejoin(from, type, request, mine, theirFence, theirMaster, theirEpoch, nowNanos));
             }
             case EXCLUDED -> excluded(from, in.getLong());
             case HELLO, HELLO_ACK -> {
@@ -436,36 +484,52 @@ public final class MemberView {
                 continue;
             }
             if (c != null && c.settledWith(other)) {
-                send(other, new Wire.Writer().putByte(REJOIN).putLong(incarnation).putLong(theirs).putLong(fence.getAsLong())
-                        .bytes());
+                send(other, rejoinMessage(REJOIN, theirs));
             }
         }
     }
 
+    private byte[] rejoinMessage(int type, long theirs) {
+        RejoinClock c = clock;
+        return new Wire.Writer().putByte(type).putLong(incarnation).putLong(theirs).putLong(fence.getAsLong())
+                .putInt(c == null ? -1 : c.master()).putLong(c == null ? 0 : c.epoch()).bytes();
+    }
+
     /** REJOIN or REJOIN_ACK from {@code from}, of incarnation {@code theirs}, knowing this node as {@code mine}. */
-    private void rejoin(int from, int type, long theirs, long mine, long theirFence, long heardAt) {
+    private void rejoin(int from, int type, long theirs, long mine, long theirFence, int theirMaster, long theirEpoch,
+            long heardAt) {
         if (mine != incarnation || restarted.contains(from) || !Long.valueOf(theirs).equals(incarnations.get(from))) {
             return; // not between these two processes: a restarted member, or a message for this node's predecessor
         }
+        // Both clocks follow one master before either side re-admits the other: the fence each sends
+        // is then taken on the timescale they share (docs/cluster-transactions.md, "Time").
+        RejoinClock c = clock;
+        boolean agreed = c == null || theirMaster < 0 || c.agree(from, theirMaster, theirEpoch);
         if (type == REJOIN_ACK) {
-            if (lost.contains(from)) {
+            if (agreed && lost.contains(from)) {
                 readmit(from, theirFence, heardAt);
             }
             return;
         }
-        if (lost.contains(from) && !readmit(from, theirFence, heardAt)) {
+        if (agreed && lost.contains(from) && !readmit(from, theirFence, heardAt)) {
             return; // not settled with it yet: it asks again
         }
-        send(from, new Wire.Writer().putByte(REJOIN_ACK).putLong(incarnation).putLong(theirs).putLong(fence.getAsLong())
-                .bytes());
+        send(from, rejoinMessage(REJOIN_ACK, theirs)); // disagreeing, it carries the newer master for the asker to follow
     }
 
     private boolean readmit(int peer, long theirFence, long heardAt) {
         Commitments c = commitments;
         return c != null && c.readmit(peer, heardAt, () -> {
             fences.merge(peer, theirFence, Math::max); // before it leaves the lost set: no old operation slips in
-            if (!lost.remove(peer)) {
+            if (!lost.contains(peer)) {
                 return; // a repeated REJOIN handled concurrently: re-admitted already
+            }
+            RejoinClock rc = clock;
+            if (rc != null) {
+                rc.readmitted(peer, theirFence); // before it leaves the lost set: its operations meet a lifted clock
+            }
+            if (!lost.remove(peer)) {
+                return;
             }
             Long since = lostAt.remove(peer);
             long millis = since == null ? 0 : TimeUnit.NANOSECONDS.toMillis(time.nanos() - since);

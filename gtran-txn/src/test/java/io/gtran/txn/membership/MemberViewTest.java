@@ -42,11 +42,13 @@ class MemberViewTest {
 
     private final HandTime time = new HandTime();
     private final List<int[]> sent = new ArrayList<>(); // {to, type}
+    private final List<byte[]> payloads = new ArrayList<>();
     private final List<Runnable> work = new ArrayList<>();
 
     private MemberView view(int self, List<Integer> others) {
         return new MemberView(self, others, LEASE_MS, "members=test", time, (to, payload) -> {
             sent.add(new int[] {to, payload[0]});
+            payloads.add(payload);
             return CompletableFuture.completedFuture(null);
         }, work::add, () -> 42);
     }
@@ -115,7 +117,83 @@ class MemberViewTest {
         MemberView view = view(0, List.of(1, 2));
         List<Integer> rejoined = new ArrayList<>();
         view.onRejoin(rejoined::add);
-        view.attach(new MemberView.Commitments() {
+        view.attach(settled());
+        view.onMessage(MemberView.PING, 1, 111, new Wire.Reader(new byte[0]), time.nanos);
+        view.peerLost(1, "test");
+        assertNull(view.fenced(1, 10), "no fence before a rejoin");
+        view.onMessage(MemberView.REJOIN, 1, 111, new Wire.Reader(rejoin(view, 50, -1, 0)), time.nanos);
+        work.remove(0).run(); // the handshake's check runs off the receive path
+        assertFalse(view.isLost(1));
+        assertEquals(List.of(1), rejoined);
+        assertTrue(view.fenced(1, 50) != null, "a transaction begun at or below the fence starts no part here");
+        assertNull(view.fenced(1, 51));
+        assertEquals(MemberView.REJOIN_ACK, sent.get(sent.size() - 1)[1]);
+    }
+
+    /**
+     * The clocks of both members follow one master before either re-admits the other: a REJOIN
+     * naming another master re-admits nobody and is answered with this node's master; once the
+     * clock agrees, the member is re-admitted and the clock lifted above its fence first.
+     */
+    @Test
+    void aRejoinWaitsUntilBothClocksFollowOneMaster() {
+        MemberView view = view(0, List.of(1, 2));
+        List<String> clockCalls = new ArrayList<>();
+        boolean[] agrees = {false};
+        view.attach(new MemberView.RejoinClock() {
+            @Override
+            public int master() {
+                return 2;
+            }
+
+            @Override
+            public long epoch() {
+                return 7;
+            }
+
+            @Override
+            public boolean agree(int member, int master, long epoch) {
+                clockCalls.add("agree " + member + " " + master + " " + epoch);
+                return agrees[0];
+            }
+
+            @Override
+            public void readmitted(int member, long fence) {
+                clockCalls.add("readmitted " + member + " " + fence + (view.isLost(member) ? " (still lost)" : ""));
+            }
+        });
+        view.attach(settled());
+        view.onMessage(MemberView.PING, 1, 111, new Wire.Reader(new byte[0]), time.nanos);
+        view.peerLost(1, "test");
+
+        view.onMessage(MemberView.REJOIN, 1, 111, new Wire.Reader(rejoin(view, 50, 1, 3)), time.nanos);
+        work.remove(0).run();
+        assertTrue(view.isLost(1), "its clock follows another master: not re-admitted");
+        assertEquals(MemberView.REJOIN_ACK, sent.get(sent.size() - 1)[1]);
+        Wire.Reader ack = new Wire.Reader(payloads.get(payloads.size() - 1));
+        ack.getByte(); // type
+        ack.getLong(); // incarnations and fence
+        ack.getLong();
+        ack.getLong();
+        assertEquals(2, ack.getInt(), "the answer names this node's master");
+        assertEquals(7, ack.getLong());
+
+        agrees[0] = true;
+        view.onMessage(MemberView.REJOIN, 1, 111, new Wire.Reader(rejoin(view, 60, 2, 7)), time.nanos);
+        work.remove(0).run();
+        assertFalse(view.isLost(1));
+        assertEquals(List.of("agree 1 1 3", "agree 1 2 7", "readmitted 1 60 (still lost)"), clockCalls,
+                "the clock is lifted before the member's operations are taken");
+    }
+
+    /** The rest of a REJOIN after its type and request field (the sender's incarnation). */
+    private static byte[] rejoin(MemberView receiver, long fence, int master, long epoch) {
+        return new Wire.Writer().putLong(receiver.incarnation()).putLong(fence).putInt(master).putLong(epoch).bytes();
+    }
+
+    /** Commitments with nothing outstanding: every re-admission goes ahead. */
+    private static MemberView.Commitments settled() {
+        return new MemberView.Commitments() {
             @Override
             public void reported(int peer, Runnable counted) {
                 counted.run();
@@ -139,17 +217,6 @@ class MemberViewTest {
             @Override
             public void forget(int peer) {
             }
-        });
-        view.onMessage(MemberView.PING, 1, 111, new Wire.Reader(new byte[0]), time.nanos);
-        view.peerLost(1, "test");
-        assertNull(view.fenced(1, 10), "no fence before a rejoin");
-        byte[] rejoin = new Wire.Writer().putLong(view.incarnation()).putLong(50).bytes();
-        view.onMessage(MemberView.REJOIN, 1, 111, new Wire.Reader(rejoin), time.nanos);
-        work.remove(0).run(); // the handshake's check runs off the receive path
-        assertFalse(view.isLost(1));
-        assertEquals(List.of(1), rejoined);
-        assertTrue(view.fenced(1, 50) != null, "a transaction begun at or below the fence starts no part here");
-        assertNull(view.fenced(1, 51));
-        assertEquals(MemberView.REJOIN_ACK, sent.get(sent.size() - 1)[1]);
+        };
     }
 }
