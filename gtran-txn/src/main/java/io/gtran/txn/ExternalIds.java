@@ -175,10 +175,18 @@ public final class ExternalIds {
         // A word may still name a transaction that has decided and not rewritten it yet (its commit or
         // abort phase runs later, at another node even): its status decides, as for every write rule.
         ElementTable table = kind.table(store);
-        long begin = txn.inspectSettled(() -> table.beginTime(previous));
-        long creator = txn.inspectedWord();
-        long end = txn.inspectSettled(() -> table.endTime(previous));
-        long deleter = txn.inspectedWord();
+        long begin;
+        long creator;
+        long end;
+        long deleter;
+        try {
+            begin = txn.inspectSettled(() -> table.beginTime(previous));
+            creator = txn.inspectedWord();
+            end = txn.inspectSettled(() -> table.endTime(previous));
+            deleter = txn.inspectedWord();
+        } catch (UnknownElementException freedMeanwhile) {
+            return true; // GC freed it since the check above: dead to every running transaction
+        }
         if (begin == Transaction.LIVE_OTHER || end == Transaction.LIVE_OTHER) {
             // another running transaction creates or deletes the element of this id: one of us must go
             boolean creating = begin == Transaction.LIVE_OTHER;
