@@ -90,7 +90,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
 
     /** Another node's transaction here. Its operations run one at a time, under its lock. */
     static final class Context {
-        final Transaction txn;
+        final ParticipantPart txn;
         int lastSeq;
         byte[] lastReply;
         /** Set once an operation here wrote (read by other transactions' validation without the lock). */
@@ -100,7 +100,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         /** The ids of the chain forwards taken for it here (see {@link Chains}). */
         final Set<Long> forwards = ConcurrentHashMap.newKeySet();
 
-        Context(Transaction txn) {
+        Context(ParticipantPart txn) {
             this.txn = txn;
         }
     }
@@ -463,7 +463,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             if (!messenger.acceptsOperations(txnId) || beginTime < engine.lastWatermark()) {
                 throw new Chains.Refusal(TxnWords.toString(txnId) + " has finished at node " + node);
             }
-            context = contexts.computeIfAbsent(txnId, id -> new Context(new Transaction(engine, id, beginTime, isolation, true)));
+            context = contexts.computeIfAbsent(txnId, id -> new Context(new ParticipantPart(engine, id, beginTime, isolation)));
             if (!messenger.acceptsOperations(txnId)) {
                 // decided between the check and the put: its apply may have run already, so nothing else removes this one
                 if (context.lastSeq == 0 && context.forwards.isEmpty()) {
@@ -552,7 +552,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             return Vote.NO; // aborted here, or never ran here
         }
         synchronized (context) {
-            boolean yes = new CommitProtocol(context.txn).voteAsParticipant(commitTime, () -> context.entered = true);
+            boolean yes = context.txn.commitProtocol().vote(commitTime, () -> context.entered = true);
             return yes ? Vote.YES : Vote.NO;
         }
     }
@@ -564,7 +564,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             return;
         }
         synchronized (context) {
-            new CommitProtocol(context.txn).finishAsParticipant(outcome == Outcome.COMMIT, commitTime);
+            context.txn.commitProtocol().finish(outcome == Outcome.COMMIT, commitTime);
         }
     }
 

@@ -27,19 +27,18 @@ import org.slf4j.LoggerFactory;
  * abort phase that rewrites every word the transaction wrote. See {@link Transaction#commit} for
  * the steps on one node, and docs/cluster-transactions.md for a transaction with parts on other
  * nodes: the coordinator validates its own part, then asks the others to vote
- * ({@link CommitMessenger}); a participant's part is validated and stamped here by
- * {@link #voteAsParticipant} and {@link #finishAsParticipant}.
+ * ({@link CommitMessenger}); a participant's part is validated and stamped by {@link PartCommit}.
  */
-final class CommitProtocol {
+class CommitProtocol {
     private static final Logger LOG = LoggerFactory.getLogger(CommitProtocol.class);
 
-    private final Transaction txn;
-    private final TransactionEngine engine;
-    private final GraphStore store;
+    final Transaction txn;
+    final TransactionEngine engine;
+    final GraphStore store;
     private final MvStore versions;
-    private final StatusTable statusTable;
-    private final RecentCommittedTable recentCommitted;
-    private final GarbageCollector gc;
+    final StatusTable statusTable;
+    final RecentCommittedTable recentCommitted;
+    final GarbageCollector gc;
     /** Null on a node alone in its cluster. */
     private final ClusterParts cluster;
     /** Validating transactions this one conflicted with (optimistic validation), by id: they must abort. */
@@ -59,7 +58,7 @@ final class CommitProtocol {
     /** Steps 1 to 7 of {@link Transaction#commit}; with parts on other nodes, {@link #commitAcross}. */
     void commit() {
         RemoteParts remote = txn.remote;
-        if (remote != null && !remote.isEmpty()) {
+        if (!remote.isEmpty()) {
             commitAcross(remote);
         } else if (prepare()) {
             decide();
@@ -173,48 +172,6 @@ final class CommitProtocol {
         gc.help();
     }
 
-    /**
-     * VALIDATE at a participant: enters this part in the RCT under the coordinator's commit time,
-     * validates it (SR) and resolves its dependencies here. Returns the vote; a NO has aborted the
-     * part here already.
-     */
-    boolean voteAsParticipant(long commitTime, Runnable onEntered) {
-        if (!txn.isActive()) {
-            return false;
-        }
-        try {
-            if (!txn.isReadOnly()) {
-                txn.registered = recentCommitted.enter(txn.id(), commitTime, txn.writes.of(store.nodeId()));
-                onEntered.run();
-            }
-            if (txn.isolation() == Isolation.SERIALIZABLE && engine.config().validation) {
-                validate(commitTime);
-            }
-            awaitPreReadDependencies();
-            awaitMustAbort();
-            return true;
-        } catch (TransactionConflictException e) {
-            return false; // conflict() aborted the part here
-        }
-    }
-
-    /** DECIDE at a participant: stamps the commit time over this part's words, or undoes them. */
-    void finishAsParticipant(boolean commit, long commitTime) {
-        if (!txn.isActive()) {
-            return;
-        }
-        if (!commit) {
-            abort();
-            return;
-        }
-        if (txn.registered != null) {
-            recentCommitted.decide(txn.registered, TxnStatus.COMMITTED);
-        }
-        txn.markCommitted(commitTime);
-        stamp(commitTime);
-        gc.help();
-    }
-
     /** Steps 4 to 7, after {@link #prepare}: dependencies, the decision, the commit phase. */
     void decide() {
         RecentCommittedTable.Entry entry = txn.registered;
@@ -252,7 +209,7 @@ final class CommitProtocol {
      * not entered yet: their status, read at their coordinator, says whether they are in the window
      * (EXECUTING: they will take a commit time above this one).
      */
-    private void validate(long commitTime) {
+    final void validate(long commitTime) {
         boolean complete;
         try {
             // Also a barrier: a local commit that took a smaller commit time has entered the RCT.
@@ -343,7 +300,7 @@ final class CommitProtocol {
     }
 
     /** Optimistic validation's dependencies: each must abort, or this transaction does. */
-    private void awaitMustAbort() {
+    final void awaitMustAbort() {
         for (long other : mustAbort) {
             if (awaitOutcomeOf(other) == TxnStatus.COMMITTED) {
                 throw txn.conflict(ConflictKind.VALIDATION_DEPENDENCY_COMMITTED, other, null,
@@ -404,7 +361,7 @@ final class CommitProtocol {
     }
 
     /** Commit phase: our id becomes the commit time in every word we wrote. */
-    private void stamp(long commitTime) {
+    final void stamp(long commitTime) {
         long id = txn.id();
         WriteLog log = txn.log;
         for (WriteLog.ElementWrite w : log.created) {
@@ -446,14 +403,7 @@ final class CommitProtocol {
     void abort() {
         long id = txn.id();
         RecentCommittedTable.Entry entry = txn.registered;
-        long pending = StatusTableDescriptor.PENDING_COMMIT_TIME;
-        boolean moved = txn.participant // a participant's status is its coordinator's
-                || (entry == null
-                ? statusTable.move(id, TxnStatus.EXECUTING, 0, TxnStatus.ABORTED, 0)
-                        // or it failed to take its commit time (the clock gave none)
-                        || statusTable.move(id, TxnStatus.VALIDATING, pending, TxnStatus.ABORTED, 0)
-                : statusTable.move(id, TxnStatus.VALIDATING, entry.commitTime, TxnStatus.ABORTED, entry.commitTime));
-        if (!moved) {
+        if (!abortStatus(entry)) {
             throw new IllegalStateException("status of " + txn + " changed under its owner");
         }
         if (entry != null) {
@@ -486,10 +436,25 @@ final class CommitProtocol {
             d.word = NEVER;
         }
         retire();
+        afterUndo();
+    }
+
+    /** The status moves to ABORTED (the decision every reader consults); false if it had changed under its owner. */
+    boolean abortStatus(RecentCommittedTable.Entry entry) {
+        long id = txn.id();
+        long pending = StatusTableDescriptor.PENDING_COMMIT_TIME;
+        return entry == null
+                ? statusTable.move(id, TxnStatus.EXECUTING, 0, TxnStatus.ABORTED, 0)
+                        // or it failed to take its commit time (the clock gave none)
+                        || statusTable.move(id, TxnStatus.VALIDATING, pending, TxnStatus.ABORTED, 0)
+                : statusTable.move(id, TxnStatus.VALIDATING, entry.commitTime, TxnStatus.ABORTED, entry.commitTime);
+    }
+
+    /** After the undo: the parts elsewhere are told, the status entry freed, the layer above's abort actions run. */
+    void afterUndo() {
+        long id = txn.id();
         RemoteParts remote = txn.remote;
-        if (txn.participant) {
-            return;
-        } else if (remote != null && remote.abortTargets().length > 0) {
+        if (remote.abortTargets().length > 0) {
             // The parts elsewhere undo theirs on DECIDE; until all have, words there name this transaction.
             cluster.messenger().abort(id, remote.abortTargets()).whenComplete((done, failure) -> statusTable.release(id));
         } else {

@@ -10,9 +10,15 @@ import java.util.function.ObjIntConsumer;
 /**
  * A coordinator's record of the parts of one transaction on other nodes (its participants), and
  * the calls that run operations there. Each call's answer says whether the part has written and
- * has pre-read dependencies, which is what commit needs to know.
+ * has pre-read dependencies, which is what commit needs to know. {@link #NONE} is the record of a
+ * transaction that calls no other node: on a node alone in its cluster, and a participant's part.
  */
-final class RemoteParts {
+class RemoteParts {
+    /** No other member to call: every element is this node's, every fan-out reaches no one. */
+    static final RemoteParts NONE = new NoParts();
+
+    private static final int[] NO_NODES = new int[0];
+
     /** One other node's part, as far as the coordinator knows. */
     static final class Part {
         final int node;
@@ -39,6 +45,41 @@ final class RemoteParts {
         this.txn = txn;
         this.cluster = cluster;
         this.members = members;
+    }
+
+    /** The record of a transaction that calls no other node. */
+    private static final class NoParts extends RemoteParts {
+        NoParts() {
+            super(null, null, null);
+        }
+
+        @Override
+        int remoteOwner(long element) {
+            return -1;
+        }
+
+        @Override
+        int[] otherMembers() {
+            return NO_NODES;
+        }
+
+        @Override
+        boolean otherMembersEmpty() {
+            return true;
+        }
+
+        @Override
+        Wire.Reader[] callEach(int[] nodes, RemoteOp op, ObjIntConsumer<Wire.Writer> args) {
+            if (nodes.length > 0) {
+                throw new IllegalStateException("no other member to run " + op + " at: nodes=" + java.util.Arrays.toString(nodes));
+            }
+            return new Wire.Reader[0];
+        }
+
+        @Override
+        void adopt(int node, boolean wrote, boolean preReads) {
+            throw new IllegalStateException("no part at node " + node + " for a transaction that calls no other node");
+        }
     }
 
     /** The node an element belongs to if it is another member, else -1 (this node's, or no member's). */

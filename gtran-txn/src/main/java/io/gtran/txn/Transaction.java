@@ -1,4 +1,4 @@
-// Over 600 lines: not yet split by role; reads, writes, scans and routing of a node alone, a coordinator and a participant (issue 34).
+// Over 600 lines: one transaction's reads, writes, scans and routing; what a part of another node's transaction does differently is ParticipantPart and PartCommit.
 package io.gtran.txn;
 
 import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
@@ -34,7 +34,7 @@ import java.util.Map;
  * <p>Element ids are the store's; label and property-key ids are the store's dictionaries'. Reads
  * of an element that is not visible throw {@link ElementNotFoundException}.
  */
-public final class Transaction implements AutoCloseable {
+public class Transaction implements AutoCloseable {
     /** {@link #inspect} results besides timestamps. */
     static final long OWN = -2;
     static final long RETRY = -3;
@@ -50,9 +50,7 @@ public final class Transaction implements AutoCloseable {
     private final long beginTime;
     private final Isolation isolation;
     private final TxnConfig config;
-    /** True for a participant context: another node coordinates this transaction, this is its part here. */
-    final boolean participant;
-    /** The coordinator's parts on other nodes; null on a node alone in its cluster, and in a participant. */
+    /** The coordinator's parts on other nodes; {@link RemoteParts#NONE} on a node alone in its cluster, and in a participant's part. */
     final RemoteParts remote;
     /** When status reads started failing (the engine's time source; see awaitReachable), 0 while they succeed. */
     private long unreachableSince;
@@ -91,16 +89,15 @@ public final class Transaction implements AutoCloseable {
     /** Labels and properties of other nodes' elements read ahead ({@link #readMany}); null before any. */
     private ReadAhead readAhead;
 
+    /** A transaction this node coordinates (alone in its cluster, or with parts on other members). */
     Transaction(TransactionEngine engine, long id, long beginTime, Isolation isolation) {
-        this(engine, id, beginTime, isolation, false);
+        this(engine, id, beginTime, isolation, engine.clusterParts() != null);
     }
 
-    /** A transaction this node coordinates ({@code participant} false), or another node's part here (true). */
-    Transaction(TransactionEngine engine, long id, long beginTime, Isolation isolation, boolean participant) {
+    /** With {@code coordinates}, the parts on other members are this transaction's to call; else it is a part itself. */
+    Transaction(TransactionEngine engine, long id, long beginTime, Isolation isolation, boolean coordinates) {
         this.engine = engine;
-        this.participant = participant;
-        ClusterParts cluster = engine.clusterParts();
-        this.remote = participant || cluster == null ? null : new RemoteParts(this, cluster, engine.members());
+        this.remote = coordinates ? new RemoteParts(this, engine.clusterParts(), engine.members()) : RemoteParts.NONE;
         this.store = engine.store();
         this.versions = store.mvStore();
         this.id = id;
@@ -139,7 +136,7 @@ public final class Transaction implements AutoCloseable {
 
     /** Whether this transaction has written nothing so far. */
     public boolean isReadOnly() {
-        return log.isEmpty() && writes.isEmpty() && (remote == null || !remote.anyWrote());
+        return log.isEmpty() && writes.isEmpty() && !remote.anyWrote();
     }
 
     // ---------------------------------------------------------------- reads
@@ -220,7 +217,7 @@ public final class Transaction implements AutoCloseable {
      * show is not kept, so its single read reports it as it would have.
      */
     public void readMany(ElementKind kind, long[] elements, boolean labels, int[] keys) {
-        if (remote == null) {
+        if (remote.otherMembersEmpty()) {
             return;
         }
         if (readAhead == null) {
@@ -302,9 +299,8 @@ public final class Transaction implements AutoCloseable {
      */
     public Chain.Outcome runChain(Chain chain, long[] vertices, long[] bulks) {
         ensureActive();
-        ClusterParts cluster = engine.clusterParts();
-        if (remote != null && cluster != null && !remote.otherMembersEmpty()) {
-            return cluster.chains().run(this, chain, vertices, bulks);
+        if (!remote.otherMembersEmpty()) {
+            return engine.clusterParts().chains().run(this, chain, vertices, bulks);
         }
         Chains.Piece piece = new Chains.Piece();
         Chains.runHere(this, chain, 0, Chains.Bag.of(vertices, bulks), piece, v -> -1);
@@ -315,7 +311,7 @@ public final class Transaction implements AutoCloseable {
     /** Aborts this transaction if it is still active (a failure that is not a conflict left it unusable). */
     void abortQuietly() {
         if (state == State.ACTIVE) {
-            new CommitProtocol(this).abort();
+            commitProtocol().abort();
         }
     }
 
@@ -339,7 +335,7 @@ public final class Transaction implements AutoCloseable {
         }
         int[] nodes = byNode.keySet().stream().mapToInt(Integer::intValue).toArray();
         long[][] asked = byNode.values().stream().map(LongList::toArray).toArray(long[][]::new);
-        Wire.Reader[] replies = remote == null ? new Wire.Reader[0] : remote.callEach(nodes, RemoteOp.ADJACENT_MANY, (w, n) -> {
+        Wire.Reader[] replies = remote.callEach(nodes, RemoteOp.ADJACENT_MANY, (w, n) -> {
             w.putLongs(asked[n]).putByte(direction.ordinal()).putInt(labels.length);
             for (int label : labels) {
                 w.putString(RemoteOp.labelName(store, label));
@@ -418,7 +414,7 @@ public final class Transaction implements AutoCloseable {
 
     private long[] scan(ElementKind kind, int label) {
         long[] here = scanHere(kind, label);
-        if (remote == null) {
+        if (remote.otherMembersEmpty()) {
             return here;
         }
         LongList all = new LongList();
@@ -444,7 +440,7 @@ public final class Transaction implements AutoCloseable {
      */
     public MemberScan scanByMember(ElementKind kind, int label) {
         ensureActive();
-        int[] others = remote == null ? new int[0] : remote.otherMembers();
+        int[] others = remote.otherMembers();
         return new MemberScan(this, kind, label, others);
     }
 
@@ -493,7 +489,7 @@ public final class Transaction implements AutoCloseable {
      */
     public long[] visibleVertices(long[] candidates) {
         ensureActive();
-        return remote != null ? visibleAcross(ElementKind.VERTEX, candidates) : visibleHere(ElementKind.VERTEX, candidates);
+        return remote.otherMembersEmpty() ? visibleHere(ElementKind.VERTEX, candidates) : visibleAcross(ElementKind.VERTEX, candidates);
     }
 
     /**
@@ -504,7 +500,7 @@ public final class Transaction implements AutoCloseable {
      */
     public long[] visibleEdges(long[] candidates) {
         ensureActive();
-        return remote != null ? visibleAcross(ElementKind.EDGE, candidates) : visibleHere(ElementKind.EDGE, candidates);
+        return remote.otherMembersEmpty() ? visibleHere(ElementKind.EDGE, candidates) : visibleAcross(ElementKind.EDGE, candidates);
     }
 
     /**
@@ -523,11 +519,9 @@ public final class Transaction implements AutoCloseable {
 
     private long count(ElementKind kind, int label) {
         long total = countHere(kind, label);
-        if (remote != null) {
-            for (Wire.Reader reply : remote.callEach(remote.otherMembers(), RemoteOp.COUNT,
-                    (w, i) -> w.putByte(kind.ordinal()).putString(RemoteOp.labelName(store, label)))) {
-                total += reply.getLong();
-            }
+        for (Wire.Reader reply : remote.callEach(remote.otherMembers(), RemoteOp.COUNT,
+                (w, i) -> w.putByte(kind.ordinal()).putString(RemoteOp.labelName(store, label)))) {
+            total += reply.getLong();
         }
         return total;
     }
@@ -558,16 +552,6 @@ public final class Transaction implements AutoCloseable {
     void counted(ElementKind kind, int label, int delta) {
         countDeltas.computeIfAbsent(ElementCounts.key(kind, label), k -> new long[1])[0] += delta;
         countDeltas.computeIfAbsent(ElementCounts.key(kind, ConflictKey.ANY_LABEL), k -> new long[1])[0] += delta;
-        if (participant) {
-            // A participant does not know which operation is its last: each delta goes in at once,
-            // with this transaction's id in its word, long before the coordinator takes the commit time.
-            ElementCounts counts = engine.counts();
-            for (long key : new long[] {ElementCounts.key(kind, label), ElementCounts.key(kind, ConflictKey.ANY_LABEL)}) {
-                ElementCounts.Counter counter = counts.counter(key);
-                publishedCounts.add(counter.append(id, delta));
-                counter.foldIfDue();
-            }
-        }
     }
 
     /**
@@ -575,9 +559,6 @@ public final class Transaction implements AutoCloseable {
      * it takes its commit time, so that every reader whose snapshot includes the commit finds them.
      */
     void publishCounts() {
-        if (participant) {
-            return; // published as they happened: see counted
-        }
         ElementCounts counts = engine.counts();
         for (Map.Entry<Long, long[]> e : countDeltas.entrySet()) {
             long delta = e.getValue()[0];
@@ -639,7 +620,7 @@ public final class Transaction implements AutoCloseable {
         if (node == store.nodeId()) {
             return addVertex(label);
         }
-        if (remote == null || !engine.members().nodes().contains(node)) {
+        if (remote.otherMembersEmpty() || !engine.members().nodes().contains(node)) {
             throw new IllegalArgumentException("node " + node + " is not a member of this cluster: members="
                     + engine.members().nodes());
         }
@@ -676,14 +657,11 @@ public final class Transaction implements AutoCloseable {
             }
             return addEdgeHere(outVertex, inVertex, label, true);
         }
-        if (participant) {
-            // Another node coordinates: it sent this half here, and sends the mirror to the in-vertex's node.
-            if (outHome != store.nodeId()) {
-                throw new IllegalStateException("node " + store.nodeId() + " asked to add edge " + ElementIds.toString(outVertex)
-                        + " -> " + ElementIds.toString(inVertex) + ", whose out-vertex lives on node " + outHome);
-            }
-            return addEdgeHere(outVertex, inVertex, label, false);
-        }
+        return addEdgeAcross(outVertex, inVertex, label, outHome, inHome);
+    }
+
+    /** An edge whose endpoints live on two members: the edge on the out-vertex's, its mirror on the in-vertex's. */
+    long addEdgeAcross(long outVertex, long inVertex, int label, int outHome, int inHome) {
         requireMember(outHome, outVertex);
         requireMember(inHome, inVertex);
         long edgeId = outHome == store.nodeId()
@@ -703,7 +681,7 @@ public final class Transaction implements AutoCloseable {
      * The edge itself, on the out-vertex's node (this one); with {@code checkIn} the in-vertex is
      * here too, else its node checks it when it adds the mirror.
      */
-    private long addEdgeHere(long outVertex, long inVertex, int label, boolean checkIn) {
+    final long addEdgeHere(long outVertex, long inVertex, int label, boolean checkIn) {
         requireVisible(ElementKind.VERTEX, outVertex);
         if (checkIn) {
             requireVisible(ElementKind.VERTEX, inVertex);
@@ -749,12 +727,31 @@ public final class Transaction implements AutoCloseable {
         } else {
             inVertex = removeEdgeHere(edgeId);
         }
+        removeMirrorOf(edgeId, inVertex);
+    }
+
+    /** Ends the mirror of a removed edge whose in-vertex lives on another member than the edge. */
+    void removeMirrorOf(long edgeId, long inVertex) {
         int inHome = home(inVertex);
-        if (!participant && spansNodes() && inHome != home(edgeId)) {
+        if (inHome != home(edgeId)) {
             if (inHome == store.nodeId()) {
                 removeMirror(edgeId);
             } else {
                 remote.call(inHome, RemoteOp.REMOVE_MIRROR, w -> w.putLong(edgeId));
+            }
+        }
+    }
+
+    /** The edges of a vertex to other members first, each with its mirror; the vertex's owner then ends the rest. */
+    void removeEdgesAcross(long vertexId) {
+        if (remote.otherMembersEmpty()) {
+            return;
+        }
+        long[] adjacent = adjacent(vertexId, EdgeDirection.BOTH, EdgeCursor.ANY_LABEL);
+        int home = home(vertexId);
+        for (int i = 0; i < adjacent.length; i += 2) {
+            if (home(adjacent[i + 1]) != home) {
+                removeEdge(adjacent[i]);
             }
         }
     }
@@ -787,16 +784,7 @@ public final class Transaction implements AutoCloseable {
     /** Deletes a vertex this transaction sees, with all its edges (on other nodes too). */
     public void removeVertex(long vertexId) {
         forgetReadAhead();
-        if (!participant && spansNodes()) {
-            // The edges to other nodes first, each with its mirror; the owner then ends the rest.
-            long[] adjacent = adjacent(vertexId, EdgeDirection.BOTH, EdgeCursor.ANY_LABEL);
-            int home = home(vertexId);
-            for (int i = 0; i < adjacent.length; i += 2) {
-                if (home(adjacent[i + 1]) != home) {
-                    removeEdge(adjacent[i]);
-                }
-            }
-        }
+        removeEdgesAcross(vertexId);
         int owner = owner(vertexId);
         if (owner >= 0) {
             remote.call(owner, RemoteOp.REMOVE_VERTEX, w -> w.putLong(vertexId));
@@ -888,7 +876,7 @@ public final class Transaction implements AutoCloseable {
      * counted), by node: for {@code profile()} to show what a step cost. Empty on a single node.
      */
     public Map<Integer, Integer> remoteCalls() {
-        return remote == null ? Map.of() : remote.callsByNode();
+        return remote.callsByNode();
     }
 
     // ---------------------------------------------------------------- property-value indexes
@@ -924,7 +912,7 @@ public final class Transaction implements AutoCloseable {
      */
     public long[] indexLookUp(ElementKind kind, String key, int mode, Object[] values) {
         long[] here = indexLookUpHere(kind, key, mode, values);
-        if (here == null || remote == null) {
+        if (here == null || remote.otherMembersEmpty()) {
             return here;
         }
         for (Object value : values) {
@@ -1007,10 +995,8 @@ public final class Transaction implements AutoCloseable {
     public void indexChange(IndexChange change, ElementKind kind, String key, boolean ordered) {
         ensureActive();
         indexChangeHere(change, kind, key, ordered);
-        if (remote != null) {
-            remote.callEach(remote.otherMembers(), RemoteOp.INDEX_CHANGE,
-                    (w, i) -> w.putByte(change.ordinal()).putByte(kind.ordinal()).putString(key).putBoolean(ordered));
-        }
+        remote.callEach(remote.otherMembers(), RemoteOp.INDEX_CHANGE,
+                (w, i) -> w.putByte(change.ordinal()).putByte(kind.ordinal()).putString(key).putBoolean(ordered));
     }
 
     void indexChangeHere(IndexChange change, ElementKind kind, String key, boolean ordered) {
@@ -1050,7 +1036,7 @@ public final class Transaction implements AutoCloseable {
      * one place), else one chosen by a hash of the id. This node, when it is alone.
      */
     public int homeOfVertexId(Object canonical) {
-        if (remote == null) {
+        if (remote.otherMembersEmpty()) {
             return store.nodeId();
         }
         if (canonical instanceof Long n && ElementIds.isWellFormed(n) && !ElementIds.isEdge(n)
@@ -1068,7 +1054,7 @@ public final class Transaction implements AutoCloseable {
      */
     public Object bindExternalId(ElementKind kind, Object given, Object canonical, long internal) {
         int owner = owner(internal);
-        if (remote != null && kind == ElementKind.EDGE && canonical instanceof Long n && ElementIds.isWellFormed(n)
+        if (!remote.otherMembersEmpty() && kind == ElementKind.EDGE && canonical instanceof Long n && ElementIds.isWellFormed(n)
                 && ElementIds.isEdge(n) && ElementIds.node(n) != nodeOf(internal)
                 && engine.members().nodes().contains(ElementIds.node(n))) {
             reserveEdgeNumber(ElementIds.node(n), given, n); // first, so a refusal leaves nothing bound
@@ -1105,7 +1091,7 @@ public final class Transaction implements AutoCloseable {
      * id, bound where the edge lives (with its out-vertex), at every member.
      */
     public long resolveExternalId(ElementKind kind, Object canonical, Object parsed) {
-        if (remote == null) {
+        if (remote.otherMembersEmpty()) {
             return engine.externalIds().resolve(this, kind, canonical, parsed);
         }
         long found = resolveAcross(kind, canonical);
@@ -1208,7 +1194,7 @@ public final class Transaction implements AutoCloseable {
      */
     public void commit() {
         ensureActive();
-        new CommitProtocol(this).commit();
+        commitProtocol().commit();
     }
 
     /**
@@ -1234,7 +1220,7 @@ public final class Transaction implements AutoCloseable {
             return;
         }
         engine.countRollback();
-        new CommitProtocol(this).abort();
+        commitProtocol().abort();
     }
 
     /** Rolls back if still active. */
@@ -1287,19 +1273,27 @@ public final class Transaction implements AutoCloseable {
 
     private TransactionConflictException conflict(ConflictKind kind, long other, ConflictKey key, String on, String detail) {
         TransactionConflictException e = new TransactionConflictException(kind, id, other, key, on, detail);
-        if (!participant) {
-            engine.countAbort(kind); // counted once, by the coordinator
-        }
+        countAbort(kind);
         if (state == State.ACTIVE) {
-            new CommitProtocol(this).abort();
+            commitProtocol().abort();
         }
         return e;
+    }
+
+    /** Counts an abort of {@code kind} in the engine's statistics: once per transaction, by its coordinator. */
+    void countAbort(ConflictKind kind) {
+        engine.countAbort(kind);
+    }
+
+    /** The commit protocol of this transaction's role here. */
+    CommitProtocol commitProtocol() {
+        return new CommitProtocol(this);
     }
 
     /** Waits for the validating transactions this part pre-read to commit (a read-only transaction's end, here). */
     void resolvePreReads() {
         ensureActive();
-        new CommitProtocol(this).awaitPreReadDependencies();
+        commitProtocol().awaitPreReadDependencies();
     }
 
     // ---------------------------------------------------------------- visibility
@@ -1600,7 +1594,7 @@ public final class Transaction implements AutoCloseable {
 
     /** The other member that owns {@code element}, where its operations run; -1 to run here. */
     private int owner(long element) {
-        return remote == null ? -1 : remote.remoteOwner(element);
+        return remote.remoteOwner(element);
     }
 
     /** The node an element's id names (this node's for an id that is not a gtran element id). */
@@ -1608,9 +1602,9 @@ public final class Transaction implements AutoCloseable {
         return ElementIds.isWellFormed(element) ? ElementIds.node(element) : store.nodeId();
     }
 
-    /** Whether this transaction can involve other nodes: it coordinates with parts elsewhere, or is such a part. */
-    private boolean spansNodes() {
-        return remote != null || participant;
+    /** Whether this transaction can involve other nodes: it coordinates with parts elsewhere (a part is one). */
+    boolean spansNodes() {
+        return !remote.otherMembersEmpty();
     }
 
     private void requireMember(int node, long element) {

@@ -4,7 +4,8 @@ import io.gtran.rdma.Fabric;
 import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Message;
 import io.gtran.txn.agent.Agent;
-import io.gtran.txn.agent.AgentRunner;
+import io.gtran.txn.agent.AgentHandle;
+import io.gtran.txn.agent.AgentHost;
 import io.gtran.txn.agent.TimeSource;
 import java.nio.ByteBuffer;
 import java.util.Set;
@@ -39,14 +40,13 @@ public final class ClockSync implements AutoCloseable {
     static final int REMEMBERED = 256;
 
     private final SyncedClock clock;
-    private final TimeSource time;
     private final Mailbox mailbox;
     private final long intervalNanos;
     private final Set<Integer> live; // guarded by itself
     /** The master this node follows (itself if it is master), and its epoch; guarded by {@link #live}. */
     private int master;
     private long epoch;
-    private final AgentRunner runner;
+    private final AgentHandle runner;
     private long nextSend;
     private final AtomicBoolean closed = new AtomicBoolean();
     private long sequence;
@@ -61,19 +61,23 @@ public final class ClockSync implements AutoCloseable {
      * @throws IllegalArgumentException if {@code members} does not contain this node
      */
     public ClockSync(Fabric fabric, SyncedClock clock, TimeSource time, Set<Integer> members, long intervalMillis) {
+        this(fabric, clock, AgentHost.threads(time), members, intervalMillis);
+    }
+
+    /** As above, its agent run by {@code host} (the node's: threads in production, a simulator's scheduler in tests). */
+    public ClockSync(Fabric fabric, SyncedClock clock, AgentHost host, Set<Integer> members, long intervalMillis) {
         if (!members.contains(fabric.localNode()) || clock.node() != fabric.localNode()) {
             throw new IllegalArgumentException("members must include this node and the clock must be its: node="
                     + fabric.localNode() + " clock=" + clock.node() + " members=" + members);
         }
         this.clock = clock;
-        this.time = time;
         this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
         this.live = new TreeSet<>(members);
         this.master = ((TreeSet<Integer>) live).first();
         this.mailbox = fabric.openMailbox(MAILBOX);
         clock.follow(master);
-        this.nextSend = time.nanos();
-        this.runner = AgentRunner.receiving(new Syncer(), time, mailbox).start();
+        this.nextSend = host.time().nanos();
+        this.runner = host.start(new Syncer(), mailbox);
     }
 
     /** The clock master as this node sees it. */
