@@ -9,7 +9,7 @@ import io.gtran.rdma.UnknownRegionException;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.MvStore;
 import io.gtran.txn.cluster.CommitMessenger;
-import io.gtran.txn.cluster.Outcome;
+import io.gtran.txn.protocol.Outcome;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
 import io.gtran.txn.clock.ClockUnavailableException;
-import io.gtran.txn.cluster.CommitMessenger;
 import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.protocol.CommitMessage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -90,8 +90,6 @@ class ClusterBankFaultsTest {
     private static final int REMOTE_TIMEOUT_MS = 1_000;
     private static final long BASE_SEED = Long.getLong("gtran.bank-faults.seed", 0x6A7A_FA17L);
 
-    /** Commit message types, by their place in CommitMessenger's wire format. */
-    private static final int VALIDATE = 0;
 
     enum Schedule {
         DELAYS, REORDER_AND_DROPS, HEALED_PARTITION, COORDINATOR_KILLED
@@ -213,7 +211,7 @@ class ClusterBankFaultsTest {
             case COORDINATOR_KILLED -> {
                 sleepUntil(FAULT_AT_MS);
                 // Killed right after it sends a VALIDATE (a commit under way), or now if none comes soon.
-                fabrics[0].at((mailbox, to, payload) -> mailbox.equals(CommitMessenger.MAILBOX) && payload[0] == VALIDATE,
+                fabrics[0].at((mailbox, to, payload) -> CrashingFabric.isCommit(mailbox, payload, CommitMessage.Type.VALIDATE),
                         true, () -> kill(fabrics[0]));
                 sleepUntil(FAULT_AT_MS + 500);
                 kill(fabrics[0]);

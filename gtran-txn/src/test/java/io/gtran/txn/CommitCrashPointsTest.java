@@ -3,7 +3,7 @@ package io.gtran.txn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.gtran.txn.cluster.CommitMessenger;
+import io.gtran.txn.protocol.CommitMessage;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -25,11 +25,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(120)
 class CommitCrashPointsTest {
-    /** Commit message types, by their place in CommitMessenger's wire format. */
-    private static final int VALIDATE = 0;
-    private static final int VOTE = 1;
-    private static final int DECIDE = 4;
-    private static final int ACK = 5;
+    private static final CommitMessage.Type VALIDATE = CommitMessage.Type.VALIDATE;
+    private static final CommitMessage.Type VOTE = CommitMessage.Type.VOTE;
+    private static final CommitMessage.Type DECIDE = CommitMessage.Type.DECIDE;
+    private static final CommitMessage.Type ACK = CommitMessage.Type.ACK;
 
     enum Expect { OLD, NEW, AS_TOLD }
 
@@ -60,8 +59,8 @@ class CommitCrashPointsTest {
         return Arguments.of(Named.of(name, new Crash(victim, arm, duringExecution, expect)));
     }
 
-    private static CrashingFabric.Trigger commit(int type) {
-        return (mailbox, to, payload) -> mailbox.equals(CommitMessenger.MAILBOX) && payload[0] == type;
+    private static CrashingFabric.Trigger commit(CommitMessage.Type type) {
+        return (mailbox, to, payload) -> CrashingFabric.isCommit(mailbox, payload, type);
     }
 
     private static CrashingFabric.Trigger nth(CrashingFabric.Trigger trigger, int n) {

@@ -4,6 +4,7 @@ import io.gtran.rdma.Fabric;
 import io.gtran.rdma.ForwardingFabric;
 import io.gtran.rdma.ForwardingMailbox;
 import io.gtran.rdma.Mailbox;
+import io.gtran.txn.protocol.CommitMessage;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -56,10 +57,15 @@ final class CrashingFabric extends ForwardingFabric {
 
     private boolean about(String mailbox, byte[] payload) {
         long txn = onlyTxn;
-        if (txn == 0 || !mailbox.equals(io.gtran.txn.cluster.CommitMessenger.MAILBOX) || payload.length < 9) {
+        if (txn == 0 || !mailbox.equals(io.gtran.txn.cluster.CommitMessenger.MAILBOX)) {
             return true;
         }
-        return java.nio.ByteBuffer.wrap(payload, 1, 8).getLong() == txn;
+        return CommitMessage.decode(payload).txn() == txn;
+    }
+
+    /** Whether a message is a commit message of {@code type}. */
+    static boolean isCommit(String mailbox, byte[] payload, CommitMessage.Type type) {
+        return mailbox.equals(io.gtran.txn.cluster.CommitMessenger.MAILBOX) && CommitMessage.decode(payload).type() == type;
     }
 
     /** Crashes the node now. */

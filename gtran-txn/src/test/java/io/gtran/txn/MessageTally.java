@@ -4,6 +4,7 @@ import io.gtran.rdma.Fabric;
 import io.gtran.rdma.ForwardingFabric;
 import io.gtran.rdma.ForwardingMailbox;
 import io.gtran.rdma.Mailbox;
+import io.gtran.txn.protocol.CommitMessage;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,7 +20,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 final class MessageTally extends ForwardingFabric {
     /** CommitMessenger's message types, in the order of their type byte. */
-    private static final String[] COMMIT_TYPES = {"VALIDATE", "VOTE", "RECOVER", "REPORT", "DECIDE", "ACK"};
 
     private record Sent(String mailbox, int to, String what, String bytes) {
     }
@@ -36,8 +36,7 @@ final class MessageTally extends ForwardingFabric {
             @Override
             public CompletableFuture<Void> send(int node, String mailbox, byte[] payload) {
                 if (node != localNode()) {
-                    String what = mailbox.equals("gtran.commit") && payload.length > 0 && payload[0] < COMMIT_TYPES.length
-                            ? COMMIT_TYPES[payload[0]] : mailbox;
+                    String what = mailbox.equals("gtran.commit") ? CommitMessage.decode(payload).type().name() : mailbox;
                     sent.add(new Sent(mailbox, node, what, HexFormat.of().formatHex(payload)));
                 }
                 return super.send(node, mailbox, payload);

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
-import io.gtran.txn.cluster.CommitMessenger;
+import io.gtran.txn.protocol.CommitMessage;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -29,10 +29,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(120)
 class PartitionDuringCommitTest {
-    private static final int VALIDATE = 0;
-    private static final int VOTE = 1;
+    private static final CommitMessage.Type VALIDATE = CommitMessage.Type.VALIDATE;
+    private static final CommitMessage.Type VOTE = CommitMessage.Type.VOTE;
 
-    record Cut(String name, int node, int type, int nth, boolean afterSending) {
+    record Cut(String name, int node, CommitMessage.Type type, int nth, boolean afterSending) {
         @Override
         public String toString() {
             return name;
@@ -86,7 +86,7 @@ class PartitionDuringCommitTest {
         Set<Integer> minority = Set.of(cut.node());
         Set<Integer> majority = cut.node() == 0 ? Set.of(1, 2) : Set.of(0, 1);
         int[] seen = {0};
-        fabrics[cut.node()].at((mailbox, to, payload) -> mailbox.equals(CommitMessenger.MAILBOX) && payload[0] == cut.type()
+        fabrics[cut.node()].at((mailbox, to, payload) -> CrashingFabric.isCommit(mailbox, payload, cut.type())
                 && ++seen[0] == cut.nth(), cut.afterSending(), () -> plan.partition(minority, majority));
         Transaction t = nodes[0].engine().begin(Isolation.SERIALIZABLE);
         for (long v : new long[] {x, y, z}) {

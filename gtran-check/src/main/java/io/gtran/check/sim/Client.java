@@ -1,8 +1,8 @@
 package io.gtran.check.sim;
 
-import io.gtran.txn.local.TxnWords;
 import io.gtran.txn.cluster.CommitMessenger;
-import io.gtran.txn.cluster.Outcome;
+import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.protocol.Outcome;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

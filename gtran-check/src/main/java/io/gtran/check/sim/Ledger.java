@@ -1,6 +1,6 @@
 package io.gtran.check.sim;
 
-import io.gtran.txn.cluster.Outcome;
+import io.gtran.txn.protocol.Outcome;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package io.gtran.check.sim;
 
 import io.gtran.txn.cluster.CommitMessenger;
-import io.gtran.txn.cluster.Outcome;
-import io.gtran.txn.cluster.Vote;
+import io.gtran.txn.protocol.Outcome;
+import io.gtran.txn.protocol.Vote;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -2,13 +2,13 @@ package io.gtran.check.sim;
 
 import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Message;
-import io.gtran.txn.local.TxnWords;
 import io.gtran.txn.agent.MessageAgent;
 import io.gtran.txn.agent.TimeSource;
 import io.gtran.txn.cluster.CommitMessenger;
-import io.gtran.txn.cluster.Outcome;
-import io.gtran.txn.protocol.Wire;
+import io.gtran.txn.local.TxnWords;
 import io.gtran.txn.membership.MemberView;
+import io.gtran.txn.protocol.Outcome;
+import io.gtran.txn.protocol.Wire;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

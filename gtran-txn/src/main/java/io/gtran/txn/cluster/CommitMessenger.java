@@ -4,14 +4,16 @@ package io.gtran.txn.cluster;
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Message;
-import io.gtran.txn.local.TxnWords;
 import io.gtran.txn.agent.Agent;
 import io.gtran.txn.agent.AgentHandle;
 import io.gtran.txn.agent.AgentHost;
 import io.gtran.txn.agent.MessageAgent;
 import io.gtran.txn.agent.TimeSource;
+import io.gtran.txn.local.TxnWords;
 import io.gtran.txn.membership.MemberView;
-import io.gtran.txn.protocol.Wire;
+import io.gtran.txn.protocol.CommitMessage;
+import io.gtran.txn.protocol.Outcome;
+import io.gtran.txn.protocol.Vote;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -149,10 +151,6 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     private record PendingLoss(int peer, int epoch, long dueNanos) {
     }
 
-    private enum Type {
-        VALIDATE, VOTE, RECOVER, REPORT, DECIDE, ACK
-    }
-
     /**
      * Starts the messenger on {@code fabric}.
      *
@@ -285,7 +283,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     private void sendValidates(long txn, Round round) {
         for (int p : round.round.participants()) {
             if (round.round.decision() == null && !lost.contains(p)) {
-                send(p, Type.VALIDATE, txn, w -> w.putLong(round.commitTime).putParticipants(round.round.participants()));
+                send(p, new CommitMessage.Validate(txn, round.commitTime, round.round.participants()));
             }
         }
     }
@@ -323,7 +321,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     private void sendDecides(long txn, Round round, Outcome decision) {
         for (int p : round.round.participants()) {
             if (!round.acked.contains(p) && !lost.contains(p)) {
-                send(p, Type.DECIDE, txn, w -> w.putByte(decision.ordinal()).putLong(round.commitTime));
+                send(p, new CommitMessage.Decide(txn, decision, round.commitTime));
             }
         }
     }
@@ -342,7 +340,9 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         @Override
         public void onMessage(Message message, long nowNanos) {
             try {
-                handle(message.fromNode(), new Wire.Reader(message.payload()));
+                handle(message.fromNode(), CommitMessage.decode(message.payload()));
+            } catch (IllegalArgumentException e) {
+                LOG.warn("node={} ignored a message from node {} on {}: {}", node, message.fromNode(), MAILBOX, e.getMessage());
             } catch (IllegalStateException e) {
                 if (!closed.get()) {
                     LOG.warn("node={} commit message refused: {}", node, e.getMessage());
@@ -356,102 +356,86 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         }
     }
 
-    private void handle(int from, Wire.Reader in) {
-        Type type = Type.values()[in.getByte()];
-        long txn = in.getLong();
-        switch (type) {
-            case VALIDATE -> {
-                long commitTime = in.getLong();
-                int[] all = in.getParticipants();
-                Part part = part(txn);
+    private void handle(int from, CommitMessage message) {
+        long txn = message.txn();
+        if (message instanceof CommitMessage.Validate m) {
+            Part part = part(txn);
+            part.commitTime = m.commitTime();
+            execute(() -> {
+                Vote vote = part.record.validate(m.participants(), () -> participant.validate(txn, m.commitTime()));
+                send(from, new CommitMessage.VoteOf(txn, vote));
+            });
+        } else if (message instanceof CommitMessage.VoteOf m) {
+            Round round = rounds.get(txn);
+            if (round != null) {
+                round.round.onVote(from, m.vote());
+                decided(txn, round);
+            }
+        } else if (message instanceof CommitMessage.Recover m) {
+            Part part = part(txn);
+            // Off the receiver: the record is locked while this node validates the transaction,
+            // which may wait for other transactions' DECIDEs, which this thread must go on receiving.
+            execute(() -> {
+                ParticipantRecord.Report report = part.record.recover(m.participants());
+                send(from, new CommitMessage.Report(txn, report.vote(), report.decision()));
+            });
+        } else if (message instanceof CommitMessage.Report m) {
+            ParticipantRecord.Report report = new ParticipantRecord.Report(from, m.vote(), m.decision());
+            Round round = rounds.get(txn);
+            if (round != null) {
+                round.round.onReport(report);
+                decided(txn, round);
+            }
+            Part part = parts.get(txn);
+            if (part != null && part.recovery != null) {
+                part.recovery.putIfAbsent(from, report);
+                finishRecovery(txn, part);
+            }
+        } else if (message instanceof CommitMessage.Decide m) {
+            Outcome outcome = m.outcome();
+            long commitTime = m.commitTime();
+            if (outcome == Outcome.COMMIT && !parts.containsKey(txn)) {
+                // COMMIT needs this node's YES, so its part was decided, applied and forgotten: the
+                // acknowledgement was lost (a decision owed to a node that was cut off, sent again).
+                send(from, new CommitMessage.Ack(txn));
+                return;
+            }
+            Part part = part(txn);
+            // Off the receiver, as RECOVER: an ABORT decided on another participant's NO may come
+            // while this node is still validating, holding the record's lock.
+            execute(() -> {
                 part.commitTime = commitTime;
-                execute(() -> {
-                    Vote vote = part.record.validate(all, () -> participant.validate(txn, commitTime));
-                    send(from, Type.VOTE, txn, w -> w.putByte(vote.ordinal()));
-                });
-            }
-            case VOTE -> {
-                Round round = rounds.get(txn);
-                if (round != null) {
-                    round.round.onVote(from, Vote.values()[in.getByte()]);
-                    decided(txn, round);
-                }
-            }
-            case RECOVER -> {
-                int[] all = in.getParticipants();
-                Part part = part(txn);
-                // Off the receiver: the record is locked while this node validates the transaction,
-                // which may wait for other transactions' DECIDEs, which this thread must go on receiving.
-                execute(() -> {
-                    ParticipantRecord.Report report = part.record.recover(all);
-                    send(from, Type.REPORT, txn, w -> w.putByte(report.vote() == null ? 0 : 1 + report.vote().ordinal())
-                            .putByte(report.decision() == null ? 0 : 1 + report.decision().ordinal()));
-                });
-            }
-            case REPORT -> {
-                int vote = in.getByte();
-                int decision = in.getByte();
-                ParticipantRecord.Report report = new ParticipantRecord.Report(from, vote == 0 ? null : Vote.values()[vote - 1],
-                        decision == 0 ? null : Outcome.values()[decision - 1]);
-                Round round = rounds.get(txn);
-                if (round != null) {
-                    round.round.onReport(report);
-                    decided(txn, round);
-                }
-                Part part = parts.get(txn);
-                if (part != null && part.recovery != null) {
-                    part.recovery.putIfAbsent(from, report);
-                    finishRecovery(txn, part);
-                }
-            }
-            case DECIDE -> {
-                Outcome outcome = Outcome.values()[in.getByte()];
-                long commitTime = in.getLong();
-                if (outcome == Outcome.COMMIT && !parts.containsKey(txn)) {
-                    // COMMIT needs this node's YES, so its part was decided, applied and forgotten: the
-                    // acknowledgement was lost (a decision owed to a node that was cut off, sent again).
-                    send(from, Type.ACK, txn, w -> { });
+                if (outcome == Outcome.COMMIT && part.record.vote() != Vote.YES && part.record.decision() == null) {
+                    LOG.error("node={} told to commit txn {} it did not vote YES for; ignored", node, txn);
                     return;
                 }
-                Part part = part(txn);
-                // Off the receiver, as RECOVER: an ABORT decided on another participant's NO may come
-                // while this node is still validating, holding the record's lock.
-                execute(() -> {
-                    part.commitTime = commitTime;
-                    if (outcome == Outcome.COMMIT && part.record.vote() != Vote.YES && part.record.decision() == null) {
-                        LOG.error("node={} told to commit txn {} it did not vote YES for; ignored", node, txn);
-                        return;
-                    }
-                    if (from == TxnWords.node(txn)) {
-                        part.settledByCoordinator = true;
-                    }
-                    boolean appliedBefore = part.done;
-                    part.ackWhenDone.add(from);
-                    decideHere(txn, part, outcome);
-                    if (appliedBefore) {
-                        send(from, Type.ACK, txn, w -> { }); // a repeated DECIDE: acknowledged again
-                    } // else the apply acknowledges when it returns (or a later DECIDE, if it returned meanwhile)
-                });
+                if (from == TxnWords.node(txn)) {
+                    part.settledByCoordinator = true;
+                }
+                boolean appliedBefore = part.done;
+                part.ackWhenDone.add(from);
+                decideHere(txn, part, outcome);
+                if (appliedBefore) {
+                    send(from, new CommitMessage.Ack(txn)); // a repeated DECIDE: acknowledged again
+                } // else the apply acknowledges when it returns (or a later DECIDE, if it returned meanwhile)
+            });
+        } else if (message instanceof CommitMessage.Ack) {
+            Round round = rounds.get(txn);
+            if (round != null) {
+                round.acked.add(from);
+                decided(txn, round);
             }
-            case ACK -> {
-                Round round = rounds.get(txn);
-                if (round != null) {
-                    round.acked.add(from);
-                    decided(txn, round);
-                }
-                Round owing = owed.get(txn);
-                if (owing != null) {
-                    owing.acked.add(from);
-                    if (everyAcked(owing.acked, owing.round.participants())) {
-                        owed.remove(txn);
-                    }
-                }
-                Part part = parts.get(txn);
-                if (part != null) {
-                    part.acked.add(from);
+            Round owing = owed.get(txn);
+            if (owing != null) {
+                owing.acked.add(from);
+                if (everyAcked(owing.acked, owing.round.participants())) {
+                    owed.remove(txn);
                 }
             }
-            default -> throw new IllegalStateException("unknown commit message type: " + type);
+            Part part = parts.get(txn);
+            if (part != null) {
+                part.acked.add(from);
+            }
         }
     }
 
@@ -494,7 +478,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
 
     private void acknowledge(long txn, Part part) {
         for (int to : part.ackWhenDone) {
-            send(to, Type.ACK, txn, w -> { });
+            send(to, new CommitMessage.Ack(txn));
         }
     }
 
@@ -767,7 +751,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             Outcome decision = round.round.decision();
             for (int p : round.round.participants()) {
                 if (!round.acked.contains(p) && !gone.contains(p)) { // lost or not: it may be back
-                    send(p, Type.DECIDE, txn, w -> w.putByte(decision.ordinal()).putLong(round.commitTime));
+                    send(p, new CommitMessage.Decide(txn, decision, round.commitTime));
                 }
             }
         });
@@ -786,7 +770,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                 sendValidates(txn, round);
             } else {
                 for (int p : round.round.missing()) {
-                    send(p, Type.RECOVER, txn, w -> w.putParticipants(round.round.participants()));
+                    send(p, new CommitMessage.Recover(txn, round.round.participants()));
                 }
             }
         });
@@ -810,22 +794,20 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                     continue;
                 }
                 if (decision == null && !part.recovery.containsKey(p)) {
-                    send(p, Type.RECOVER, txn, w -> w.putParticipants(all));
+                    send(p, new CommitMessage.Recover(txn, all));
                 } else if (decision != null && !part.acked.contains(p)) {
-                    send(p, Type.DECIDE, txn, w -> w.putByte(decision.ordinal()).putLong(part.commitTime));
+                    send(p, new CommitMessage.Decide(txn, decision, part.commitTime));
                 }
             }
         });
     }
 
-    private void send(int to, Type type, long txn, java.util.function.Consumer<Wire.Writer> body) {
-        Wire.Writer w = new Wire.Writer().putByte(type.ordinal()).putLong(txn);
-        body.accept(w);
+    private void send(int to, CommitMessage message) {
         try {
-            mailbox.send(to, MAILBOX, w.bytes()); // a failure shows as a missing answer: resent at the next tick
+            mailbox.send(to, MAILBOX, CommitMessage.encode(message)); // a failure shows as a missing answer: resent at the next tick
         } catch (IllegalStateException e) {
             if (!closed.get()) {
-                LOG.debug("node={} could not send {} to node {}: {}", node, type, to, e.getMessage());
+                LOG.debug("node={} could not send {} to node {}: {}", node, message.type(), to, e.getMessage());
             }
         }
     }

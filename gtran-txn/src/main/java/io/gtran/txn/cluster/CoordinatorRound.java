@@ -1,5 +1,7 @@
 package io.gtran.txn.cluster;
 
+import io.gtran.txn.protocol.Outcome;
+import io.gtran.txn.protocol.Vote;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,5 +1,7 @@
 package io.gtran.txn.cluster;
 
+import io.gtran.txn.protocol.Outcome;
+import io.gtran.txn.protocol.Vote;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;

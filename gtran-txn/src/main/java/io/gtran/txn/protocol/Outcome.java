@@ -1,4 +1,4 @@
-package io.gtran.txn.cluster;
+package io.gtran.txn.protocol;
 
 /** How a transaction ended. */
 public enum Outcome {

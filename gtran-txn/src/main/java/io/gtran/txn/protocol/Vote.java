@@ -1,4 +1,4 @@
-package io.gtran.txn.cluster;
+package io.gtran.txn.protocol;
 
 /** A participant's answer to VALIDATE; once given it never changes. */
 public enum Vote {

@@ -1,0 +1,110 @@
+package io.gtran.txn.protocol;
+
+/**
+ * The messages of the commit protocol (docs/cluster-transactions.md, "Commit"), on mailbox
+ * {@code gtran.commit}, and their one encoding: a type byte (the order of {@link Type}), the
+ * transaction id, then the fields of the type. Each names the transaction it is about.
+ */
+public sealed interface CommitMessage {
+    /** The transaction the message is about. */
+    long txn();
+
+    /** What each message is, by its first byte on the wire. */
+    enum Type {
+        VALIDATE, VOTE, RECOVER, REPORT, DECIDE, ACK
+    }
+
+    Type type();
+
+    /** Coordinator to participant: vote on committing {@code txn} at {@code commitTime}; {@code participants} are all of them. */
+    record Validate(long txn, long commitTime, int[] participants) implements CommitMessage {
+        @Override
+        public Type type() {
+            return Type.VALIDATE;
+        }
+    }
+
+    /** Participant to coordinator: its vote. */
+    record VoteOf(long txn, Vote vote) implements CommitMessage {
+        @Override
+        public Type type() {
+            return Type.VOTE;
+        }
+    }
+
+    /** Recovery to a participant: fence {@code txn} and report what it holds; {@code participants} are all of them. */
+    record Recover(long txn, int[] participants) implements CommitMessage {
+        @Override
+        public Type type() {
+            return Type.RECOVER;
+        }
+    }
+
+    /** A participant's answer to RECOVER: its vote and the decision it holds, each null if none. */
+    record Report(long txn, Vote vote, Outcome decision) implements CommitMessage {
+        @Override
+        public Type type() {
+            return Type.REPORT;
+        }
+    }
+
+    /** The decision, and the commit time it stamps. */
+    record Decide(long txn, Outcome outcome, long commitTime) implements CommitMessage {
+        @Override
+        public Type type() {
+            return Type.DECIDE;
+        }
+    }
+
+    /** A participant applied the decision. */
+    record Ack(long txn) implements CommitMessage {
+        @Override
+        public Type type() {
+            return Type.ACK;
+        }
+    }
+
+    /** The bytes of {@code message}. */
+    static byte[] encode(CommitMessage message) {
+        Wire.Writer w = new Wire.Writer().putByte(message.type().ordinal()).putLong(message.txn());
+        if (message instanceof Validate m) {
+            w.putLong(m.commitTime()).putParticipants(m.participants());
+        } else if (message instanceof VoteOf m) {
+            w.putByte(m.vote().ordinal());
+        } else if (message instanceof Recover m) {
+            w.putParticipants(m.participants());
+        } else if (message instanceof Report m) {
+            w.putByte(m.vote() == null ? 0 : 1 + m.vote().ordinal()).putByte(m.decision() == null ? 0 : 1 + m.decision().ordinal());
+        } else if (message instanceof Decide m) {
+            w.putByte(m.outcome().ordinal()).putLong(m.commitTime());
+        }
+        return w.bytes();
+    }
+
+    /**
+     * The message {@code bytes} encode.
+     *
+     * @throws IllegalArgumentException if they are not a commit message (an unknown type, a field missing)
+     */
+    static CommitMessage decode(byte[] bytes) {
+        try {
+            Wire.Reader in = new Wire.Reader(bytes);
+            Type type = Type.values()[in.getByte()];
+            long txn = in.getLong();
+            return switch (type) {
+                case VALIDATE -> new Validate(txn, in.getLong(), in.getParticipants());
+                case VOTE -> new VoteOf(txn, Vote.values()[in.getByte()]);
+                case RECOVER -> new Recover(txn, in.getParticipants());
+                case REPORT -> {
+                    int vote = in.getByte();
+                    int decision = in.getByte();
+                    yield new Report(txn, vote == 0 ? null : Vote.values()[vote - 1], decision == 0 ? null : Outcome.values()[decision - 1]);
+                }
+                case DECIDE -> new Decide(txn, Outcome.values()[in.getByte()], in.getLong());
+                case ACK -> new Ack(txn);
+            };
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("not a commit message (" + bytes.length + " bytes): " + e, e);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.gtran.txn.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Each commit message reads back as it was written, and bytes that are not one are refused by name. */
+class CommitMessageTest {
+    private static final long TXN = (1L << 62) | 0x1234_5678L;
+
+    @Test
+    void everyMessageReadsBackAsWritten() {
+        List<CommitMessage> messages = List.of(
+                new CommitMessage.VoteOf(TXN, Vote.YES),
+                new CommitMessage.VoteOf(TXN, Vote.NO),
+                new CommitMessage.Report(TXN, null, null),
+                new CommitMessage.Report(TXN, Vote.YES, Outcome.ABORT),
+                new CommitMessage.Decide(TXN, Outcome.COMMIT, 987_654_321L),
+                new CommitMessage.Ack(TXN));
+        for (CommitMessage m : messages) {
+            assertEquals(m, CommitMessage.decode(CommitMessage.encode(m)), m.toString());
+        }
+        CommitMessage.Validate validate = (CommitMessage.Validate) CommitMessage.decode(
+                CommitMessage.encode(new CommitMessage.Validate(TXN, 42L, new int[] {0, 2, 5})));
+        assertEquals(42L, validate.commitTime());
+        assertArrayEquals(new int[] {0, 2, 5}, validate.participants());
+        CommitMessage.Recover recover = (CommitMessage.Recover) CommitMessage.decode(
+                CommitMessage.encode(new CommitMessage.Recover(TXN, new int[] {1, 3})));
+        assertEquals(TXN, recover.txn());
+        assertArrayEquals(new int[] {1, 3}, recover.participants());
+    }
+
+    @Test
+    void theFirstByteIsTheTypeAndTheTransactionFollows() {
+        byte[] bytes = CommitMessage.encode(new CommitMessage.Decide(TXN, Outcome.ABORT, 7L));
+        assertEquals(CommitMessage.Type.DECIDE.ordinal(), bytes[0]);
+        assertEquals(TXN, java.nio.ByteBuffer.wrap(bytes, 1, 8).getLong());
+    }
+
+    @Test
+    void bytesThatAreNoCommitMessageAreRefused() {
+        for (byte[] bad : new byte[][] {new byte[0], {9, 0, 0, 0, 0, 0, 0, 0, 1}, {4, 0, 0, 0}}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CommitMessage.decode(bad));
+            assertTrue(e.getMessage().startsWith("not a commit message"), e.getMessage());
+        }
+    }
+}
