@@ -46,7 +46,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterParts.class);
     private static final int REQUEST = 0;
     private static final int REPLY = 1;
-    // 2, 3, 4, 9, 10 and 11 are membership's (MemberView#handles).
+    // 2, 3, 4, 9, 10 and 11 are membership's (MemberMessage).
     /** Asks the authority for names for a label's or property key's id: not part of any transaction. */
     private static final int NAME = 5;
     private static final int NAME_ACK = 6;

@@ -7,7 +7,7 @@ import io.gtran.txn.agent.Agent;
 import io.gtran.txn.agent.AgentHandle;
 import io.gtran.txn.agent.AgentHost;
 import io.gtran.txn.agent.TimeSource;
-import java.nio.ByteBuffer;
+import io.gtran.txn.protocol.ClockMessage;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -24,8 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * lifts its clock above the other's fence ({@link #readmitted}). See docs/cluster-transactions.md,
  * "Time". One agent per node does the syncing.
  *
- * <p>Messages are 17 bytes: kind (1 = request, 2 = reply), a sequence number, the master's time
- * in microseconds (replies). A reply is matched with the time its request was sent, kept for the
+ * <p>Messages are {@link ClockMessage}s. A reply is matched with the time its request was sent, kept for the
  * last {@value #REMEMBERED} requests, so a round trip longer than the sync interval still gives a
  * sample; a reply to an older request is ignored (its round trip is unknown). Requests are
  * answered only by a node that is master; a requester whose master does not answer keeps asking,
@@ -33,9 +32,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class ClockSync implements AutoCloseable {
     public static final String MAILBOX = "gtran.clock";
-    private static final byte REQUEST = 1;
-    private static final byte REPLY = 2;
-    private static final int LENGTH = 17;
     /** How many requests' send times are kept to match replies with (a ring, by sequence number). */
     static final int REMEMBERED = 256;
 
@@ -181,29 +177,25 @@ public final class ClockSync implements AutoCloseable {
         int at = (int) (sequence % REMEMBERED);
         sentNanos[at] = now;
         sentSequence[at] = sequence;
-        mailbox.send(master, MAILBOX, encode(REQUEST, sequence, 0)); // failures show as a missing reply
+        mailbox.send(master, MAILBOX, ClockMessage.encode(new ClockMessage.Request(sequence))); // failures show as a missing reply
     }
 
     private void handle(Message message, long now) {
-        ByteBuffer in = ByteBuffer.wrap(message.payload());
-        if (message.payload().length != LENGTH) {
+        ClockMessage received;
+        try {
+            received = ClockMessage.decode(message.payload());
+        } catch (IllegalArgumentException e) {
             return; // not ours: nothing else is sent to this mailbox
         }
-        byte kind = in.get();
-        long seq = in.getLong();
-        long micros = in.getLong();
-        if (kind == REQUEST && clock.isMaster()) {
-            mailbox.send(message.fromNode(), message.fromMailbox(), encode(REPLY, seq, clock.masterMicros()));
-        } else if (kind == REPLY && seq > 0 && message.fromNode() == master()) {
+        long seq = received.sequence();
+        if (received instanceof ClockMessage.Request && clock.isMaster()) {
+            mailbox.send(message.fromNode(), message.fromMailbox(), ClockMessage.encode(new ClockMessage.Reply(seq, clock.masterMicros())));
+        } else if (received instanceof ClockMessage.Reply reply && seq > 0 && message.fromNode() == master()) {
             int at = (int) (seq % REMEMBERED);
             if (sentSequence[at] == seq) { // one of the last requests: its own send time bounds the reading
-                clock.addSample(sentNanos[at], now, micros);
+                clock.addSample(sentNanos[at], now, reply.masterMicros());
             }
         }
-    }
-
-    private static byte[] encode(byte kind, long seq, long micros) {
-        return ByteBuffer.allocate(LENGTH).put(kind).putLong(seq).putLong(micros).array();
     }
 
     /** Stops the thread and closes the mailbox; idempotent. */

@@ -4,6 +4,7 @@ import io.gtran.rdma.Fabric;
 import io.gtran.rdma.PeerListener;
 import io.gtran.txn.agent.Agent;
 import io.gtran.txn.agent.TimeSource;
+import io.gtran.txn.protocol.MemberMessage;
 import io.gtran.txn.protocol.Wire;
 import java.security.SecureRandom;
 import java.util.List;
@@ -38,23 +39,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class MemberView {
     private static final Logger LOG = LoggerFactory.getLogger(MemberView.class);
-    /** Message types on the operations mailbox that belong to membership; the rest are the owner's. */
-    public static final int PING = 2;
-    public static final int HELLO = 3;
-    public static final int HELLO_ACK = 4;
-    /**
-     * The rejoin handshake (docs/cluster-transactions.md, "Rejoining after a partition heals"):
-     * REJOIN and REJOIN_ACK carry the sender's incarnation (in the request field), the incarnation
-     * it knows of the receiver, its fence, and the clock master it follows (-1: none) with its epoch; EXCLUDED tells
-     * a restarted member that it stays out.
-     */
-    public static final int REJOIN = 9;
-    public static final int REJOIN_ACK = 10;
-    public static final int EXCLUDED = 11;
-
-    /** Whether a message of {@code type} on the operations mailbox is membership's. */
+    /** Whether a message of {@code type} on the operations mailbox is membership's ({@link MemberMessage}). */
     public static boolean handles(int type) {
-        return type == PING || type == HELLO || type == HELLO_ACK || type == REJOIN || type == REJOIN_ACK || type == EXCLUDED;
+        return MemberMessage.isMembership(type);
     }
 
     /** How the view sends: to node {@code to}'s operations mailbox; the future fails if it was not delivered. */
@@ -281,7 +268,7 @@ public final class MemberView {
      * may be taken back.
      */
     public Agent heartbeat() {
-        byte[] ping = new Wire.Writer().putByte(PING).putLong(incarnation).bytes();
+        byte[] ping = MemberMessage.encode(new MemberMessage.Ping(incarnation));
         return new Agent() {
             @Override
             public long doWork(long nowNanos) {
@@ -332,7 +319,14 @@ public final class MemberView {
         if (!handles(type)) {
             return false;
         }
-        onMessage(type, from, request, in, nowNanos);
+        MemberMessage message;
+        try {
+            message = MemberMessage.decode(type, request, in);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("node={} ignored a message from node {}: {}", self, from, e.getMessage());
+            return true;
+        }
+        onMessage(from, message, nowNanos);
         return true;
     }
 
@@ -342,27 +336,20 @@ public final class MemberView {
         heard.add(from);
     }
 
-    /**
-     * Handles a membership message ({@link #handles}) of {@code from}, whose request field was
-     * {@code request}, the rest of it in {@code in}, arrived at {@code nowNanos}.
-     */
-    public void onMessage(int type, int from, long request, Wire.Reader in, long nowNanos) {
-        switch (type) {
-            case PING -> pinged(from, request);
-            case REJOIN, REJOIN_ACK -> {
-                long mine = in.getLong();
-                long theirFence = in.getLong();
-                int theirMaster = in.getInt();
-                long theirEpoch = in.getLong();
-                // the settled check may wait
-                work.execute(() -> rejoin(from, type, request, mine, theirFence, theirMaster, theirEpoch, nowNanos));
-            }
-            case EXCLUDED -> excluded(from, in.getLong());
-            case HELLO, HELLO_ACK -> {
-                pinged(from, request);
-                hello(from, type, in.getString());
-            }
-            default -> throw new IllegalArgumentException("not a membership message: type=" + type);
+    /** Handles membership message {@code message} of {@code from}, arrived at {@code nowNanos}. */
+    public void onMessage(int from, MemberMessage message, long nowNanos) {
+        if (message instanceof MemberMessage.Ping) {
+            pinged(from, message.incarnation());
+        } else if (message instanceof MemberMessage.Handshake m) {
+            work.execute(() -> rejoin(from, m, nowNanos)); // the settled check may wait
+        } else if (message instanceof MemberMessage.Excluded m) {
+            excluded(from, m.yours());
+        } else if (message instanceof MemberMessage.Hello m) {
+            pinged(from, m.incarnation());
+            hello(from, m.description());
+        } else if (message instanceof MemberMessage.HelloAck m) {
+            pinged(from, m.incarnation());
+            verdicts.put(from, m.verdict());
         }
     }
 
@@ -380,7 +367,7 @@ public final class MemberView {
      * @throws IllegalStateException naming the member and both descriptions if one differs
      */
     public void join(long timeoutMillis, String keys) {
-        byte[] hello = new Wire.Writer().putByte(HELLO).putLong(incarnation).putString(description).bytes();
+        byte[] hello = MemberMessage.encode(new MemberMessage.Hello(incarnation, description));
         Map<Integer, CompletableFuture<Void>> sent = new TreeMap<>();
         for (int other : others) {
             try {
@@ -403,11 +390,7 @@ public final class MemberView {
         }
     }
 
-    private void hello(int from, int type, String theirs) {
-        if (type == HELLO_ACK) {
-            verdicts.put(from, theirs);
-            return;
-        }
+    private void hello(int from, String theirs) {
         String verdict = theirs.equals(description) ? "" : "node " + from + ": " + theirs + "; node " + self + ": " + description;
         if (verdict.isEmpty()) {
             foreign.remove(from); // a node started again, this time as described
@@ -415,7 +398,7 @@ public final class MemberView {
             foreign.add(from);
             LOG.error("node={} refuses node {}: its cluster description differs ({})", self, from, verdict);
         }
-        send(from, new Wire.Writer().putByte(HELLO_ACK).putLong(incarnation).putString(verdict).bytes());
+        send(from, MemberMessage.encode(new MemberMessage.HelloAck(incarnation, verdict)));
     }
 
     // ------------------------------------------------------------------ losing and rejoining
@@ -466,7 +449,7 @@ public final class MemberView {
             }
         }
         if (restarted.contains(from)) {
-            send(from, new Wire.Writer().putByte(EXCLUDED).putLong(incarnation).putLong(theirs).bytes());
+            send(from, MemberMessage.encode(new MemberMessage.Excluded(incarnation, theirs)));
         }
     }
 
@@ -484,37 +467,40 @@ public final class MemberView {
                 continue;
             }
             if (c != null && c.settledWith(other)) {
-                send(other, rejoinMessage(REJOIN, theirs));
+                send(other, rejoinMessage(false, theirs));
             }
         }
     }
 
-    private byte[] rejoinMessage(int type, long theirs) {
+    private byte[] rejoinMessage(boolean answer, long theirs) {
         RejoinClock c = clock;
-        return new Wire.Writer().putByte(type).putLong(incarnation).putLong(theirs).putLong(fence.getAsLong())
-                .putInt(c == null ? -1 : c.master()).putLong(c == null ? 0 : c.epoch()).bytes();
+        long fenceNow = fence.getAsLong();
+        int master = c == null ? -1 : c.master();
+        long epoch = c == null ? 0 : c.epoch();
+        return MemberMessage.encode(answer ? new MemberMessage.RejoinAck(incarnation, theirs, fenceNow, master, epoch)
+                : new MemberMessage.Rejoin(incarnation, theirs, fenceNow, master, epoch));
     }
 
-    /** REJOIN or REJOIN_ACK from {@code from}, of incarnation {@code theirs}, knowing this node as {@code mine}. */
-    private void rejoin(int from, int type, long theirs, long mine, long theirFence, int theirMaster, long theirEpoch,
-            long heardAt) {
-        if (mine != incarnation || restarted.contains(from) || !Long.valueOf(theirs).equals(incarnations.get(from))) {
+    /** REJOIN or REJOIN_ACK from {@code from}, whose sender knows this node as {@code m.yours()}. */
+    private void rejoin(int from, MemberMessage.Handshake m, long heardAt) {
+        long theirs = m.incarnation();
+        if (m.yours() != incarnation || restarted.contains(from) || !Long.valueOf(theirs).equals(incarnations.get(from))) {
             return; // not between these two processes: a restarted member, or a message for this node's predecessor
         }
         // Both clocks follow one master before either side re-admits the other: the fence each sends
         // is then taken on the timescale they share (docs/cluster-transactions.md, "Time").
         RejoinClock c = clock;
-        boolean agreed = c == null || theirMaster < 0 || c.agree(from, theirMaster, theirEpoch);
-        if (type == REJOIN_ACK) {
+        boolean agreed = c == null || m.master() < 0 || c.agree(from, m.master(), m.epoch());
+        if (m instanceof MemberMessage.RejoinAck) {
             if (agreed && lost.contains(from)) {
-                readmit(from, theirFence, heardAt);
+                readmit(from, m.fence(), heardAt);
             }
             return;
         }
-        if (agreed && lost.contains(from) && !readmit(from, theirFence, heardAt)) {
+        if (agreed && lost.contains(from) && !readmit(from, m.fence(), heardAt)) {
             return; // not settled with it yet: it asks again
         }
-        send(from, rejoinMessage(REJOIN_ACK, theirs)); // disagreeing, it carries the newer master for the asker to follow
+        send(from, rejoinMessage(true, theirs)); // disagreeing, it carries the newer master for the asker to follow
     }
 
     private boolean readmit(int peer, long theirFence, long heardAt) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.txn.agent.Agent;
 import io.gtran.txn.agent.TimeSource;
+import io.gtran.txn.protocol.MemberMessage;
 import io.gtran.txn.protocol.Wire;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +62,7 @@ class MemberViewTest {
         assertEquals(time.nanos + LEASE_MS / 5 * MS, next, "the next beat is a fifth of a lease later");
         assertEquals(2, sent.size());
         for (int[] message : sent) {
-            assertEquals(MemberView.PING, message[1]);
+            assertEquals(MemberMessage.PING, message[1]);
         }
         assertTrue(work.isEmpty(), "no member is lost: nothing to ask");
     }
@@ -105,11 +106,11 @@ class MemberViewTest {
     @Test
     void aRestartedMemberIsCountedLostAndToldItStaysOut() {
         MemberView view = view(0, List.of(1, 2));
-        view.onMessage(MemberView.PING, 1, 111, new Wire.Reader(new byte[0]), time.nanos);
+        view.onMessage(1, new MemberMessage.Ping(111), time.nanos);
         assertFalse(view.isLost(1));
-        view.onMessage(MemberView.PING, 1, 222, new Wire.Reader(new byte[0]), time.nanos); // another incarnation
+        view.onMessage(1, new MemberMessage.Ping(222), time.nanos); // another incarnation
         assertTrue(view.isLost(1), "a new incarnation has a fresh store: it stays out");
-        assertEquals(MemberView.EXCLUDED, sent.get(sent.size() - 1)[1]);
+        assertEquals(MemberMessage.EXCLUDED, sent.get(sent.size() - 1)[1]);
     }
 
     @Test
@@ -118,16 +119,16 @@ class MemberViewTest {
         List<Integer> rejoined = new ArrayList<>();
         view.onRejoin(rejoined::add);
         view.attach(settled());
-        view.onMessage(MemberView.PING, 1, 111, new Wire.Reader(new byte[0]), time.nanos);
+        view.onMessage(1, new MemberMessage.Ping(111), time.nanos);
         view.peerLost(1, "test");
         assertNull(view.fenced(1, 10), "no fence before a rejoin");
-        view.onMessage(MemberView.REJOIN, 1, 111, new Wire.Reader(rejoin(view, 50, -1, 0)), time.nanos);
+        view.onMessage(1, new MemberMessage.Rejoin(111, view.incarnation(), 50, -1, 0), time.nanos);
         work.remove(0).run(); // the handshake's check runs off the receive path
         assertFalse(view.isLost(1));
         assertEquals(List.of(1), rejoined);
         assertTrue(view.fenced(1, 50) != null, "a transaction begun at or below the fence starts no part here");
         assertNull(view.fenced(1, 51));
-        assertEquals(MemberView.REJOIN_ACK, sent.get(sent.size() - 1)[1]);
+        assertEquals(MemberMessage.REJOIN_ACK, sent.get(sent.size() - 1)[1]);
     }
 
     /**
@@ -163,32 +164,25 @@ class MemberViewTest {
             }
         });
         view.attach(settled());
-        view.onMessage(MemberView.PING, 1, 111, new Wire.Reader(new byte[0]), time.nanos);
+        view.onMessage(1, new MemberMessage.Ping(111), time.nanos);
         view.peerLost(1, "test");
 
-        view.onMessage(MemberView.REJOIN, 1, 111, new Wire.Reader(rejoin(view, 50, 1, 3)), time.nanos);
+        view.onMessage(1, new MemberMessage.Rejoin(111, view.incarnation(), 50, 1, 3), time.nanos);
         work.remove(0).run();
         assertTrue(view.isLost(1), "its clock follows another master: not re-admitted");
-        assertEquals(MemberView.REJOIN_ACK, sent.get(sent.size() - 1)[1]);
-        Wire.Reader ack = new Wire.Reader(payloads.get(payloads.size() - 1));
-        ack.getByte(); // type
-        ack.getLong(); // incarnations and fence
-        ack.getLong();
-        ack.getLong();
-        assertEquals(2, ack.getInt(), "the answer names this node's master");
-        assertEquals(7, ack.getLong());
+        assertEquals(MemberMessage.REJOIN_ACK, sent.get(sent.size() - 1)[1]);
+        byte[] answer = payloads.get(payloads.size() - 1);
+        Wire.Reader header = new Wire.Reader(answer);
+        MemberMessage.Handshake ack = (MemberMessage.Handshake) MemberMessage.decode(header.getByte(), header.getLong(), header);
+        assertEquals(2, ack.master(), "the answer names this node's master");
+        assertEquals(7, ack.epoch());
 
         agrees[0] = true;
-        view.onMessage(MemberView.REJOIN, 1, 111, new Wire.Reader(rejoin(view, 60, 2, 7)), time.nanos);
+        view.onMessage(1, new MemberMessage.Rejoin(111, view.incarnation(), 60, 2, 7), time.nanos);
         work.remove(0).run();
         assertFalse(view.isLost(1));
         assertEquals(List.of("agree 1 1 3", "agree 1 2 7", "readmitted 1 60 (still lost)"), clockCalls,
                 "the clock is lifted before the member's operations are taken");
-    }
-
-    /** The rest of a REJOIN after its type and request field (the sender's incarnation). */
-    private static byte[] rejoin(MemberView receiver, long fence, int master, long epoch) {
-        return new Wire.Writer().putLong(receiver.incarnation()).putLong(fence).putInt(master).putLong(epoch).bytes();
     }
 
     /** Commitments with nothing outstanding: every re-admission goes ahead. */

@@ -1,0 +1,125 @@
+package io.gtran.txn.protocol;
+
+/**
+ * The membership messages (docs/cluster-transactions.md, "Members" and "Rejoining after a
+ * partition heals"), on a node's operations mailbox, and their one encoding: the operations
+ * header (a type byte, then a long: here the sender's incarnation), then the fields of the type.
+ * The type bytes are distinct from those of the operations that share the mailbox.
+ */
+public sealed interface MemberMessage {
+    int PING = 2;
+    int HELLO = 3;
+    int HELLO_ACK = 4;
+    int REJOIN = 9;
+    int REJOIN_ACK = 10;
+    int EXCLUDED = 11;
+
+    /** Whether a message of type byte {@code type} on the operations mailbox is membership's. */
+    static boolean isMembership(int type) {
+        return type == PING || type == HELLO || type == HELLO_ACK || type == REJOIN || type == REJOIN_ACK || type == EXCLUDED;
+    }
+
+    /** The sender's incarnation. */
+    long incarnation();
+
+    /** The type byte. */
+    int type();
+
+    /** A heartbeat, five per lease. */
+    record Ping(long incarnation) implements MemberMessage {
+        @Override
+        public int type() {
+            return PING;
+        }
+    }
+
+    /** At start: the sender's cluster description, for the receiver to compare with its own. */
+    record Hello(long incarnation, String description) implements MemberMessage {
+        @Override
+        public int type() {
+            return HELLO;
+        }
+    }
+
+    /** The answer to HELLO: "" when the descriptions agree, else how they differ. */
+    record HelloAck(long incarnation, String verdict) implements MemberMessage {
+        @Override
+        public int type() {
+            return HELLO_ACK;
+        }
+    }
+
+    /**
+     * The rejoin handshake: the incarnation the sender knows of the receiver, its fence, and the
+     * clock master it follows (-1: none) with its epoch.
+     */
+    sealed interface Handshake extends MemberMessage {
+        long yours();
+
+        long fence();
+
+        int master();
+
+        long epoch();
+    }
+
+    /** Asks a member counted lost to take this node back. */
+    record Rejoin(long incarnation, long yours, long fence, int master, long epoch) implements Handshake {
+        @Override
+        public int type() {
+            return REJOIN;
+        }
+    }
+
+    /** Answers REJOIN. */
+    record RejoinAck(long incarnation, long yours, long fence, int master, long epoch) implements Handshake {
+        @Override
+        public int type() {
+            return REJOIN_ACK;
+        }
+    }
+
+    /** To a restarted member: its incarnation {@code yours} is out. */
+    record Excluded(long incarnation, long yours) implements MemberMessage {
+        @Override
+        public int type() {
+            return EXCLUDED;
+        }
+    }
+
+    /** The bytes of {@code message}, header included. */
+    static byte[] encode(MemberMessage message) {
+        Wire.Writer w = new Wire.Writer().putByte(message.type()).putLong(message.incarnation());
+        if (message instanceof Hello m) {
+            w.putString(m.description());
+        } else if (message instanceof HelloAck m) {
+            w.putString(m.verdict());
+        } else if (message instanceof Handshake m) {
+            w.putLong(m.yours()).putLong(m.fence()).putInt(m.master()).putLong(m.epoch());
+        } else if (message instanceof Excluded m) {
+            w.putLong(m.yours());
+        }
+        return w.bytes();
+    }
+
+    /**
+     * The message of type {@code type} whose header carried {@code incarnation}, the rest in {@code in}.
+     *
+     * @throws IllegalArgumentException if it is not a membership message, or a field is missing
+     */
+    static MemberMessage decode(int type, long incarnation, Wire.Reader in) {
+        try {
+            return switch (type) {
+                case PING -> new Ping(incarnation);
+                case HELLO -> new Hello(incarnation, in.getString());
+                case HELLO_ACK -> new HelloAck(incarnation, in.getString());
+                case REJOIN -> new Rejoin(incarnation, in.getLong(), in.getLong(), in.getInt(), in.getLong());
+                case REJOIN_ACK -> new RejoinAck(incarnation, in.getLong(), in.getLong(), in.getInt(), in.getLong());
+                case EXCLUDED -> new Excluded(incarnation, in.getLong());
+                default -> throw new IllegalArgumentException("type " + type);
+            };
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("not a membership message: " + e, e);
+        }
+    }
+}

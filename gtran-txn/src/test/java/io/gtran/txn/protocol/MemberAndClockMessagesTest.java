@@ -1,0 +1,46 @@
+package io.gtran.txn.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Membership and clock messages read back as written; bytes that are none are refused. */
+class MemberAndClockMessagesTest {
+    @Test
+    void everyMembershipMessageReadsBackThroughTheOperationsHeader() {
+        List<MemberMessage> messages = List.of(
+                new MemberMessage.Ping(7),
+                new MemberMessage.Hello(7, "members=[0, 1, 2] gtran.txn.lease-ms=500"),
+                new MemberMessage.HelloAck(7, ""),
+                new MemberMessage.Rejoin(7, 8, 1_000L << 10, 1, 3),
+                new MemberMessage.RejoinAck(7, 8, 2_000L << 10, -1, 0),
+                new MemberMessage.Excluded(7, 9));
+        for (MemberMessage m : messages) {
+            Wire.Reader in = new Wire.Reader(MemberMessage.encode(m));
+            int type = in.getByte();
+            assertTrue(MemberMessage.isMembership(type), m.toString());
+            assertEquals(m, MemberMessage.decode(type, in.getLong(), in));
+        }
+        assertFalse(MemberMessage.isMembership(0), "the operations' own types are not membership's");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> MemberMessage.decode(MemberMessage.REJOIN, 7, new Wire.Reader(new byte[4])));
+        assertTrue(e.getMessage().startsWith("not a membership message"), e.getMessage());
+    }
+
+    @Test
+    void clockMessagesAreSeventeenBytesAndReadBack() {
+        for (ClockMessage m : List.of(new ClockMessage.Request(5), new ClockMessage.Reply(5, 1_795_933_312_674_156L))) {
+            byte[] bytes = ClockMessage.encode(m);
+            assertEquals(ClockMessage.LENGTH, bytes.length);
+            assertEquals(m, ClockMessage.decode(bytes));
+        }
+        assertThrows(IllegalArgumentException.class, () -> ClockMessage.decode(new byte[16]));
+        byte[] unknownKind = new byte[ClockMessage.LENGTH];
+        unknownKind[0] = 3;
+        assertThrows(IllegalArgumentException.class, () -> ClockMessage.decode(unknownKind));
+    }
+}
