@@ -66,11 +66,14 @@ class ClusterBankFaultsTest {
     private static final long INITIAL = 1_000;
     private static final int TRANSFER_THREADS = 6;
     private static final int AUDIT_THREADS = 3;
+    /** How long the workers run under delays, or reordering and drops. */
+    private static final long RUN_MS = 3_000;
     /**
-     * Four seconds after the fault: the survivors may wait out gtran.txn.dependency-wait-ms (2 s here)
-     * on the lost coordinator's transactions before they commit again, and must be seen committing after.
+     * Under a cut or a kill: four seconds after the fault, as the survivors may wait out
+     * gtran.txn.dependency-wait-ms (2 s here) on the lost coordinator's transactions before they
+     * commit again, and must be seen committing after.
      */
-    private static final long RUN_MS = 5_000;
+    private static final long FAULT_RUN_MS = 5_000;
     /** When the partition or the kill happens, from the start of the run. */
     private static final long FAULT_AT_MS = 1_000;
     /** Longer than the majority takes to settle node 0's transactions (a lease, then the remote timeout, 1 s here). */
@@ -92,7 +95,13 @@ class ClusterBankFaultsTest {
 
 
     enum Schedule {
-        DELAYS, REORDER_AND_DROPS, HEALED_PARTITION, COORDINATOR_KILLED
+        DELAYS(RUN_MS), REORDER_AND_DROPS(RUN_MS), HEALED_PARTITION(FAULT_RUN_MS), COORDINATOR_KILLED(FAULT_RUN_MS);
+
+        final long runMs;
+
+        Schedule(long runMs) {
+            this.runMs = runMs;
+        }
     }
 
     /** A transfer as its client ran it: from, to and amount are account indexes and money; {@code beganMs} from the start. */
@@ -218,7 +227,7 @@ class ClusterBankFaultsTest {
             }
             default -> { }
         }
-        sleepUntil(RUN_MS);
+        sleepUntil(schedule.runMs);
         stop.set(true);
         for (Thread worker : workers) {
             worker.join(TimeUnit.SECONDS.toMillis(30));
@@ -549,7 +558,7 @@ class ClusterBankFaultsTest {
                 ledger.abortCount(), new TreeMap<>(ledger.aborts), ledger.unknown.size(), ledger.nothingToMove.sum(),
                 ledger.audits.sum(), ledger.auditAborts.sum());
         StringBuilder timeline = new StringBuilder("  commits per 250 ms (node 0 / nodes 1-2):");
-        for (long at = 0; at < RUN_MS + 250; at += 250) {
+        for (long at = 0; at < schedule.runMs + 250; at += 250) {
             long from = at;
             long zero = ledger.committed.stream().filter(t -> t.node() == 0 && t.endedMs() >= from && t.endedMs() < from + 250).count();
             long rest = ledger.committed.stream().filter(t -> t.node() != 0 && t.endedMs() >= from && t.endedMs() < from + 250).count();
