@@ -92,8 +92,9 @@ class RemoteParts {
         return members.others().stream().mapToInt(Integer::intValue).sorted().toArray();
     }
 
+    /** Whether this node is the only member (a membership always holds its own node). */
     boolean otherMembersEmpty() {
-        return members.others().isEmpty();
+        return members.isSingle(); // no copy of the member list: called on every routed read
     }
 
     boolean isEmpty() {
