@@ -188,10 +188,7 @@ class DecidedWriterWordsTest extends DoBetterScenario {
     void anIdIsBoundAgainByTheStatusOfItsElementsDeleter(TxnStatus outcome) {
         open(Map.of(TxnConfig.GC, false));
         ExternalIds ids = node.engine.externalIds();
-        Transaction setup = node.begin(Isolation.SERIALIZABLE);
-        long old = setup.addVertex(person);
-        ids.bind(setup, ElementKind.VERTEX, "ann", "ann", old);
-        setup.commit();
+        long old = committedVertexBoundTo(ids, "ann");
 
         Transaction deleter = node.begin(Isolation.SERIALIZABLE);
         deleter.removeVertex(old);
@@ -214,10 +211,7 @@ class DecidedWriterWordsTest extends DoBetterScenario {
     void bindingAnIdWhoseElementAValidatingTransactionDeletesIsAConflict() {
         open(Map.of(TxnConfig.GC, false));
         ExternalIds ids = node.engine.externalIds();
-        Transaction setup = node.begin(Isolation.SERIALIZABLE);
-        long old = setup.addVertex(person);
-        ids.bind(setup, ElementKind.VERTEX, "bob", "bob", old);
-        setup.commit();
+        long old = committedVertexBoundTo(ids, "bob");
         Transaction deleter = node.begin(Isolation.SERIALIZABLE);
         deleter.removeVertex(old);
         assertTrue(new CommitProtocol(deleter).prepare()); // VALIDATING, its commit time taken
@@ -227,5 +221,14 @@ class DecidedWriterWordsTest extends DoBetterScenario {
                 () -> ids.bind(again, ElementKind.VERTEX, "bob", "bob", fresh));
         assertEquals(ConflictKind.WRITE_WRITE, e.kind());
         assertTrue(e.getMessage().contains("being deleted"), e.getMessage());
+    }
+
+    /** A committed vertex that user id {@code id} is bound to. */
+    private long committedVertexBoundTo(ExternalIds ids, String id) {
+        Transaction setup = node.begin(Isolation.SERIALIZABLE);
+        long vertex = setup.addVertex(person);
+        ids.bind(setup, ElementKind.VERTEX, id, id, vertex);
+        setup.commit();
+        return vertex;
     }
 }

@@ -87,7 +87,7 @@ public final class SyncedClock implements Clock {
             start = masterMicros(now);
         } else {
             keepFloor(now);
-            start = floorMicros != Long.MIN_VALUE ? floorMicros + microsUp((now - floorNanos) * (1 + drift)) : time.wallMicros();
+            start = floorMicros != Long.MIN_VALUE ? floorNow(now) : time.wallMicros();
         }
         baseMicros = Math.max(start, lastMicros + 1);
         baseNanos = now;
@@ -132,6 +132,11 @@ public final class SyncedClock implements Clock {
         } else {
             lastMicros = Math.max(lastMicros, micros);
         }
+    }
+
+    /** The old master's time now at the most, from the floor kept when its samples were dropped. */
+    private long floorNow(long nanos) {
+        return floorMicros + microsUp((nanos - floorNanos) * (1 + drift));
     }
 
     /** Remembers the samples' upper bound before they are dropped. */
@@ -290,8 +295,12 @@ public final class SyncedClock implements Clock {
     @Override
     public synchronized long fence() {
         Marzullo.Interval now = interval();
-        long bound = Math.max(lastMicros, now != null ? now.hi() : floorMicros == Long.MIN_VALUE ? lastMicros
-                : floorMicros + microsUp((time.nanos() - floorNanos) * (1 + drift)));
+        long bound = lastMicros;
+        if (now != null) {
+            bound = Math.max(bound, now.hi());
+        } else if (floorMicros != Long.MIN_VALUE) {
+            bound = Math.max(bound, floorNow(time.nanos()));
+        }
         return bound << NODE_BITS | node;
     }
 

@@ -667,8 +667,8 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         if (!lost.add(peer)) {
             return;
         }
-        for (java.util.function.IntConsumer listener : inTime ? actedListeners : java.util.List.<java.util.function.IntConsumer>of()) {
-            listener.accept(peer);
+        if (inTime) {
+            actedListeners.forEach(listener -> listener.accept(peer));
         }
         rounds.forEach((txn, round) -> {
             round.round.onLost(peer);

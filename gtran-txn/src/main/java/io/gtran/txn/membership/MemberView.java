@@ -514,9 +514,7 @@ public final class MemberView {
             if (rc != null) {
                 rc.readmitted(peer, theirFence); // before it leaves the lost set: its operations meet a lifted clock
             }
-            if (!lost.remove(peer)) {
-                return;
-            }
+            lost.remove(peer); // under the lock a loss report takes: still there since the check above
             Long since = lostAt.remove(peer);
             long millis = since == null ? 0 : TimeUnit.NANOSECONDS.toMillis(time.nanos() - since);
             LOG.warn("node {}: member {} rejoined after {} ms lost", self, peer, millis);
