@@ -2,8 +2,8 @@ package io.gtran.core;
 
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.ElementIds;
-import io.gtran.txn.ElementKind;
 import io.gtran.txn.Transaction;
+import io.gtran.txn.common.ElementKind;
 import java.util.Arrays;
 import java.util.Iterator;
 import org.apache.tinkerpop.gremlin.structure.Edge;

@@ -1,8 +1,8 @@
 package io.gtran.core;
 
 import io.gtran.storage.UnknownElementException;
-import io.gtran.txn.ElementKind;
-import io.gtran.txn.ElementNotFoundException;
+import io.gtran.txn.common.ElementKind;
+import io.gtran.txn.common.ElementNotFoundException;
 import org.apache.tinkerpop.gremlin.structure.Element;
 import org.apache.tinkerpop.gremlin.structure.Graph;
 import org.apache.tinkerpop.gremlin.structure.util.ElementHelper;

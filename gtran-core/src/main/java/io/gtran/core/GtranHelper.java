@@ -2,9 +2,9 @@ package io.gtran.core;
 
 import io.gtran.storage.EdgeDirection;
 import io.gtran.storage.ElementIds;
-import io.gtran.txn.ElementKind;
 import io.gtran.txn.MemberScan;
 import io.gtran.txn.Transaction;
+import io.gtran.txn.common.ElementKind;
 import java.util.Iterator;
 import org.apache.tinkerpop.gremlin.structure.Direction;
 import org.apache.tinkerpop.gremlin.structure.Edge;

@@ -1,10 +1,10 @@
 package io.gtran.core;
 
 import io.gtran.storage.ElementIds;
-import io.gtran.txn.ElementKind;
-import io.gtran.txn.ExternalIdTakenException;
 import io.gtran.txn.ExternalIds;
 import io.gtran.txn.Transaction;
+import io.gtran.txn.common.ElementKind;
+import io.gtran.txn.common.ExternalIdTakenException;
 import java.util.UUID;
 import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.Element;
@@ -79,7 +79,7 @@ final class GtranIds {
      * names: it could not be found by its id, so the caller discards it and makes another.
      */
     boolean shadowed(Transaction txn, long internal, ElementKind kind) {
-        return local(internal) ? external.shadowed(kind, internal) : txn.shadowedId(kind, internal);
+        return local(internal) ? external.shadowed(kind, internal) : txn.externalIds().shadowed(kind, internal);
     }
 
     /**
@@ -91,7 +91,7 @@ final class GtranIds {
     Object bind(GtranTransaction.Scope scope, ElementKind kind, Object given, long internal) {
         Object id = normalize(given, kind == ElementKind.EDGE ? Edge.class : Vertex.class);
         try {
-            return scope.txn().bindExternalId(kind, given, id, internal);
+            return scope.txn().externalIds().bind(kind, given, id, internal);
         } catch (ExternalIdTakenException taken) {
             throw kind == ElementKind.EDGE
                     ? Graph.Exceptions.edgeWithIdAlreadyExists(taken.id())
@@ -109,7 +109,7 @@ final class GtranIds {
             return ElementIds.NONE; // no element can have such an id: nothing to find or to validate
         }
         Object parsed = canonical instanceof String s ? parse(s) : null; // a numeric or UUID id written as a string
-        return txn.resolveExternalId(kind, canonical, parsed);
+        return txn.externalIds().resolve(kind, canonical, parsed);
     }
 
     /** The id to show for an element known by its internal id: its external id, if it has (or had) one. */
@@ -123,7 +123,7 @@ final class GtranIds {
         }
         GtranTransaction.Scope scope = graph.transaction().scope();
         try {
-            Object id = scope.txn().exposedId(kind, internal);
+            Object id = scope.txn().externalIds().exposed(kind, internal);
             remember(internal, id);
             return id;
         } catch (RuntimeException e) {
@@ -144,7 +144,7 @@ final class GtranIds {
             return;
         }
         long[] ask = java.util.Arrays.copyOf(wanted, n);
-        Object[] ids = txn.exposedIds(kind, ask);
+        Object[] ids = txn.externalIds().exposedMany(kind, ask);
         for (int i = 0; i < n; i++) {
             remember(ask[i], ids[i]);
         }
@@ -157,9 +157,9 @@ final class GtranIds {
         shown.put(internal, id);
     }
 
-    /** The node a vertex with user-supplied id {@code given} lives on (see Transaction#homeOfVertexId). */
+    /** The node a vertex with user-supplied id {@code given} lives on (see ExternalIdRouting#homeOfVertex). */
     int homeOfVertex(Transaction txn, Object given) {
-        return txn.homeOfVertexId(normalize(given, Vertex.class));
+        return txn.externalIds().homeOfVertex(normalize(given, Vertex.class));
     }
 
     private static Object canonical(Object id) {

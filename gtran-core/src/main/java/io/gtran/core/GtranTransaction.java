@@ -1,7 +1,7 @@
 package io.gtran.core;
 
 import io.gtran.txn.Transaction;
-import io.gtran.txn.TransactionConflictException;
+import io.gtran.txn.common.TransactionConflictException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -190,7 +190,7 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
             scope.revert();
             fireOnRollback();
             throw TransactionAbortedException.atCommit(conflict);
-        } catch (io.gtran.txn.CommitOutcomeUnknownException unknown) {
+        } catch (io.gtran.txn.common.CommitOutcomeUnknownException unknown) {
             // Neither committed nor rolled back yet: the cluster decides it, alike everywhere. What it
             // changed outside the store stays (an index is a superset; a commit must keep it).
             throw new TransactionException(unknown.getMessage(), unknown);

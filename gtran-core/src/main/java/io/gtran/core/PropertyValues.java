@@ -3,7 +3,7 @@ package io.gtran.core;
 import io.gtran.storage.ElementIds;
 import io.gtran.storage.SerializedValue;
 import io.gtran.storage.ValueType;
-import io.gtran.txn.ElementKind;
+import io.gtran.txn.common.ElementKind;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

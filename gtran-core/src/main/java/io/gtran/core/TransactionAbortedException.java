@@ -1,6 +1,6 @@
 package io.gtran.core;
 
-import io.gtran.txn.TransactionConflictException;
+import io.gtran.txn.common.TransactionConflictException;
 import org.apache.tinkerpop.gremlin.structure.util.TemporaryException;
 import org.apache.tinkerpop.gremlin.structure.util.TransactionException;
 

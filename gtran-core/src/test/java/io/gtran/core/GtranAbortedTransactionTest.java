@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gtran.txn.ConflictKind;
+import io.gtran.txn.common.ConflictKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.GtranNode;
-import io.gtran.txn.Membership;
+import io.gtran.txn.membership.Membership;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gtran.txn.Isolation;
+import io.gtran.txn.common.Isolation;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;

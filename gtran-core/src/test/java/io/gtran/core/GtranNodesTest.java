@@ -9,7 +9,7 @@ import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.ElementIds;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.GtranNode;
-import io.gtran.txn.Isolation;
+import io.gtran.txn.common.Isolation;
 import java.util.List;
 import java.util.Map;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;

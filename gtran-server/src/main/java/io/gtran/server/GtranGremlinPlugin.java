@@ -3,7 +3,7 @@ package io.gtran.server;
 import io.gtran.core.GtranGraph;
 import io.gtran.core.TransactionAbortedException;
 import io.gtran.core.index.Indexes;
-import io.gtran.txn.Isolation;
+import io.gtran.txn.common.Isolation;
 import org.apache.tinkerpop.gremlin.jsr223.AbstractGremlinPlugin;
 import org.apache.tinkerpop.gremlin.jsr223.DefaultImportCustomizer;
 import org.apache.tinkerpop.gremlin.jsr223.ImportCustomizer;

@@ -3,8 +3,14 @@ package io.gtran.txn;
 
 import io.gtran.storage.Dictionary;
 import io.gtran.storage.GraphStore;
-import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.ElementKind;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
+import io.gtran.txn.common.TxnWords;
+import io.gtran.txn.protocol.OpsMessage;
 import io.gtran.txn.protocol.Wire;
+import io.gtran.txn.query.Chain;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -137,7 +143,7 @@ final class Chains {
             for (int i = 0; i < labels.length; i++) {
                 labels[i] = store.labels().intern(s.labels()[i]); // as ADJACENT_MANY: the read is recorded under the name's id
             }
-            long[][] pairs = txn.adjacentManyHere(vertices, s.direction(), labels);
+            long[][] pairs = txn.adjacency.manyHere(vertices, s.direction(), labels);
             for (int i = 0; i < vertices.length; i++) {
                 if (pairs[i] == null) {
                     piece.unseen.add(vertices[i]);
@@ -480,7 +486,7 @@ final class Chains {
             long[] numbers = java.util.Arrays.copyOf(requests, n);
             byte[][] payloads = new byte[n][];
             for (int i = 0; i < to.length; i++) {
-                Wire.Writer w = new Wire.Writer().putByte(ClusterParts.FORWARD).putLong(requests[i]).putBytes(heads[i]);
+                Wire.Writer w = new Wire.Writer().putByte(OpsMessage.FORWARD).putLong(requests[i]).putBytes(heads[i]);
                 Report.writeAll(w, i == 0 ? carried : List.of());
                 payloads[i] = w.bytes();
             }
@@ -491,9 +497,9 @@ final class Chains {
             }
             engine.remoteCalls.add(to.length);
             try {
-                byte[][] answers = cluster.exchange(all, numbers, payloads);
+                Wire.Reader[] answers = cluster.exchange(all, numbers, payloads);
                 for (int i = 0; i < to.length; i++) {
-                    Wire.Reader answer = new Wire.Reader(answers[i]);
+                    Wire.Reader answer = new Wire.Reader(OpsMessage.chainAckOf(answers[i]));
                     if (answer.getByte() != ClusterParts.OK) {
                         return answer.getString();
                     }
@@ -599,7 +605,7 @@ final class Chains {
                 }
             }
             wrote = context.wrote;
-            preReads = !txn.preReadDependencies.isEmpty();
+            preReads = !txn.visibility.preReadDependencies.isEmpty();
         }
         int coordinator = TxnWords.node(txn.id());
         Onward onward = status == ClusterParts.OK ? onward(txn.id(), txn.beginTime(), txn.isolation(), chainId, chain, piece)
@@ -622,7 +628,7 @@ final class Chains {
     }
 
     private static byte[] result(long request, long chainId, int status, List<Report> reports, Piece piece, byte[] body) {
-        Wire.Writer w = new Wire.Writer().putByte(ClusterParts.RESULT).putLong(request).putLong(chainId).putByte(status);
+        Wire.Writer w = new Wire.Writer().putByte(OpsMessage.RESULT).putLong(request).putLong(chainId).putByte(status);
         Report.writeAll(w, reports);
         piece.results.write(w);
         return w.putLongs(piece.unseen.toArray()).putBytes(body).bytes();

@@ -8,9 +8,15 @@ import io.gtran.storage.ElementIds;
 import io.gtran.storage.StoreCapacityException;
 import io.gtran.txn.agent.AgentHandle;
 import io.gtran.txn.agent.MessageAgent;
-import io.gtran.txn.cluster.CommitMessenger;
-import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.commit.CommitMessenger;
+import io.gtran.txn.common.ElementNotFoundException;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
+import io.gtran.txn.common.TxnWords;
 import io.gtran.txn.membership.MemberView;
+import io.gtran.txn.membership.Membership;
+import io.gtran.txn.protocol.Op;
+import io.gtran.txn.protocol.OpsMessage;
 import io.gtran.txn.protocol.Outcome;
 import io.gtran.txn.protocol.Vote;
 import io.gtran.txn.protocol.Wire;
@@ -44,26 +50,17 @@ import org.slf4j.LoggerFactory;
 final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     static final String MAILBOX = "gtran.ops";
     private static final Logger LOG = LoggerFactory.getLogger(ClusterParts.class);
-    private static final int REQUEST = 0;
-    private static final int REPLY = 1;
-    // 2, 3, 4, 9, 10 and 11 are membership's (MemberMessage).
-    /** Asks the authority for names for a label's or property key's id: not part of any transaction. */
-    private static final int NAME = 5;
-    private static final int NAME_ACK = 6;
-    /** A pushed chain's traversers sent on to their owner, and a node's report to the chain's coordinator (see {@link Chains}). */
-    static final int FORWARD = 7;
-    static final int RESULT = 8;
-    /** The dictionaries NAME asks about. */
+    /** The dictionaries a {@link OpsMessage.Name} asks about. */
     static final int LABELS = 0;
     static final int PROPERTY_KEYS = 1;
+    /** The status of a pushed chain's report (see {@link Chains}). */
     static final int OK = 0;
     static final int CONFLICT = 1;
-    static final int NOT_FOUND = 2;
     static final int ERROR = 3;
     static final int REFUSED = 4;
     /** Whether {@code payload}, sent to mailbox {@value #MAILBOX}, is an operation's request or reply. */
     static boolean isOperation(byte[] payload) {
-        return payload.length > 0 && (payload[0] == REQUEST || payload[0] == REPLY || payload[0] == FORWARD || payload[0] == RESULT);
+        return payload.length > 0 && OpsMessage.isOperation(payload[0]);
     }
 
     /** First resend of an unanswered request; doubled up to {@link #MAX_RESEND_MS}. */
@@ -80,7 +77,8 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     /** The receive path and the heartbeat, once {@link #start}ed. */
     private volatile AgentHandle receiver;
     private final AtomicLong nextRequest = new AtomicLong();
-    private final Map<Long, CompletableFuture<byte[]>> waiting = new ConcurrentHashMap<>();
+    /** Requests sent and not yet answered: each answer, read past its header, goes to whoever waits. */
+    private final Map<Long, CompletableFuture<Wire.Reader>> waiting = new ConcurrentHashMap<>();
     private final Map<Long, Context> contexts = new ConcurrentHashMap<>();
     private final Membership members;
     private final MemberView view;
@@ -92,7 +90,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     static final class Context {
         final ParticipantPart txn;
         int lastSeq;
-        byte[] lastReply;
+        OpsMessage.Answer lastReply;
         /** Set once an operation here wrote (read by other transactions' validation without the lock). */
         volatile boolean wrote;
         /** Set once VALIDATE entered it in this node's recent committed table. */
@@ -103,10 +101,6 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         Context(ParticipantPart txn) {
             this.txn = txn;
         }
-    }
-
-    /** An answer: its status, what the context holds after it, and the result. */
-    record Reply(int status, boolean wrote, boolean preReads, Wire.Reader body) {
     }
 
     ClusterParts(TransactionEngine engine, Fabric fabric) {
@@ -166,7 +160,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
 
     /** Sends {@code body} to {@code to} as the answer to its request {@code request}. */
     void reply(int to, long request, byte[] body) {
-        send(to, new Wire.Writer().putByte(REPLY).putLong(request).putBytes(body).bytes());
+        send(to, OpsMessage.encode(new OpsMessage.ChainAck(request, body)));
     }
 
     // ------------------------------------------------------------------ coordinator side
@@ -177,7 +171,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
      *
      * @throws TimeoutException if none came within gtran.txn.remote-timeout-ms, or {@code to} is lost
      */
-    Reply call(int to, Transaction txn, int seq, byte[] op) throws TimeoutException {
+    OpsMessage.Answer call(int to, Transaction txn, int seq, byte[] op) throws TimeoutException {
         return callAll(new int[] {to}, txn, new int[] {seq}, new byte[][] {op})[0];
     }
 
@@ -187,19 +181,17 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
      *
      * @throws TimeoutException naming the first node that did not answer, or is lost
      */
-    Reply[] callAll(int[] to, Transaction txn, int[] seqs, byte[][] ops) throws TimeoutException {
+    OpsMessage.Answer[] callAll(int[] to, Transaction txn, int[] seqs, byte[][] ops) throws TimeoutException {
         long[] requests = new long[to.length];
         byte[][] payloads = new byte[to.length][];
         for (int i = 0; i < to.length; i++) {
             requests[i] = nextRequest.incrementAndGet();
-            payloads[i] = new Wire.Writer().putByte(REQUEST).putLong(requests[i]).putLong(txn.id()).putLong(txn.beginTime())
-                    .putByte(txn.isolation().ordinal()).putInt(seqs[i]).putBytes(ops[i]).bytes();
+            payloads[i] = OpsMessage.encode(new OpsMessage.Request(requests[i], txn.id(), txn.beginTime(), txn.isolation(), seqs[i], ops[i]));
         }
-        byte[][] answers = exchange(to, requests, payloads);
-        Reply[] replies = new Reply[to.length];
+        Wire.Reader[] answers = exchange(to, requests, payloads);
+        OpsMessage.Answer[] replies = new OpsMessage.Answer[to.length];
         for (int i = 0; i < to.length; i++) {
-            Wire.Reader in = new Wire.Reader(answers[i]);
-            replies[i] = new Reply(in.getByte(), in.getBoolean(), in.getBoolean(), in);
+            replies[i] = OpsMessage.answerOf(answers[i]);
         }
         return replies;
     }
@@ -213,8 +205,8 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
      * @throws IllegalStateException if this node is closed
      */
     @SuppressWarnings("unchecked")
-    byte[][] exchange(int[] to, long[] requests, byte[][] payloads) throws TimeoutException {
-        CompletableFuture<byte[]>[] answers = new CompletableFuture[to.length];
+    Wire.Reader[] exchange(int[] to, long[] requests, byte[][] payloads) throws TimeoutException {
+        CompletableFuture<Wire.Reader>[] answers = new CompletableFuture[to.length];
         for (int i = 0; i < to.length; i++) {
             answers[i] = new CompletableFuture<>();
             waiting.put(requests[i], answers[i]);
@@ -243,7 +235,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                 }
                 try {
                     all.get(Math.min(TimeUnit.MILLISECONDS.toNanos(resend), left), TimeUnit.NANOSECONDS);
-                    byte[][] result = new byte[to.length][];
+                    Wire.Reader[] result = new Wire.Reader[to.length];
                     for (int i = 0; i < to.length; i++) {
                         result[i] = answers[i].join();
                     }
@@ -264,11 +256,11 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         }
     }
 
-    private byte[] exchange(int to, long request, byte[] payload) throws TimeoutException {
+    private Wire.Reader exchange(int to, long request, byte[] payload) throws TimeoutException {
         return exchange(new int[] {to}, new long[] {request}, new byte[][] {payload})[0];
     }
 
-    private static int firstUnanswered(int[] to, CompletableFuture<byte[]>[] answers) {
+    private static int firstUnanswered(int[] to, CompletableFuture<Wire.Reader>[] answers) {
         for (int i = 0; i < to.length; i++) {
             if (!answers[i].isDone()) {
                 return to[i];
@@ -291,22 +283,20 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
      */
     int nameId(int authority, int dictionary, String name, boolean create) {
         long request = nextRequest.incrementAndGet();
-        byte[] payload = new Wire.Writer().putByte(NAME).putLong(request).putByte(dictionary).putBoolean(create)
-                .putString(name).bytes();
+        byte[] payload = OpsMessage.encode(new OpsMessage.Name(request, dictionary, create, name));
         String what = (dictionary == LABELS ? "label '" : "property key '") + name + "'";
-        byte[] answer;
+        OpsMessage.NameAck answer;
         try {
-            answer = exchange(authority, request, payload);
+            answer = OpsMessage.nameAckOf(request, exchange(authority, request, payload));
         } catch (TimeoutException e) {
             throw new IllegalStateException("node " + node + " cannot " + (create ? "intern " : "look up ") + what
                     + ": node " + authority + ", the authority for names, did not answer: " + e.getMessage());
         }
-        Wire.Reader in = new Wire.Reader(answer);
-        if (in.getByte() == OK) {
-            return in.getInt();
+        if (answer.failure() == null) {
+            return answer.id();
         }
-        String type = in.getString();
-        String reason = in.getString();
+        String type = answer.failure();
+        String reason = answer.reason();
         if (type.equals(StoreCapacityException.class.getName())) {
             throw new StoreCapacityException("node " + authority + ", the authority for names: " + reason);
         }
@@ -315,10 +305,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     }
 
     /** Answers NAME from this node's own dictionary, which is the cluster's if this node is the authority. */
-    private byte[] serveName(int from, Wire.Reader in) {
-        int dictionary = in.getByte();
-        boolean create = in.getBoolean();
-        String name = in.getString();
+    private OpsMessage.NameAck serveName(int from, OpsMessage.Name asked) {
         try {
             if (view.isForeign(from)) {
                 throw new IllegalStateException("node " + node + " refuses node " + from + ": their cluster descriptions differ");
@@ -327,11 +314,10 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                 throw new IllegalStateException("node " + node + " is not the authority for names; node "
                         + engine.nameAuthority() + " is");
             }
-            Dictionary names = dictionary == LABELS ? engine.store().labels() : engine.store().propertyKeys();
-            return new Wire.Writer().putByte(OK).putInt(names.answer(name, create)).bytes();
+            Dictionary names = asked.dictionary() == LABELS ? engine.store().labels() : engine.store().propertyKeys();
+            return new OpsMessage.NameAck(asked.request(), names.answer(asked.name(), asked.create()), null, null);
         } catch (RuntimeException e) {
-            return new Wire.Writer().putByte(ERROR).putString(e.getClass().getName()).putString(String.valueOf(e.getMessage()))
-                    .bytes();
+            return new OpsMessage.NameAck(asked.request(), 0, e.getClass().getName(), String.valueOf(e.getMessage()));
         }
     }
 
@@ -364,31 +350,44 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         @Override
         public void onMessage(Message message, long nowNanos) {
             Wire.Reader in = new Wire.Reader(message.payload());
-            int type = in.getByte();
-            long request = in.getLong();
+            OpsMessage.Header header = OpsMessage.headerOf(in);
+            int type = header.type();
+            long request = header.request();
             int from = message.fromNode();
             if (view.take(type, from, request, in, nowNanos)) {
                 return; // membership's
             }
-            if (type == REPLY || type == NAME_ACK) {
-                CompletableFuture<byte[]> answer = waiting.get(request);
-                if (answer != null) {
-                    answer.complete(in.getBytes());
+            switch (type) {
+                case OpsMessage.REPLY, OpsMessage.NAME_ACK -> {
+                    CompletableFuture<Wire.Reader> answer = waiting.get(request);
+                    if (answer != null) {
+                        answer.complete(in); // read by the waiter, who knows what it asked
+                    }
+                    return;
                 }
-            } else if (type == FORWARD) {
-                chains.forward(from, request, in);
-            } else if (type == RESULT) {
-                chains.result(from, request, in);
-            } else if (type == NAME) {
-                work.execute(() -> send(from, new Wire.Writer().putByte(NAME_ACK).putLong(request)
-                        .putBytes(serveName(from, in)).bytes()));
-            } else {
+                case OpsMessage.FORWARD -> {
+                    chains.forward(from, request, in);
+                    return;
+                }
+                case OpsMessage.RESULT -> {
+                    chains.result(from, request, in);
+                    return;
+                }
+                default -> {
+                }
+            }
+            OpsMessage decoded = OpsMessage.decode(type, request, in);
+            if (decoded instanceof OpsMessage.Name name) {
+                work.execute(() -> send(from, OpsMessage.encode(serveName(from, name))));
+            } else if (decoded instanceof OpsMessage.Request asked) {
                 work.execute(() -> {
-                    byte[] reply = serve(from, in);
+                    OpsMessage.Answer reply = serve(from, asked);
                     if (reply != null) {
-                        send(from, new Wire.Writer().putByte(REPLY).putLong(request).putBytes(reply).bytes());
+                        send(from, OpsMessage.encode(new OpsMessage.Reply(request, reply)));
                     }
                 });
+            } else {
+                LOG.warn("node={} ignored a message of unknown type {} from node {} on {}", node, type, from, MAILBOX);
             }
         }
 
@@ -399,12 +398,12 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     }
 
     /** Runs a request here; returns the reply, or null for a stale duplicate (nobody waits for it). */
-    private byte[] serve(int from, Wire.Reader in) {
-        long txnId = in.getLong();
-        long beginTime = in.getLong();
-        Isolation isolation = Isolation.values()[in.getByte()];
-        int seq = in.getInt();
-        byte[] op = in.getBytes();
+    private OpsMessage.Answer serve(int from, OpsMessage.Request asked) {
+        long txnId = asked.txn();
+        long beginTime = asked.beginTime();
+        Isolation isolation = asked.isolation();
+        int seq = asked.seq();
+        byte[] op = asked.op();
         if (view.isForeign(from)) {
             return refused("node " + node + " refuses node " + from + ": their cluster descriptions differ");
         }
@@ -436,7 +435,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                 return refused(TxnWords.toString(txnId) + " no longer takes operations at node " + node
                         + " (it is validating or has finished)");
             }
-            byte[] reply = run(context, op);
+            OpsMessage.Answer reply = run(context, op);
             context.lastSeq = seq;
             context.lastReply = reply;
             return reply;
@@ -501,34 +500,34 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         return null;
     }
 
-    private byte[] run(Context context, byte[] op) {
+    private OpsMessage.Answer run(Context context, byte[] op) {
         Transaction txn = context.txn;
-        Wire.Writer body = new Wire.Writer();
-        int status;
+        Wire.Writer result = new Wire.Writer();
+        RuntimeException failure = null;
         try {
-            RemoteOp.execute(txn, engine.store(), new Wire.Reader(op), body);
-            status = OK;
-        } catch (TransactionConflictException e) {
-            status = CONFLICT;
-            body = new Wire.Writer().putByte(e.kind().ordinal()).putLong(e.otherTransaction()).putString(e.on())
-                    .putString(e.detail());
-        } catch (ElementNotFoundException e) {
-            status = NOT_FOUND;
-            body = new Wire.Writer().putString(e.getMessage()).putLong(e.elementId());
+            RemoteOp.execute(txn, engine.store(), Op.decode(op), result);
         } catch (RuntimeException e) {
-            status = ERROR;
-            body = new Wire.Writer().putString(e.getClass().getName()).putString(e.getMessage());
+            failure = e;
         }
         if (!txn.isReadOnly()) {
             context.wrote = true;
         }
-        return new Wire.Writer().putByte(status).putBoolean(context.wrote).putBoolean(!txn.preReadDependencies.isEmpty())
-                .putBytes(body.bytes()).bytes();
+        boolean wrote = context.wrote;
+        boolean preReads = !txn.visibility.preReadDependencies.isEmpty();
+        if (failure == null) {
+            return new OpsMessage.Done(wrote, preReads, result.bytes());
+        }
+        if (failure instanceof TransactionConflictException e) {
+            return new OpsMessage.Conflict(wrote, preReads, e.kind(), e.otherTransaction(), e.on(), e.detail());
+        }
+        if (failure instanceof ElementNotFoundException e) {
+            return new OpsMessage.NotFound(wrote, preReads, e.getMessage(), e.elementId());
+        }
+        return new OpsMessage.Failed(wrote, preReads, failure.getClass().getName(), failure.getMessage());
     }
 
-    private static byte[] refused(String reason) {
-        return new Wire.Writer().putByte(REFUSED).putBoolean(false).putBoolean(false)
-                .putBytes(new Wire.Writer().putString(reason).bytes()).bytes();
+    private static OpsMessage.Answer refused(String reason) {
+        return new OpsMessage.Refused(reason);
     }
 
     /**

@@ -1,14 +1,25 @@
 package io.gtran.txn;
 
 import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
-import static io.gtran.txn.local.TxnWords.INFINITY;
-import static io.gtran.txn.local.TxnWords.NEVER;
+import static io.gtran.txn.common.TxnWords.INFINITY;
+import static io.gtran.txn.common.TxnWords.NEVER;
 
 import io.gtran.rdma.RegionAccessException;
 import io.gtran.rdma.UnknownRegionException;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.MvStore;
-import io.gtran.txn.cluster.CommitMessenger;
+import io.gtran.txn.commit.CommitMessenger;
+import io.gtran.txn.common.CommitOutcomeUnknownException;
+import io.gtran.txn.common.ConflictKey;
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.ElementKind;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.local.ElementCounts;
+import io.gtran.txn.local.RecentCommittedTable;
+import io.gtran.txn.local.StatusTable;
+import io.gtran.txn.local.StatusTableDescriptor;
+import io.gtran.txn.local.TxnStatus;
+import io.gtran.txn.local.WriteLog;
 import io.gtran.txn.protocol.Outcome;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -239,7 +250,7 @@ class CommitProtocol {
         ConflictKey common = txn.reads.firstCommon(store.nodeId(), otherWrites);
         // A version we read around while its writer executed: that writer committed (or is
         // validating) inside our window, so what we read is stale even if no key says so.
-        boolean readAround = txn.skippedWriters.contains(other);
+        boolean readAround = txn.visibility.skippedWriters.contains(other);
         if (common == null && !readAround) {
             return;
         }
@@ -318,7 +329,7 @@ class CommitProtocol {
         while (true) {
             RecentCommittedTable.Entry entry = recentCommitted.find(other);
             if (entry != null) {
-                return txn.awaitOutcome(entry, null);
+                return txn.visibility.awaitOutcome(entry, null);
             }
             if (cluster != null && cluster.messenger().decisionHere(other) == Outcome.ABORT) {
                 // Its part here was aborted (by DECIDE, or by the recovery that settled it when its
@@ -352,8 +363,8 @@ class CommitProtocol {
     }
 
     void awaitPreReadDependencies() {
-        for (RecentCommittedTable.Entry other : txn.preReadDependencies) {
-            if (txn.awaitOutcome(other, null) == TxnStatus.ABORTED) {
+        for (RecentCommittedTable.Entry other : txn.visibility.preReadDependencies) {
+            if (txn.visibility.awaitOutcome(other, null) == TxnStatus.ABORTED) {
                 throw txn.conflict(ConflictKind.PRE_READ_DEPENDENCY_ABORTED, other.txnId, null,
                         "this transaction read its writes while it validated");
             }

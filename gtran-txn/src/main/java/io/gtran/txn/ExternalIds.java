@@ -5,7 +5,12 @@ import io.gtran.storage.ElementTable;
 import io.gtran.storage.ExternalIdMap;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.UnknownElementException;
-import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.common.ConflictKey;
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.ElementKind;
+import io.gtran.txn.common.ExternalIdTakenException;
+import io.gtran.txn.common.TxnWords;
+import io.gtran.txn.local.Visibility;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
@@ -180,21 +185,21 @@ public final class ExternalIds {
         long end;
         long deleter;
         try {
-            begin = txn.inspectSettled(() -> table.beginTime(previous));
-            creator = txn.inspectedWord();
-            end = txn.inspectSettled(() -> table.endTime(previous));
-            deleter = txn.inspectedWord();
+            begin = txn.visibility.inspectSettled(() -> table.beginTime(previous));
+            creator = txn.visibility.inspectedWord();
+            end = txn.visibility.inspectSettled(() -> table.endTime(previous));
+            deleter = txn.visibility.inspectedWord();
         } catch (UnknownElementException freedMeanwhile) {
             return true; // GC freed it since the check above: dead to every running transaction
         }
-        if (begin == Transaction.LIVE_OTHER || end == Transaction.LIVE_OTHER) {
+        if (begin == Visibility.LIVE_OTHER || end == Visibility.LIVE_OTHER) {
             // another running transaction creates or deletes the element of this id: one of us must go
-            boolean creating = begin == Transaction.LIVE_OTHER;
+            boolean creating = begin == Visibility.LIVE_OTHER;
             throw txn.abortForConflict(ConflictKind.WRITE_WRITE, creating ? creator : deleter, key(id, kind),
                     "id " + id + " is being " + (creating ? "created" : "deleted") + " by another transaction");
         }
-        boolean created = begin != TxnWords.NEVER && begin != Transaction.ABORTED_OTHER;
-        boolean deleted = end != TxnWords.INFINITY && end != Transaction.ABORTED_OTHER;
+        boolean created = begin != TxnWords.NEVER && begin != Visibility.ABORTED_OTHER;
+        boolean deleted = end != TxnWords.INFINITY && end != Visibility.ABORTED_OTHER;
         if (created && !deleted) {
             return false; // committed and alive, created after this transaction began
         }

@@ -1,5 +1,7 @@
 package io.gtran.txn;
 
+import io.gtran.txn.common.ElementKind;
+import io.gtran.txn.protocol.Op;
 import io.gtran.txn.protocol.Wire;
 
 /**
@@ -36,7 +38,7 @@ public final class MemberScan {
         if (!localDone) {
             localDone = true;
             int[] next = new int[1];
-            long[] here = txn.scanPageHere(kind, label, 0, Integer.MAX_VALUE, next);
+            long[] here = txn.scans.scanPageHere(kind, label, 0, Integer.MAX_VALUE, next);
             if (here.length > 0) {
                 return here;
             }
@@ -45,8 +47,8 @@ public final class MemberScan {
             int node = others[at];
             int size = pageSize;
             int from = fromSlot;
-            Wire.Reader reply = txn.remote.call(node, RemoteOp.SCAN_PAGE, w -> w.putByte(kind.ordinal())
-                    .putString(RemoteOp.labelName(txn.engine.store(), label)).putInt(from).putInt(size));
+            Wire.Reader reply = txn.remote.call(node,
+                    new Op.ScanPage(kind, RemoteOp.labelName(txn.engine.store(), label), from, size));
             int nextSlot = reply.getInt();
             long[] page = reply.getLongs();
             if (nextSlot < 0) {

@@ -1,5 +1,10 @@
 package io.gtran.txn;
 
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
+import io.gtran.txn.local.RecentCommittedTable;
+import io.gtran.txn.local.TxnStatus;
+
 /**
  * The end of a {@link ParticipantPart}: its vote on VALIDATE and its finish on DECIDE
  * (docs/cluster-transactions.md, "Commit"). Its status is its coordinator's, so an abort here

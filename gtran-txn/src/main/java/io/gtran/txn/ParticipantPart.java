@@ -1,6 +1,10 @@
 package io.gtran.txn;
 
-import io.gtran.storage.ElementIds;
+import io.gtran.txn.common.ConflictKey;
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.ElementKind;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.local.ElementCounts;
 
 /**
  * Another node's transaction, its part on this node (docs/cluster-transactions.md, "Execution"):
@@ -36,26 +40,6 @@ final class ParticipantPart extends Transaction {
     @Override
     boolean spansNodes() {
         return true;
-    }
-
-    /** The coordinator sent this half here, and sends the mirror to the in-vertex's node. */
-    @Override
-    long addEdgeAcross(long outVertex, long inVertex, int label, int outHome, int inHome) {
-        if (outHome != store.nodeId()) {
-            throw new IllegalStateException("node " + store.nodeId() + " asked to add edge " + ElementIds.toString(outVertex)
-                    + " -> " + ElementIds.toString(inVertex) + ", whose out-vertex lives on node " + outHome);
-        }
-        return addEdgeHere(outVertex, inVertex, label, false);
-    }
-
-    /** The coordinator ends the mirror. */
-    @Override
-    void removeMirrorOf(long edgeId, long inVertex) {
-    }
-
-    /** The coordinator ended the vertex's edges to other members first. */
-    @Override
-    void removeEdgesAcross(long vertexId) {
     }
 
     /** Counted once, by the coordinator. */

@@ -4,7 +4,7 @@ import io.gtran.rdma.Fabric;
 import io.gtran.rdma.ForwardingFabric;
 import io.gtran.rdma.ForwardingMailbox;
 import io.gtran.rdma.Mailbox;
-import io.gtran.txn.cluster.CommitMessenger;
+import io.gtran.txn.commit.CommitMessenger;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 

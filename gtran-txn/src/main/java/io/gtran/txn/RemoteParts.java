@@ -1,11 +1,16 @@
 package io.gtran.txn;
 
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.ElementNotFoundException;
+import io.gtran.txn.membership.Membership;
+import io.gtran.txn.protocol.Op;
+import io.gtran.txn.protocol.OpsMessage;
 import io.gtran.txn.protocol.Wire;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
-import java.util.function.ObjIntConsumer;
+import java.util.function.IntFunction;
+
 
 /**
  * A coordinator's record of the parts of one transaction on other nodes (its participants), and
@@ -69,9 +74,10 @@ class RemoteParts {
         }
 
         @Override
-        Wire.Reader[] callEach(int[] nodes, RemoteOp op, ObjIntConsumer<Wire.Writer> args) {
+        Wire.Reader[] callEach(int[] nodes, IntFunction<Op> ops) {
             if (nodes.length > 0) {
-                throw new IllegalStateException("no other member to run " + op + " at: nodes=" + java.util.Arrays.toString(nodes));
+                throw new IllegalStateException("no other member to run " + ops.apply(0).type() + " at: nodes="
+                        + java.util.Arrays.toString(nodes));
             }
             return new Wire.Reader[0];
         }
@@ -139,16 +145,15 @@ class RemoteParts {
      * transaction (the part aborted itself already); an element missing there throws as it would
      * here; an answer that does not come aborts the transaction ({@link ConflictKind#PARTICIPANT_UNREACHABLE}).
      */
-    Wire.Reader call(int node, RemoteOp op, Consumer<Wire.Writer> args) {
-        return callEach(new int[] {node}, op, (w, i) -> args.accept(w))[0];
+    Wire.Reader call(int node, Op op) {
+        return callEach(new int[] {node}, i -> op)[0];
     }
 
     /**
-     * Runs {@code op} at each of {@code nodes} (distinct) at once, with the arguments {@code args}
-     * writes for the i-th, and returns their results in the same order once all have answered; failures as
+     * Runs operation {@code ops.apply(i)} at the i-th of {@code nodes} (distinct), all at once, and returns their results in the same order once all have answered; failures as
      * {@link #call}, the first node's in {@code nodes} order reported.
      */
-    Wire.Reader[] callEach(int[] nodes, RemoteOp op, ObjIntConsumer<Wire.Writer> args) {
+    Wire.Reader[] callEach(int[] nodes, IntFunction<Op> ops) {
         txn.ensureActive();
         Part[] asked = new Part[nodes.length];
         int[] seqs = new int[nodes.length];
@@ -157,15 +162,13 @@ class RemoteParts {
             seqs[i] = ++asked[i].seq;
             txn.engine.remoteCalls.increment();
         }
-        byte[][] ops = new byte[nodes.length][]; // each node's own arguments: one request per node, sent together
+        byte[][] encoded = new byte[nodes.length][]; // each node's own operation: one request per node, sent together
         for (int i = 0; i < nodes.length; i++) {
-            Wire.Writer w = new Wire.Writer().putByte(op.ordinal());
-            args.accept(w, i);
-            ops[i] = w.bytes();
+            encoded[i] = Op.encode(ops.apply(i));
         }
-        ClusterParts.Reply[] replies;
+        OpsMessage.Answer[] replies;
         try {
-            replies = cluster.callAll(nodes, txn, seqs, ops);
+            replies = cluster.callAll(nodes, txn, seqs, encoded);
         } catch (TimeoutException e) {
             throw txn.conflict(ConflictKind.PARTICIPANT_UNREACHABLE, 0, null, e.getMessage());
         }
@@ -180,34 +183,26 @@ class RemoteParts {
         return results;
     }
 
-    /** What {@code reply} from {@code node} means: its body, or the exception it reports. */
-    private Wire.Reader result(int node, ClusterParts.Reply reply) {
-        Wire.Reader body = new Wire.Reader(reply.body().getBytes());
-        switch (reply.status()) {
-            case ClusterParts.OK:
-                return body;
-            case ClusterParts.CONFLICT: {
-                ConflictKind kind = ConflictKind.values()[body.getByte()];
-                long other = body.getLong();
-                String on = body.getString();
-                String detail = body.getString();
-                throw txn.remoteConflict(kind, other, on, "at node " + node + (detail == null ? "" : ": " + detail));
-            }
-            case ClusterParts.NOT_FOUND: {
-                String message = body.getString();
-                throw new ElementNotFoundException(message, body.getLong(), true);
-            }
-            case ClusterParts.REFUSED:
-                throw txn.conflict(ConflictKind.PARTICIPANT_UNREACHABLE, 0, null, body.getString());
-            default: {
-                String type = body.getString();
-                String message = "at node " + node + ": " + body.getString();
-                switch (type) {
-                    case "java.lang.IllegalArgumentException" -> throw new IllegalArgumentException(message);
-                    case "java.lang.UnsupportedOperationException" -> throw new UnsupportedOperationException(message);
-                    default -> throw new IllegalStateException(type + " " + message);
-                }
-            }
+    /** What {@code answer} from {@code node} means: the result it carries, or the exception it reports. */
+    private Wire.Reader result(int node, OpsMessage.Answer answer) {
+        if (answer instanceof OpsMessage.Done done) {
+            return new Wire.Reader(done.result());
+        }
+        if (answer instanceof OpsMessage.Conflict c) {
+            throw txn.remoteConflict(c.kind(), c.other(), c.on(), "at node " + node + (c.detail() == null ? "" : ": " + c.detail()));
+        }
+        if (answer instanceof OpsMessage.NotFound missing) {
+            throw new ElementNotFoundException(missing.message(), missing.element(), true);
+        }
+        if (answer instanceof OpsMessage.Refused refused) {
+            throw txn.conflict(ConflictKind.PARTICIPANT_UNREACHABLE, 0, null, refused.reason());
+        }
+        OpsMessage.Failed failed = (OpsMessage.Failed) answer;
+        String message = "at node " + node + ": " + failed.message();
+        switch (failed.type()) {
+            case "java.lang.IllegalArgumentException" -> throw new IllegalArgumentException(message);
+            case "java.lang.UnsupportedOperationException" -> throw new UnsupportedOperationException(message);
+            default -> throw new IllegalStateException(failed.type() + " " + message);
         }
     }
 
@@ -218,7 +213,7 @@ class RemoteParts {
     void resolvePreReads() {
         for (Part part : parts.values().toArray(new Part[0])) {
             if (part.preReads) {
-                call(part.node, RemoteOp.RESOLVE, w -> { });
+                call(part.node, new Op.Resolve());
             }
         }
     }

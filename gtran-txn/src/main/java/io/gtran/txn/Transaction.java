@@ -1,9 +1,9 @@
-// Over 600 lines: one transaction's reads, writes, scans and routing; what a part of another node's transaction does differently is ParticipantPart and PartCommit.
+// Over 600 lines: the one API of a transaction (reads, writes, commit) and its life cycle; each role it delegates to is a class (Visibility, Scans, Adjacency, CrossEdges, IndexRouting, ExternalIdRouting, WriteRules).
 package io.gtran.txn;
 
 import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
-import static io.gtran.txn.local.TxnWords.INFINITY;
-import static io.gtran.txn.local.TxnWords.NEVER;
+import static io.gtran.txn.common.TxnWords.INFINITY;
+import static io.gtran.txn.common.TxnWords.NEVER;
 
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.EdgeDirection;
@@ -13,8 +13,26 @@ import io.gtran.storage.GraphStore;
 import io.gtran.storage.MvStore;
 import io.gtran.storage.PropertyCursor;
 import io.gtran.storage.UnknownElementException;
-import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.common.ConflictKey;
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.ElementKind;
+import io.gtran.txn.common.ElementNotFoundException;
+import io.gtran.txn.common.ExternalIdTakenException;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
+import io.gtran.txn.common.TxnWords;
+import io.gtran.txn.local.ElementCounts;
+import io.gtran.txn.local.KeySets;
+import io.gtran.txn.local.RecentCommittedTable;
+import io.gtran.txn.local.StatusTable;
+import io.gtran.txn.local.StatusTableDescriptor;
+import io.gtran.txn.local.TxnStatus;
+import io.gtran.txn.local.Visibility;
+import io.gtran.txn.local.WriteLog;
+import io.gtran.txn.protocol.Op;
 import io.gtran.txn.protocol.Wire;
+import io.gtran.txn.query.Chain;
+import io.gtran.txn.query.ReadAhead;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,12 +53,6 @@ import java.util.Map;
  * of an element that is not visible throw {@link ElementNotFoundException}.
  */
 public class Transaction implements AutoCloseable {
-    /** {@link #inspect} results besides timestamps. */
-    static final long OWN = -2;
-    static final long RETRY = -3;
-    static final long LIVE_OTHER = -4;
-    static final long ABORTED_OTHER = -5;
-
     private enum State { ACTIVE, COMMITTED, ABORTED }
 
     final TransactionEngine engine;
@@ -52,8 +64,6 @@ public class Transaction implements AutoCloseable {
     private final TxnConfig config;
     /** The coordinator's parts on other nodes; {@link RemoteParts#NONE} on a node alone in its cluster, and in a participant's part. */
     final RemoteParts remote;
-    /** When status reads started failing (the engine's time source; see awaitReachable), 0 while they succeed. */
-    private long unreachableSince;
     /** Volatile: a commit whose outcome was unknown is decided on another thread (see CommitProtocol). */
     private volatile State state = State.ACTIVE;
     /**
@@ -68,18 +78,16 @@ public class Transaction implements AutoCloseable {
     final KeySets reads;
     final KeySets writes;
     final WriteLog log = new WriteLog();
-    /** Validating transactions whose versions this one read (optimistic pre-read): they must commit. */
-    final List<RecentCommittedTable.Entry> preReadDependencies = new ArrayList<>();
-    /** Executing transactions whose versions this one read around: re-checked at validation. */
-    final java.util.Set<Long> skippedWriters = new java.util.HashSet<>();
-
-    /** Status of the other transaction the last {@link #inspect} met. */
-    private TxnStatus otherStatus;
-    /** The word the last {@link #inspectSettled} answered about. */
-    private long inspectedWord;
-    private long otherCommitTime;
+    /** What this transaction sees, with its pre-read dependencies and the writers it read around. */
+    final Visibility visibility;
+    private final IndexRouting indexes = new IndexRouting(this);
+    final Scans scans = new Scans(this);
+    final Adjacency adjacency = new Adjacency(this);
+    /** Edges between members, each with its mirror; a part leaves the mirrors to its coordinator. */
+    final CrossEdges crossEdges;
+    private final ExternalIdRouting externalIds = new ExternalIdRouting(this);
     private EdgeCursor edgeCursor;
-    private final WriteRules rules;
+    final WriteRules rules;
     /** What to undo outside the store if this transaction aborts (external-id bindings), oldest first; null: nothing. */
     private List<Runnable> abortActions;
     /** This transaction's own changes to the element counters: counter key to delta. */
@@ -107,6 +115,9 @@ public class Transaction implements AutoCloseable {
         this.reads = new KeySets(store.nodeId());
         this.writes = new KeySets(store.nodeId());
         this.rules = new WriteRules(this);
+        this.crossEdges = coordinates ? new CrossEdges(this) : new CrossEdges.OfPart(this);
+        this.visibility = new Visibility(id, beginTime, store, engine.statusTable(), engine.recentCommitted(), engine.time(),
+                config.dependencyWaitMs, config.preRead, this::conflict);
     }
 
     public long id() {
@@ -164,7 +175,7 @@ public class Transaction implements AutoCloseable {
             if (ReadAhead.answers(known, true, new int[0])) {
                 return known.label;
             }
-            return store.labels().intern(remote.call(owner, RemoteOp.LABEL, w -> w.putByte(kind.ordinal()).putLong(element)).getString());
+            return store.labels().intern(remote.call(owner, new Op.Label(kind, element)).getString());
         }
         requireVisible(kind, element);
         return kind.table(store).label(element);
@@ -173,7 +184,7 @@ public class Transaction implements AutoCloseable {
     public long edgeOutVertex(long edgeId) {
         int owner = owner(edgeId);
         if (owner >= 0) {
-            return remote.call(owner, RemoteOp.EDGE_OUT, w -> w.putLong(edgeId)).getLong();
+            return remote.call(owner, new Op.EdgeEnd(edgeId, true)).getLong();
         }
         requireVisible(ElementKind.EDGE, edgeId);
         return store.edgeOutVertex(edgeId);
@@ -182,7 +193,7 @@ public class Transaction implements AutoCloseable {
     public long edgeInVertex(long edgeId) {
         int owner = owner(edgeId);
         if (owner >= 0) {
-            return remote.call(owner, RemoteOp.EDGE_IN, w -> w.putLong(edgeId)).getLong();
+            return remote.call(owner, new Op.EdgeEnd(edgeId, false)).getLong();
         }
         requireVisible(ElementKind.EDGE, edgeId);
         return store.edgeInVertex(edgeId);
@@ -208,7 +219,7 @@ public class Transaction implements AutoCloseable {
 
     /**
      * Reads ahead, for many elements of one kind, their labels ({@code labels}) and the properties
-     * under {@code keys} (null: every property), one {@link RemoteOp#READ_MANY} request per other
+     * under {@code keys} (null: every property), one {@link Op.ReadMany} request per other
      * node that owns some of them; this node's elements are left to the single reads, which cost
      * no message. Each owner records exactly the reads the single reads record ({@link #exists},
      * {@link #vertexLabel}, {@link #vertexProperty}, {@link #vertexProperties} and their edge
@@ -232,12 +243,11 @@ public class Transaction implements AutoCloseable {
         }
         int[] nodes = byNode.keySet().stream().mapToInt(Integer::intValue).toArray();
         long[][] asked = byNode.values().stream().map(LongList::toArray).toArray(long[][]::new);
-        Wire.Reader[] replies = remote.callEach(nodes, RemoteOp.READ_MANY, (w, n) -> {
-            w.putByte(kind.ordinal()).putLongs(asked[n]).putBoolean(labels).putInt(keys == null ? -1 : keys.length);
-            for (int i = 0; keys != null && i < keys.length; i++) {
-                w.putString(store.propertyKeys().name(keys[i]));
-            }
-        });
+        String[] keyNames = keys == null ? null : new String[keys.length];
+        for (int i = 0; keys != null && i < keys.length; i++) {
+            keyNames[i] = store.propertyKeys().name(keys[i]);
+        }
+        Wire.Reader[] replies = remote.callEach(nodes, n -> new Op.ReadMany(kind, asked[n], labels, keyNames));
         for (int n = 0; n < nodes.length; n++) {
             Wire.Reader in = replies[n];
             for (long id : asked[n]) {
@@ -284,10 +294,9 @@ public class Transaction implements AutoCloseable {
     public long[] edges(long vertexId, EdgeDirection direction, int label) {
         int owner = owner(vertexId);
         if (owner >= 0) {
-            return remote.call(owner, RemoteOp.EDGES, w -> w.putLong(vertexId).putByte(direction.ordinal())
-                    .putString(RemoteOp.labelName(store, label))).getLongs();
+            return remote.call(owner, new Op.Edges(vertexId, direction, RemoteOp.labelName(store, label), false)).getLongs();
         }
-        return adjacentHere(vertexId, direction, label, false);
+        return adjacency.here(vertexId, direction, label, false);
     }
 
     /**
@@ -321,115 +330,17 @@ public class Transaction implements AutoCloseable {
      * this transaction does not see the vertex (its caller reports that as a single read would).
      */
     public long[][] adjacentMany(long[] vertices, EdgeDirection direction, int[] labels) {
-        long[][] result = new long[vertices.length][];
-        Map<Integer, LongList> byNode = new java.util.TreeMap<>();
-        Map<Integer, List<Integer>> positions = new java.util.TreeMap<>();
-        for (int i = 0; i < vertices.length; i++) {
-            int owner = owner(vertices[i]);
-            byNode.computeIfAbsent(owner, n -> new LongList()).add(vertices[i]);
-            positions.computeIfAbsent(owner, n -> new ArrayList<>()).add(i);
-        }
-        LongList here = byNode.remove(-1);
-        if (here != null) {
-            place(result, positions.get(-1), adjacentManyHere(here.toArray(), direction, labels));
-        }
-        int[] nodes = byNode.keySet().stream().mapToInt(Integer::intValue).toArray();
-        long[][] asked = byNode.values().stream().map(LongList::toArray).toArray(long[][]::new);
-        Wire.Reader[] replies = remote.callEach(nodes, RemoteOp.ADJACENT_MANY, (w, n) -> {
-            w.putLongs(asked[n]).putByte(direction.ordinal()).putInt(labels.length);
-            for (int label : labels) {
-                w.putString(RemoteOp.labelName(store, label));
-            }
-        });
-        for (int n = 0; n < nodes.length; n++) {
-            long[][] answers = new long[asked[n].length][];
-            for (int i = 0; i < answers.length; i++) {
-                answers[i] = replies[n].getBoolean() ? replies[n].getLongs() : null;
-            }
-            place(result, positions.get(nodes[n]), answers);
-        }
-        return result;
-    }
-
-    private static void place(long[][] result, List<Integer> at, long[][] answers) {
-        for (int i = 0; i < answers.length; i++) {
-            result[at.get(i)] = answers[i];
-        }
-    }
-
-    long[][] adjacentManyHere(long[] vertices, EdgeDirection direction, int[] labels) {
-        long[][] answers = new long[vertices.length][];
-        for (int i = 0; i < vertices.length; i++) {
-            if (!exists(ElementKind.VERTEX, vertices[i])) {
-                continue; // null: not seen
-            }
-            if (labels.length == 0) {
-                answers[i] = adjacentHere(vertices[i], direction, EdgeCursor.ANY_LABEL, true);
-                continue;
-            }
-            LongList all = new LongList();
-            for (int label : labels) {
-                all.addAll(adjacentHere(vertices[i], direction, label, true));
-            }
-            answers[i] = all.toArray();
-        }
-        return answers;
-    }
-
-    /** {@link #edges} ({@code pairs} false) or {@link #adjacent} (true) of a vertex on this node. */
-    private long[] adjacentHere(long vertexId, EdgeDirection direction, int label, boolean pairs) {
-        requireVisible(ElementKind.VERTEX, vertexId);
-        if (direction != EdgeDirection.IN) {
-            recordRead(ConflictKey.adjacencyOut(vertexId));
-        }
-        if (direction != EdgeDirection.OUT) {
-            recordRead(ConflictKey.adjacencyIn(vertexId));
-        }
-        LongList result = new LongList();
-        EdgeCursor cursor = edgeCursor();
-        cursor.open(vertexId, direction, label);
-        while (cursor.next()) {
-            long edgeId = cursor.edgeId();
-            if (ElementIds.isWellFormed(edgeId) && visible(ElementKind.EDGE, edgeId)) {
-                long neighbour = cursor.neighbour();
-                boolean mirror = cursor.direction() == EdgeDirection.IN && engine.mirrors().isMirror(neighbour);
-                result.add(mirror ? engine.mirrors().edgeOf(edgeId) : edgeId);
-                if (pairs) {
-                    result.add(neighbour);
-                }
-            }
-        }
-        return result.toArray();
+        return adjacency.many(vertices, direction, labels);
     }
 
     /** Every vertex this transaction sees with label {@code label} (or any: {@link EdgeCursor#ANY_LABEL}), in slot order. */
     public long[] vertices(int label) {
-        return scan(ElementKind.VERTEX, label);
+        return scans.scan(ElementKind.VERTEX, label);
     }
 
     /** Every edge this transaction sees with label {@code label} (or any), in slot order. */
     public long[] allEdges(int label) {
-        return scan(ElementKind.EDGE, label);
-    }
-
-    private long[] scan(ElementKind kind, int label) {
-        long[] here = scanHere(kind, label);
-        if (remote.otherMembersEmpty()) {
-            return here;
-        }
-        LongList all = new LongList();
-        all.addAll(here);
-        for (Wire.Reader reply : remote.callEach(remote.otherMembers(), RemoteOp.SCAN,
-                (w, i) -> w.putByte(kind.ordinal()).putString(RemoteOp.labelName(store, label)))) {
-            all.addAll(reply.getLongs());
-        }
-        return all.toArray();
-    }
-
-    private long[] scanHere(ElementKind kind, int label) {
-        LongList result = new LongList();
-        scanHere(kind, label, 0, Integer.MAX_VALUE, result);
-        return result.toArray();
+        return scans.scan(ElementKind.EDGE, label);
     }
 
     /**
@@ -444,43 +355,6 @@ public class Transaction implements AutoCloseable {
         return new MemberScan(this, kind, label, others);
     }
 
-    long[] scanPageHere(ElementKind kind, int label, int fromSlot, int max, int[] nextSlot) {
-        LongList result = new LongList();
-        nextSlot[0] = scanHere(kind, label, fromSlot, max, result);
-        return result.toArray();
-    }
-
-    /**
-     * Adds the visible elements from slot {@code fromSlot} on to {@code result}, at most {@code max};
-     * returns the slot to go on from, or -1 at the end of the table.
-     */
-    private int scanHere(ElementKind kind, int label, int fromSlot, int max, LongList result) {
-        ensureActive();
-        recordRead(kind == ElementKind.VERTEX ? ConflictKey.vertexScan(label) : ConflictKey.edgeScan(label));
-        ElementTable table = kind.table(store);
-        int limit = table.slotLimit();
-        int found = 0;
-        for (int slot = fromSlot; slot < limit; slot++) {
-            if (found == max) {
-                return slot;
-            }
-            long element = table.idAtSlot(slot);
-            if (element == ElementIds.NONE) {
-                continue;
-            }
-            try {
-                if ((label == EdgeCursor.ANY_LABEL || table.label(element) == label) && visible(kind, element)
-                        && !(kind == ElementKind.EDGE && engine.mirrors().isMirror(store.edgeOutVertex(element)))) {
-                    result.add(element);
-                    found++;
-                }
-            } catch (UnknownElementException freed) {
-                // removed by GC since the slot was read: dead to every running transaction
-            }
-        }
-        return -1;
-    }
-
     /**
      * The vertices among {@code candidates} this transaction sees, in order, without recording a
      * read of each: for a layer above that looked them up in an index of its own and recorded a key
@@ -489,7 +363,7 @@ public class Transaction implements AutoCloseable {
      */
     public long[] visibleVertices(long[] candidates) {
         ensureActive();
-        return remote.otherMembersEmpty() ? visibleHere(ElementKind.VERTEX, candidates) : visibleAcross(ElementKind.VERTEX, candidates);
+        return scans.visible(ElementKind.VERTEX, candidates);
     }
 
     /**
@@ -500,7 +374,7 @@ public class Transaction implements AutoCloseable {
      */
     public long[] visibleEdges(long[] candidates) {
         ensureActive();
-        return remote.otherMembersEmpty() ? visibleHere(ElementKind.EDGE, candidates) : visibleAcross(ElementKind.EDGE, candidates);
+        return scans.visible(ElementKind.EDGE, candidates);
     }
 
     /**
@@ -509,43 +383,17 @@ public class Transaction implements AutoCloseable {
      * vertex. Recorded as a read of the label's scan, as {@link #vertices} is.
      */
     public long countVertices(int label) {
-        return count(ElementKind.VERTEX, label);
+        return scans.count(ElementKind.VERTEX, label);
     }
 
     /** How many edges with label {@code label} (or any) this transaction sees; see {@link #countVertices}. */
     public long countEdges(int label) {
-        return count(ElementKind.EDGE, label);
+        return scans.count(ElementKind.EDGE, label);
     }
 
-    private long count(ElementKind kind, int label) {
-        long total = countHere(kind, label);
-        for (Wire.Reader reply : remote.callEach(remote.otherMembers(), RemoteOp.COUNT,
-                (w, i) -> w.putByte(kind.ordinal()).putString(RemoteOp.labelName(store, label)))) {
-            total += reply.getLong();
-        }
-        return total;
-    }
-
-    private long countHere(ElementKind kind, int label) {
-        ensureActive();
-        ConflictKey.Kind scan = kind == ElementKind.VERTEX ? ConflictKey.Kind.VERTEX_SCAN : ConflictKey.Kind.EDGE_SCAN;
-        recordRead(new ConflictKey(scan, label, 0));
-        long[] own = countDeltas.get(ElementCounts.key(kind, label));
-        long total = own == null ? 0 : own[0];
-        ElementCounts.Counter counter = engine.counts().find(kind, label);
-        if (counter == null) {
-            return total;
-        }
-        for (ElementCounts.Delta d = counter.head(); d != null; d = d.next) {
-            long time;
-            do {
-                time = readTime(d.word, true, scan, label);
-            } while (time == RETRY);
-            if (time != OWN && time != NEVER && time <= beginTime) {
-                total += d.delta; // OWN: published at commit; counted above from countDeltas
-            }
-        }
-        return total;
+    /** This transaction's own delta to counter {@code key}, or null if it changed nothing there. */
+    long[] ownCount(long key) {
+        return countDeltas.get(key);
     }
 
     /** A vertex or edge with label {@code label} was created (+1) or deleted (-1) here. */
@@ -575,7 +423,7 @@ public class Transaction implements AutoCloseable {
      * validation catches a concurrent write of the same key.
      */
     public void recordRead(ConflictKey key) {
-        if (routeRecord(key, RemoteOp.RECORD_READ)) {
+        if (routeRecord(key, false)) {
             return;
         }
         ensureActive();
@@ -586,7 +434,7 @@ public class Transaction implements AutoCloseable {
 
     /** Records a write of a key defined by a layer above; see {@link #recordRead}. */
     public void recordWrite(ConflictKey key) {
-        if (routeRecord(key, RemoteOp.RECORD_WRITE)) {
+        if (routeRecord(key, true)) {
             return;
         }
         ensureActive();
@@ -624,7 +472,7 @@ public class Transaction implements AutoCloseable {
             throw new IllegalArgumentException("node " + node + " is not a member of this cluster: members="
                     + engine.members().nodes());
         }
-        return remote.call(node, RemoteOp.ADD_VERTEX, w -> w.putString(store.labels().name(label))).getLong();
+        return remote.call(node, new Op.AddVertex(store.labels().name(label))).getLong();
     }
 
     /** Creates a vertex on this node (with no properties yet); returns its id. */
@@ -652,29 +500,11 @@ public class Transaction implements AutoCloseable {
         if (outHome == inHome || !spansNodes()) {
             int owner = owner(outVertex);
             if (owner >= 0) {
-                return remote.call(owner, RemoteOp.ADD_EDGE, w -> w.putLong(outVertex).putLong(inVertex)
-                        .putString(store.labels().name(label))).getLong();
+                return remote.call(owner, new Op.AddEdge(outVertex, inVertex, store.labels().name(label))).getLong();
             }
             return addEdgeHere(outVertex, inVertex, label, true);
         }
-        return addEdgeAcross(outVertex, inVertex, label, outHome, inHome);
-    }
-
-    /** An edge whose endpoints live on two members: the edge on the out-vertex's, its mirror on the in-vertex's. */
-    long addEdgeAcross(long outVertex, long inVertex, int label, int outHome, int inHome) {
-        requireMember(outHome, outVertex);
-        requireMember(inHome, inVertex);
-        long edgeId = outHome == store.nodeId()
-                ? addEdgeHere(outVertex, inVertex, label, false)
-                : remote.call(outHome, RemoteOp.ADD_EDGE, w -> w.putLong(outVertex).putLong(inVertex)
-                        .putString(store.labels().name(label))).getLong();
-        if (inHome == store.nodeId()) {
-            addMirror(edgeId, outVertex, inVertex, label);
-        } else {
-            remote.call(inHome, RemoteOp.ADD_MIRROR, w -> w.putLong(edgeId).putLong(outVertex).putLong(inVertex)
-                    .putString(store.labels().name(label)));
-        }
-        return edgeId;
+        return crossEdges.add(outVertex, inVertex, label, outHome, inHome);
     }
 
     /**
@@ -700,60 +530,17 @@ public class Transaction implements AutoCloseable {
         return edgeId;
     }
 
-    /** The mirror of edge {@code edgeId} (on another node) at its in-vertex, which lives here. */
-    void addMirror(long edgeId, long outVertex, long inVertex, int label) {
-        ensureActive();
-        if (home(inVertex) != store.nodeId()) {
-            throw new IllegalStateException("node " + store.nodeId() + " asked to mirror edge " + ElementIds.toString(edgeId)
-                    + " whose in-vertex " + ElementIds.toString(inVertex) + " lives on node " + home(inVertex));
-        }
-        requireVisible(ElementKind.VERTEX, inVertex);
-        long mirror = store.addEdge(outVertex, inVertex, label, id, INFINITY);
-        engine.mirrors().add(mirror, edgeId);
-        log.created(ElementKind.EDGE, mirror); // stamped or undone with the transaction; never counted
-        writes.add(ConflictKey.element(mirror));
-        writes.add(ConflictKey.adjacencyIn(inVertex));
-        VarHandle.fullFence(); // see addEdgeHere
-        rules.requireNotBeingDeleted(inVertex);
-    }
-
     /** Deletes an edge this transaction sees (and its mirror, if its in-vertex is on another node). */
     public void removeEdge(long edgeId) {
         forgetReadAhead();
         int owner = owner(edgeId);
         long inVertex;
         if (owner >= 0) {
-            inVertex = remote.call(owner, RemoteOp.REMOVE_EDGE, w -> w.putLong(edgeId)).getLong();
+            inVertex = remote.call(owner, new Op.RemoveEdge(edgeId)).getLong();
         } else {
             inVertex = removeEdgeHere(edgeId);
         }
-        removeMirrorOf(edgeId, inVertex);
-    }
-
-    /** Ends the mirror of a removed edge whose in-vertex lives on another member than the edge. */
-    void removeMirrorOf(long edgeId, long inVertex) {
-        int inHome = home(inVertex);
-        if (inHome != home(edgeId)) {
-            if (inHome == store.nodeId()) {
-                removeMirror(edgeId);
-            } else {
-                remote.call(inHome, RemoteOp.REMOVE_MIRROR, w -> w.putLong(edgeId));
-            }
-        }
-    }
-
-    /** The edges of a vertex to other members first, each with its mirror; the vertex's owner then ends the rest. */
-    void removeEdgesAcross(long vertexId) {
-        if (remote.otherMembersEmpty()) {
-            return;
-        }
-        long[] adjacent = adjacent(vertexId, EdgeDirection.BOTH, EdgeCursor.ANY_LABEL);
-        int home = home(vertexId);
-        for (int i = 0; i < adjacent.length; i += 2) {
-            if (home(adjacent[i + 1]) != home) {
-                removeEdge(adjacent[i]);
-            }
-        }
+        crossEdges.removeMirrorOf(edgeId, inVertex);
     }
 
     /** Ends the edge's header here; returns its in-vertex. */
@@ -766,28 +553,13 @@ public class Transaction implements AutoCloseable {
         return inVertex;
     }
 
-    /** Ends this node's mirror of edge {@code edgeId}, which the edge's node ends in the same transaction. */
-    void removeMirror(long edgeId) {
-        ensureActive();
-        long mirror = engine.mirrors().mirrorOf(edgeId);
-        if (mirror == ElementIds.NONE || !visible(ElementKind.EDGE, mirror)) {
-            // The edge's node saw the edge, so its mirror was made before our snapshot: its absence
-            // here means a concurrent deleter got to it first.
-            throw conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.element(edgeId),
-                    "the mirror of the edge on node " + store.nodeId() + " is gone");
-        }
-        rules.endElement(ElementKind.EDGE, mirror, false);
-        writes.add(ConflictKey.element(mirror));
-        writes.add(ConflictKey.adjacencyIn(store.edgeInVertex(mirror)));
-    }
-
     /** Deletes a vertex this transaction sees, with all its edges (on other nodes too). */
     public void removeVertex(long vertexId) {
         forgetReadAhead();
-        removeEdgesAcross(vertexId);
+        crossEdges.removeAcross(vertexId);
         int owner = owner(vertexId);
         if (owner >= 0) {
-            remote.call(owner, RemoteOp.REMOVE_VERTEX, w -> w.putLong(vertexId));
+            remote.call(owner, new Op.RemoveVertex(vertexId));
             return;
         }
         requireVisible(ElementKind.VERTEX, vertexId);
@@ -833,10 +605,9 @@ public class Transaction implements AutoCloseable {
     public long[] adjacent(long vertexId, EdgeDirection direction, int label) {
         int owner = owner(vertexId);
         if (owner >= 0) {
-            return remote.call(owner, RemoteOp.ADJACENT, w -> w.putLong(vertexId).putByte(direction.ordinal())
-                    .putString(RemoteOp.labelName(store, label))).getLongs();
+            return remote.call(owner, new Op.Edges(vertexId, direction, RemoteOp.labelName(store, label), true)).getLongs();
         }
-        return adjacentHere(vertexId, direction, label, true);
+        return adjacency.here(vertexId, direction, label, true);
     }
 
     /** Sets a vertex property; null removes it (as {@link #removeVertexProperty}). */
@@ -865,9 +636,9 @@ public class Transaction implements AutoCloseable {
         }
         String key = store.propertyKeys().name(keyId);
         if (value == null) {
-            return remote.call(owner, RemoteOp.REMOVE_PROPERTY, w -> w.putByte(kind.ordinal()).putLong(element).putString(key)).getBoolean();
+            return remote.call(owner, new Op.WriteProperty(kind, element, key, null, true)).getBoolean();
         }
-        remote.call(owner, RemoteOp.SET_PROPERTY, w -> w.putByte(kind.ordinal()).putLong(element).putString(key).putValue(value));
+        remote.call(owner, new Op.WriteProperty(kind, element, key, value, false));
         return true;
     }
 
@@ -879,296 +650,16 @@ public class Transaction implements AutoCloseable {
         return remote.callsByNode();
     }
 
-    // ---------------------------------------------------------------- property-value indexes
+    // ---------------------------------------------------------------- indexes and user-supplied ids
 
-    /**
-     * Keeps the index on {@code key} at the element's owner up to date with a write of the
-     * element's property (see {@link ValueIndex#written}): entries for the values in {@code after},
-     * and writes of the keys of {@code before} and {@code after}. Nothing if the owner has no such
-     * index. Values sent to another node are those {@link ValueIndex#travels} (only those are looked
-     * up on a cluster).
-     */
-    public void indexWrite(ElementKind kind, long element, String key, Object[] before, Object[] after) {
-        int owner = owner(element);
-        if (owner >= 0) {
-            remote.call(owner, RemoteOp.INDEX_WRITE, w -> {
-                w.putByte(kind.ordinal()).putLong(element).putString(key);
-                putTravelling(w, before);
-                putTravelling(w, after);
-            });
-            return;
-        }
-        ensureActive();
-        ValueIndex index = engine.valueIndexes().get(kind, key);
-        if (index != null) {
-            index.written(this, element, before, after);
-        }
+    /** This transaction's property-value index operations, each at the element's owner. */
+    public IndexRouting indexes() {
+        return indexes;
     }
 
-    /**
-     * Candidates for a look-up of {@code key}'s index ({@link ValueIndex#lookUp}) on this node and
-     * every other member, each recording its reads there; null if some member has no ready index on
-     * the key, or a value cannot be sent to another member: the caller then scans.
-     */
-    public long[] indexLookUp(ElementKind kind, String key, int mode, Object[] values) {
-        long[] here = indexLookUpHere(kind, key, mode, values);
-        if (here == null || remote.otherMembersEmpty()) {
-            return here;
-        }
-        for (Object value : values) {
-            if (!ValueIndex.travels(value)) {
-                return null;
-            }
-        }
-        LongList all = new LongList();
-        all.addAll(here);
-        for (Wire.Reader reply : remote.callEach(remote.otherMembers(), RemoteOp.INDEX_LOOKUP, (w, i) -> {
-            w.putByte(kind.ordinal()).putString(key).putByte(mode);
-            putTravelling(w, values);
-        })) {
-            if (!reply.getBoolean()) {
-                return null;
-            }
-            all.addAll(reply.getLongs());
-        }
-        return all.toArray();
-    }
-
-    long[] indexLookUpHere(ElementKind kind, String key, int mode, Object[] values) {
-        ensureActive();
-        ValueIndex index = engine.valueIndexes().get(kind, key);
-        if (index == null || !index.isReady()) {
-            return null;
-        }
-        return index.lookUp(this, mode, values, kind.table(store)::contains);
-    }
-
-    /**
-     * Adds entries {@code values[i]} of {@code elements[i]} to the index on {@code key} at each
-     * element's owner, recording nothing: for filling a new index from one snapshot. Values that do
-     * not {@link ValueIndex#travels travel} are left out for other nodes' elements.
-     */
-    public void indexFill(ElementKind kind, String key, long[] elements, Object[] values) {
-        Map<Integer, LongList> byNode = new java.util.TreeMap<>();
-        for (int i = 0; i < elements.length; i++) {
-            byNode.computeIfAbsent(nodeOf(elements[i]), n -> new LongList()).add(i);
-        }
-        for (Map.Entry<Integer, LongList> part : byNode.entrySet()) {
-            long[] at = part.getValue().toArray();
-            long[] ids = new long[at.length];
-            Object[] partValues = new Object[at.length];
-            for (int i = 0; i < at.length; i++) {
-                ids[i] = elements[(int) at[i]];
-                partValues[i] = values[(int) at[i]];
-            }
-            if (part.getKey() == store.nodeId()) {
-                indexFillHere(kind, key, ids, partValues);
-            } else {
-                remote.call(part.getKey(), RemoteOp.INDEX_FILL, w -> {
-                    w.putByte(kind.ordinal()).putString(key).putLongs(ids);
-                    for (Object value : partValues) {
-                        w.putValue(ValueIndex.travels(value) ? ValueIndex.normalize(value) : null);
-                    }
-                });
-            }
-        }
-    }
-
-    void indexFillHere(ElementKind kind, String key, long[] elements, Object[] values) {
-        ensureActive();
-        ValueIndex index = engine.valueIndexes().get(kind, key);
-        if (index == null) {
-            throw new IllegalStateException("no " + kind.display() + " index on " + key + " to fill at node " + store.nodeId()
-                    + ": it was dropped while being created");
-        }
-        for (int i = 0; i < elements.length; i++) {
-            index.add(values[i], elements[i]);
-        }
-    }
-
-    /**
-     * Defines ({@link IndexChange#DEFINE}), marks ready or drops the index on {@code key} on this node
-     * and then every other member, in member order; immediate, not transactional, and idempotent.
-     *
-     * @throws IllegalArgumentException if a member has an index of the other type on the key
-     */
-    public void indexChange(IndexChange change, ElementKind kind, String key, boolean ordered) {
-        ensureActive();
-        indexChangeHere(change, kind, key, ordered);
-        remote.callEach(remote.otherMembers(), RemoteOp.INDEX_CHANGE,
-                (w, i) -> w.putByte(change.ordinal()).putByte(kind.ordinal()).putString(key).putBoolean(ordered));
-    }
-
-    void indexChangeHere(IndexChange change, ElementKind kind, String key, boolean ordered) {
-        ValueIndexes indexes = engine.valueIndexes();
-        switch (change) {
-            case DEFINE -> indexes.define(kind, key, ordered);
-            case READY -> indexes.ready(kind, key);
-            case DROP -> indexes.drop(kind, key);
-            default -> throw new IllegalStateException("unhandled index change: " + change);
-        }
-    }
-
-    /** What {@link #indexChange} does to an index on every member. */
-    public enum IndexChange {
-        DEFINE, READY, DROP
-    }
-
-    private static void putTravelling(Wire.Writer w, Object[] values) {
-        int n = 0;
-        for (Object value : values) {
-            n += ValueIndex.travels(value) ? 1 : 0;
-        }
-        w.putInt(n);
-        for (Object value : values) {
-            if (ValueIndex.travels(value)) {
-                w.putValue(ValueIndex.normalize(value));
-            }
-        }
-    }
-
-    // ---------------------------------------------------------------- user-supplied ids
-
-    /**
-     * The node that keeps user-supplied id {@code canonical} of a vertex, and so the vertex (see
-     * docs/cluster-transactions.md, "Placement"): the node a number names if it is a well-formed
-     * vertex id of a member (so a generated id and the same number given by a user are checked in
-     * one place), else one chosen by a hash of the id. This node, when it is alone.
-     */
-    public int homeOfVertexId(Object canonical) {
-        if (remote.otherMembersEmpty()) {
-            return store.nodeId();
-        }
-        if (canonical instanceof Long n && ElementIds.isWellFormed(n) && !ElementIds.isEdge(n)
-                && engine.members().nodes().contains(ElementIds.node(n))) {
-            return ElementIds.node(n);
-        }
-        int[] members = engine.members().nodes().stream().mapToInt(Integer::intValue).sorted().toArray();
-        long h = canonical.hashCode() * 0x9E37_79B9_7F4A_7C15L;
-        return members[(int) Math.floorMod(h ^ (h >>> 29), (long) members.length)];
-    }
-
-    /**
-     * Binds user-supplied id {@code given} (canonical form {@code canonical}) to {@code internal},
-     * which this transaction created, at the element's node; see {@link ExternalIds#bind}.
-     */
-    public Object bindExternalId(ElementKind kind, Object given, Object canonical, long internal) {
-        int owner = owner(internal);
-        if (!remote.otherMembersEmpty() && kind == ElementKind.EDGE && canonical instanceof Long n && ElementIds.isWellFormed(n)
-                && ElementIds.isEdge(n) && ElementIds.node(n) != nodeOf(internal)
-                && engine.members().nodes().contains(ElementIds.node(n))) {
-            reserveEdgeNumber(ElementIds.node(n), given, n); // first, so a refusal leaves nothing bound
-        }
-        if (owner < 0) {
-            return engine.externalIds().bind(this, kind, given, canonical, internal);
-        }
-        io.gtran.txn.protocol.Wire.Reader in = remote.call(owner, RemoteOp.BIND_ID,
-                w -> w.putByte(kind.ordinal()).putValue(given).putValue(canonical).putLong(internal));
-        if (!in.getBoolean()) {
-            throw new ExternalIdTakenException(kind, given);
-        }
-        return in.getValue();
-    }
-
-    /**
-     * An edge's user-supplied id that is a number naming an edge slot of another member than the
-     * edge's: that member checks no edge of its own is known by the number and keeps it from the
-     * edges it makes later; see {@link ExternalIds#reserve}.
-     */
-    private void reserveEdgeNumber(int node, Object given, long number) {
-        if (node == store.nodeId()) {
-            engine.externalIds().reserve(this, given, number);
-            return;
-        }
-        if (!remote.call(node, RemoteOp.RESERVE_ID, w -> w.putValue(given).putLong(number)).getBoolean()) {
-            throw new ExternalIdTakenException(ElementKind.EDGE, given);
-        }
-    }
-
-    /**
-     * The element a user's id names for this transaction, or {@link ElementIds#NONE}; see {@link
-     * ExternalIds#resolve}. A vertex id is looked up at its {@link #homeOfVertexId home}; an edge
-     * id, bound where the edge lives (with its out-vertex), at every member.
-     */
-    public long resolveExternalId(ElementKind kind, Object canonical, Object parsed) {
-        if (remote.otherMembersEmpty()) {
-            return engine.externalIds().resolve(this, kind, canonical, parsed);
-        }
-        long found = resolveAcross(kind, canonical);
-        return found == ElementIds.NONE && parsed != null ? resolveAcross(kind, parsed) : found;
-    }
-
-    private long resolveAcross(ElementKind kind, Object canonical) {
-        if (kind == ElementKind.VERTEX) {
-            return resolveAt(homeOfVertexId(canonical), kind, canonical);
-        }
-        // An edge's id is bound where the edge lives; a number may also be some member's internal
-        // id. A binding anywhere wins, as it does on one node (ExternalIds#resolve).
-        long number = canonical instanceof Long n ? n : ElementIds.NONE;
-        long found = resolveAt(store.nodeId(), kind, canonical);
-        for (int node : remote.otherMembers()) {
-            if (found != ElementIds.NONE && found != number) {
-                return found;
-            }
-            long there = resolveAt(node, kind, canonical);
-            if (there != ElementIds.NONE) {
-                found = there;
-            }
-        }
-        return found;
-    }
-
-    private long resolveAt(int node, ElementKind kind, Object canonical) {
-        if (node == store.nodeId()) {
-            return engine.externalIds().resolve(this, kind, canonical, null);
-        }
-        return remote.call(node, RemoteOp.RESOLVE_ID, w -> w.putByte(kind.ordinal()).putValue(canonical)).getLong();
-    }
-
-    /** The id to show for element {@code internal}: its user-supplied id if it has one; see {@link ExternalIds#exposed}. */
-    public Object exposedId(ElementKind kind, long internal) {
-        int owner = owner(internal);
-        if (owner < 0) {
-            return engine.externalIds().exposed(kind, internal);
-        }
-        return remote.call(owner, RemoteOp.EXPOSED_ID, w -> w.putByte(kind.ordinal()).putLong(internal)).getValue();
-    }
-
-    /** {@link #exposedId} of many elements of one kind, one request per owning node. */
-    public Object[] exposedIds(ElementKind kind, long[] internals) {
-        Object[] result = new Object[internals.length];
-        Map<Integer, List<Integer>> byNode = new java.util.TreeMap<>();
-        for (int i = 0; i < internals.length; i++) {
-            byNode.computeIfAbsent(owner(internals[i]), n -> new ArrayList<>()).add(i);
-        }
-        List<Integer> here = byNode.remove(-1);
-        for (int i : here == null ? List.<Integer>of() : here) {
-            result[i] = engine.externalIds().exposed(kind, internals[i]);
-        }
-        int[] nodes = byNode.keySet().stream().mapToInt(Integer::intValue).toArray();
-        List<List<Integer>> at = new ArrayList<>(byNode.values());
-        Wire.Reader[] replies = nodes.length == 0 ? new Wire.Reader[0] : remote.callEach(nodes, RemoteOp.EXPOSED_MANY, (w, n) -> {
-            long[] ids = new long[at.get(n).size()];
-            for (int j = 0; j < ids.length; j++) {
-                ids[j] = internals[at.get(n).get(j)];
-            }
-            w.putByte(kind.ordinal()).putLongs(ids);
-        });
-        for (int n = 0; n < nodes.length; n++) {
-            for (int i : at.get(n)) {
-                result[i] = replies[n].getValue();
-            }
-        }
-        return result;
-    }
-
-    /** Whether a user-supplied id of another element names the new element's number; see {@link ExternalIds#shadowed}. */
-    public boolean shadowedId(ElementKind kind, long internal) {
-        int owner = owner(internal);
-        if (owner < 0) {
-            return engine.externalIds().shadowed(kind, internal);
-        }
-        return remote.call(owner, RemoteOp.SHADOWED_ID, w -> w.putByte(kind.ordinal()).putLong(internal)).getBoolean();
+    /** This transaction's user-supplied id operations, each where the id is kept. */
+    public ExternalIdRouting externalIds() {
+        return externalIds;
     }
 
     // ---------------------------------------------------------------- commit and abort
@@ -1297,185 +788,6 @@ public class Transaction implements AutoCloseable {
     }
 
     // ---------------------------------------------------------------- visibility
-
-    /**
-     * What a begin/end time word means to this transaction: a timestamp (as is), {@link #OWN},
-     * {@link #LIVE_OTHER} (another transaction still executing or validating; {@link #otherStatus}
-     * and {@link #otherCommitTime} say which), {@link #ABORTED_OTHER}, or {@link #RETRY} (the word
-     * named a transaction that has finished since: read the word again).
-     */
-    private long inspect(long word) {
-        if (!TxnWords.isTxnId(word)) {
-            return word; // a timestamp, INFINITY or NEVER
-        }
-        if (word == id) {
-            return OWN;
-        }
-        long status;
-        try {
-            status = engine.statusTable().read(word);
-            unreachableSince = 0;
-        } catch (io.gtran.rdma.RegionAccessException | io.gtran.rdma.UnknownRegionException unreachable) {
-            awaitReachable(word, unreachable);
-            return RETRY; // its node is out of reach for now: read the word again, it may have been rewritten
-        }
-        if (status == StatusTable.GONE) {
-            return RETRY; // it finished and rewrote its words: the word now holds a time
-        }
-        TxnStatus other = StatusTableDescriptor.status(status);
-        switch (other) {
-            case COMMITTED:
-                return StatusTableDescriptor.commitTime(status); // decided; words not yet rewritten
-            case ABORTED:
-                return ABORTED_OTHER;
-            default:
-                otherStatus = other;
-                otherCommitTime = StatusTableDescriptor.commitTime(status);
-                return LIVE_OTHER;
-        }
-    }
-
-    /**
-     * Called when transaction {@code other}'s coordinating node cannot be reached (closed, lost, cut
-     * off) to read its status: the caller answers {@link #RETRY}, so the word is read again (a
-     * recovery may have rewritten it meanwhile; a commit time or NEVER needs no status). Once
-     * gtran.txn.dependency-wait-ms has passed without a status, this transaction aborts ({@link
-     * ConflictKind#COORDINATOR_UNREACHABLE}): it cannot tell whether what {@code other} wrote is
-     * visible, and it never guesses.
-     */
-    private void awaitReachable(long other, RuntimeException unreachable) {
-        long now = engine.time().nanos();
-        if (unreachableSince == 0) {
-            unreachableSince = now;
-        } else if (now - unreachableSince > java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(config.dependencyWaitMs)) {
-            throw conflict(ConflictKind.COORDINATOR_UNREACHABLE, other, null, "its coordinator, node " + TxnWords.node(other)
-                    + ", could not be reached for " + config.dependencyWaitMs + " ms (" + unreachable.getMessage()
-                    + "); retry the transaction");
-        }
-        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-    }
-
-    /**
-     * {@link #inspect} of the word {@code word} reads, reading the word again for as long as the
-     * answer is {@link #RETRY} (the transaction it named finished between the read of the word and
-     * the read of its status, and has rewritten the word since). Every write rule decides on this:
-     * taking RETRY for an answer takes a concurrent commit for no conflict. A version or element
-     * whose word named a transaction this one may meet is not freed while this one runs (GC waits
-     * for the watermark to pass it), so reading the same word again is safe.
-     * {@link #inspectedWord} is the word the answer is about (to CAS it, or to name the other
-     * transaction in a conflict).
-     */
-    long inspectSettled(java.util.function.LongSupplier word) {
-        while (true) {
-            long value = word.getAsLong();
-            long time = inspect(value);
-            if (time != RETRY) {
-                inspectedWord = value;
-                return time;
-            }
-            Thread.onSpinWait();
-        }
-    }
-
-    /** The word the last {@link #inspectSettled} answered about. */
-    long inspectedWord() {
-        return inspectedWord;
-    }
-
-    /**
-     * The time a reader compares with its begin time for a begin ({@code beginWord}) or end time
-     * word, applying optimistic pre-read to words of live transactions; {@link #RETRY} means read
-     * the word again. {@code key} and {@code keyElement} name what is being read, for the conflict
-     * if a wait for the writer times out.
-     */
-    private long readTime(long word, boolean beginWord, ConflictKey.Kind key, long keyElement) {
-        long time = inspect(word);
-        if (time == ABORTED_OTHER) {
-            return beginWord ? NEVER : INFINITY; // its version never existed; the old one lives on
-        }
-        if (time != LIVE_OTHER) {
-            return time;
-        }
-        if (otherCommitTime == StatusTableDescriptor.PENDING_COMMIT_TIME) {
-            Thread.onSpinWait();
-            return RETRY; // taking its commit time right now: wait to compare it with our begin time
-        }
-        if (otherStatus == TxnStatus.EXECUTING) {
-            // Its commit time will exceed our begin time: read around it, re-check at validation.
-            skippedWriters.add(word);
-            return beginWord ? NEVER : INFINITY;
-        }
-        if (otherCommitTime > beginTime) {
-            return otherCommitTime; // validating with a later commit time: invisible to us either way
-        }
-        // Validating with an earlier commit time: its writes belong in our snapshot if it commits.
-        RecentCommittedTable.Entry entry = engine.recentCommitted().find(word);
-        if (entry == null) {
-            return RETRY; // it decided and was pruned meanwhile; the caller reads the word again
-        }
-        // Decided here already, its entry is the truth: a participant part decides (an abort on a NO
-        // vote, or a DECIDE that overtook its coordinator's status change) before it undoes or
-        // stamps its words, while its coordinator's status may still say VALIDATING. Pre-reading
-        // the old version's end word then would hide both versions (the new one already undone).
-        if (config.preRead && entry.outcome() == TxnStatus.VALIDATING) {
-            preReadDependencies.add(entry); // optimistic pre-read: read its version, commit only if it commits
-            return otherCommitTime;
-        }
-        TxnStatus outcome = awaitOutcome(entry, new ConflictKey(key, keyElement, 0)); // at once if decided
-        return outcome == TxnStatus.COMMITTED ? entry.commitTime : beginWord ? NEVER : INFINITY;
-    }
-
-    TxnStatus awaitOutcome(RecentCommittedTable.Entry entry, ConflictKey key) {
-        long deadline = engine.time().nanos() + config.dependencyWaitMs * 1_000_000L;
-        TxnStatus outcome;
-        try {
-            outcome = engine.recentCommitted().awaitOutcome(entry, deadline);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw conflict(ConflictKind.DEPENDENCY_TIMEOUT, entry.txnId, key, "interrupted while waiting for it to decide");
-        }
-        if (outcome == TxnStatus.VALIDATING) {
-            throw conflict(ConflictKind.DEPENDENCY_TIMEOUT, entry.txnId, key,
-                    "it did not decide within " + TxnConfig.DEPENDENCY_WAIT_MS + "=" + config.dependencyWaitMs);
-        }
-        return outcome;
-    }
-
-    long readBegin(ElementKind kind, long element) {
-        while (true) {
-            long t = readTime(kind.table(store).beginTime(element), true, ConflictKey.Kind.ELEMENT, element);
-            if (t != RETRY) {
-                return t;
-            }
-        }
-    }
-
-    private long readEnd(ElementKind kind, long element) {
-        while (true) {
-            long t = readTime(kind.table(store).endTime(element), false, ConflictKey.Kind.ELEMENT, element);
-            if (t != RETRY) {
-                return t;
-            }
-        }
-    }
-
-    /** Whether the element exists in this transaction's snapshot (its own writes included). */
-    boolean visible(ElementKind kind, long element) {
-        try {
-            long begin = readBegin(kind, element);
-            if (begin == OWN) {
-                return readEnd(kind, element) != OWN; // created here, unless deleted here too
-            }
-            if (begin == NEVER || begin > beginTime) {
-                return false; // aborted, still executing, or created after our snapshot
-            }
-            long end = readEnd(kind, element);
-            return end != OWN && end > beginTime; // not deleted by us, nor before our snapshot
-        } catch (UnknownElementException gone) {
-            return false; // freed by GC: dead to every running transaction
-        }
-    }
-
     /**
      * Whether the element of kind {@code kind} exists in this transaction's snapshot (its own writes
      * included); recorded as a read of the element. As {@link #vertexExists} or {@link #edgeExists}.
@@ -1486,54 +798,22 @@ public class Transaction implements AutoCloseable {
             if (readAhead(kind, element) != null) {
                 return true; // seen when read ahead, and nothing written since
             }
-            return remote.call(owner, RemoteOp.EXISTS, w -> w.putByte(kind.ordinal()).putLong(element)).getBoolean();
+            return remote.call(owner, new Op.Exists(kind, element)).getBoolean();
         }
         ensureActive();
         recordRead(ConflictKey.element(element));
-        return ElementIds.isWellFormed(element) && visible(kind, element);
+        return ElementIds.isWellFormed(element) && visibility.visible(kind, element);
     }
 
     void requireVisible(ElementKind kind, long element) {
         if (!exists(kind, element)) {
-            for (RecentCommittedTable.Entry d : preReadDependencies) {
+            for (RecentCommittedTable.Entry d : visibility.preReadDependencies) {
                 if (d.outcome() == TxnStatus.ABORTED) {
                     throw conflict(ConflictKind.PRE_READ_DEPENDENCY_ABORTED, d.txnId, ConflictKey.element(element),
                             "this transaction read its writes while it validated");
                 }
             }
             throw new ElementNotFoundException(kind.display(), element);
-        }
-    }
-
-    /** The version of a property this transaction sees, or NO_TUPLE. The element must be visible. */
-    private int visibleVersion(ElementKind kind, long element, int key) {
-        int version = kind.table(store).propertyVersion(element, key);
-        while (version != NO_TUPLE) {
-            if (MvStore.isBase(version)) {
-                return version; // a base version lives exactly as long as its (visible) element
-            }
-            long begin = readVersionTime(version, true, kind, element);
-            if (begin == OWN) {
-                return readVersionTime(version, false, kind, element) == OWN ? NO_TUPLE : version; // our own write
-            }
-            if (begin != NEVER && begin < beginTime) {
-                // The newest version that began before our snapshot: older ones ended by its begin
-                // time, so it is visible or nothing is. (GC relies on readers stopping here.)
-                long end = readVersionTime(version, false, kind, element);
-                return end != OWN && end > beginTime ? version : NO_TUPLE;
-            }
-            version = versions.older(version); // aborted, uncommitted, or newer than our snapshot
-        }
-        return NO_TUPLE;
-    }
-
-    private long readVersionTime(int version, boolean beginWord, ElementKind kind, long element) {
-        while (true) {
-            long word = beginWord ? versions.beginTime(version) : versions.endTime(version);
-            long t = readTime(word, beginWord, ConflictKey.Kind.ELEMENT, element);
-            if (t != RETRY) {
-                return t;
-            }
         }
     }
 
@@ -1544,12 +824,11 @@ public class Transaction implements AutoCloseable {
             if (ReadAhead.hasValue(known, key)) {
                 return ReadAhead.value(known, key);
             }
-            return remote.call(owner, RemoteOp.PROPERTY, w -> w.putByte(kind.ordinal()).putLong(element)
-                    .putString(store.propertyKeys().name(key))).getValue();
+            return remote.call(owner, new Op.Property(kind, element, store.propertyKeys().name(key))).getValue();
         }
         requireVisible(kind, element);
         recordRead(ConflictKey.property(element, key));
-        int version = visibleVersion(kind, element, key);
+        int version = visibility.visibleVersion(kind, element, key);
         return version == NO_TUPLE ? null : versions.value(version);
     }
 
@@ -1560,7 +839,7 @@ public class Transaction implements AutoCloseable {
             if (ReadAhead.answers(known, false, null)) {
                 return ReadAhead.all(known);
             }
-            return readProperties(remote.call(owner, RemoteOp.PROPERTIES, w -> w.putByte(kind.ordinal()).putLong(element)));
+            return readProperties(remote.call(owner, new Op.Properties(kind, element)));
         }
         requireVisible(kind, element);
         recordRead(ConflictKey.propertyKeys(element));
@@ -1572,7 +851,7 @@ public class Transaction implements AutoCloseable {
         }
         for (int key : keys) {
             recordRead(ConflictKey.property(element, key));
-            int version = visibleVersion(kind, element, key);
+            int version = visibility.visibleVersion(kind, element, key);
             if (version != NO_TUPLE) {
                 result.put(key, versions.value(version));
             }
@@ -1580,7 +859,7 @@ public class Transaction implements AutoCloseable {
         return result;
     }
 
-    /** Every property as {@link RemoteOp#PROPERTIES} sends it, by this node's key ids in key order. */
+    /** Every property as {@link Op.Properties} answers, by this node's key ids in key order. */
     private Map<Integer, Object> readProperties(io.gtran.txn.protocol.Wire.Reader in) {
         Map<Integer, Object> byKey = new java.util.TreeMap<>();
         for (int i = in.getInt(); i > 0; i--) {
@@ -1593,12 +872,12 @@ public class Transaction implements AutoCloseable {
     // ---------------------------------------------------------------- helpers
 
     /** The other member that owns {@code element}, where its operations run; -1 to run here. */
-    private int owner(long element) {
+    int owner(long element) {
         return remote.remoteOwner(element);
     }
 
     /** The node an element's id names (this node's for an id that is not a gtran element id). */
-    private int home(long element) {
+    int home(long element) {
         return ElementIds.isWellFormed(element) ? ElementIds.node(element) : store.nodeId();
     }
 
@@ -1607,70 +886,27 @@ public class Transaction implements AutoCloseable {
         return !remote.otherMembersEmpty();
     }
 
-    private void requireMember(int node, long element) {
+    void requireMember(int node, long element) {
         if (!engine.members().nodes().contains(node)) {
             throw new ElementNotFoundException("vertex", element);
         }
     }
 
     /** The node an element's operations run on: its owner if a member, else this one. */
-    private int nodeOf(long element) {
+    int nodeOf(long element) {
         int owner = owner(element);
         return owner < 0 ? store.nodeId() : owner;
     }
 
     /** Sends a read or write of an element-based key to the element's owner; false if it is this node's. */
-    private boolean routeRecord(ConflictKey key, RemoteOp op) {
+    private boolean routeRecord(ConflictKey key, boolean write) {
         int owner = reads.ownerNode(key) == store.nodeId() ? -1 : owner(key.element());
         if (owner < 0) {
             return false;
         }
-        remote.call(owner, op, w -> {
-            w.putByte(key.kind().ordinal()).putLong(key.element());
-            if (key.kind() == ConflictKey.Kind.PROPERTY) {
-                w.putString(store.propertyKeys().name((int) key.detail()));
-            } else {
-                w.putLong(key.detail());
-            }
-        });
+        String propertyKey = key.kind() == ConflictKey.Kind.PROPERTY ? store.propertyKeys().name((int) key.detail()) : null;
+        remote.call(owner, new Op.Record(write, key.kind(), key.element(), key.detail(), propertyKey));
         return true;
-    }
-
-    /** {@link #visibleVertices}/{@link #visibleEdges} over candidates on several nodes, in their order. */
-    private long[] visibleAcross(ElementKind kind, long[] candidates) {
-        Map<Integer, LongList> byNode = new java.util.TreeMap<>();
-        for (long candidate : candidates) {
-            byNode.computeIfAbsent(owner(candidate), n -> new LongList()).add(candidate);
-        }
-        java.util.Set<Long> visible = new java.util.HashSet<>();
-        LongList here = byNode.remove(-1);
-        for (long id : here == null ? new long[0] : visibleHere(kind, here.toArray())) {
-            visible.add(id);
-        }
-        int[] nodes = byNode.keySet().stream().mapToInt(Integer::intValue).toArray();
-        long[][] asked = byNode.values().stream().map(LongList::toArray).toArray(long[][]::new);
-        for (Wire.Reader reply : remote.callEach(nodes, RemoteOp.VISIBLE, (w, i) -> w.putByte(kind.ordinal()).putLongs(asked[i]))) {
-            for (long id : reply.getLongs()) {
-                visible.add(id);
-            }
-        }
-        LongList result = new LongList();
-        for (long candidate : candidates) {
-            if (visible.contains(candidate)) {
-                result.add(candidate);
-            }
-        }
-        return result.toArray();
-    }
-
-    private long[] visibleHere(ElementKind kind, long[] candidates) {
-        LongList result = new LongList();
-        for (long id : candidates) {
-            if (ElementIds.isWellFormed(id) && visible(kind, id)) {
-                result.add(id);
-            }
-        }
-        return result.toArray();
     }
 
     void ensureActive() {
@@ -1687,7 +923,7 @@ public class Transaction implements AutoCloseable {
         }
     }
 
-    private EdgeCursor edgeCursor() {
+    EdgeCursor edgeCursor() {
         if (edgeCursor == null) {
             edgeCursor = store.newEdgeCursor();
         }

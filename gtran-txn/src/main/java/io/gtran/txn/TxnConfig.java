@@ -1,7 +1,7 @@
 package io.gtran.txn;
 
 import io.gtran.storage.Settings;
-import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.common.TxnWords;
 import java.util.Map;
 import java.util.Set;
 

@@ -1,5 +1,6 @@
 package io.gtran.txn;
 
+import io.gtran.txn.common.ConflictKey;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

@@ -1,5 +1,6 @@
 package io.gtran.txn;
 
+import io.gtran.txn.common.ElementKind;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,18 +1,25 @@
 package io.gtran.txn;
 
 import static io.gtran.storage.MvTupleDescriptor.NO_TUPLE;
-import static io.gtran.txn.Transaction.ABORTED_OTHER;
-import static io.gtran.txn.Transaction.LIVE_OTHER;
-import static io.gtran.txn.Transaction.OWN;
-import static io.gtran.txn.local.TxnWords.INFINITY;
-import static io.gtran.txn.local.TxnWords.NEVER;
+import static io.gtran.txn.common.TxnWords.INFINITY;
+import static io.gtran.txn.common.TxnWords.NEVER;
+import static io.gtran.txn.local.Visibility.ABORTED_OTHER;
+import static io.gtran.txn.local.Visibility.LIVE_OTHER;
+import static io.gtran.txn.local.Visibility.OWN;
 
 import io.gtran.storage.ElementIds;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.MvStore;
 import io.gtran.storage.PropertyCursor;
 import io.gtran.storage.UnknownElementException;
-import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.common.ConflictKey;
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.ElementKind;
+import io.gtran.txn.common.ElementNotFoundException;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TxnWords;
+import io.gtran.txn.local.KeySets;
+import io.gtran.txn.local.WriteLog;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -52,8 +59,8 @@ final class WriteRules {
     /** As {@link #endElement(ElementKind, long)}; {@code counted} false for a mirror, which the element counters leave out. */
     void endElement(ElementKind kind, long element, boolean counted) {
         while (true) {
-            long end = txn.inspectSettled(() -> kind.table(store).endTime(element));
-            long word = txn.inspectedWord();
+            long end = txn.visibility.inspectSettled(() -> kind.table(store).endTime(element));
+            long word = txn.visibility.inspectedWord();
             if (end == INFINITY || end == ABORTED_OTHER) {
                 // Alive (an aborted deleter's id is as good as INFINITY): lock it with our id.
                 if (kind.table(store).compareAndSetEndTime(element, word, id)) {
@@ -94,8 +101,8 @@ final class WriteRules {
             long beginWord = 0;
             while (version != NO_TUPLE && !MvStore.isBase(version)) {
                 int v = version;
-                begin = txn.inspectSettled(() -> versions.beginTime(v));
-                beginWord = txn.inspectedWord();
+                begin = txn.visibility.inspectSettled(() -> versions.beginTime(v));
+                beginWord = txn.visibility.inspectedWord();
                 if (begin != NEVER && begin != ABORTED_OTHER) {
                     break;
                 }
@@ -105,8 +112,8 @@ final class WriteRules {
                 continue; // only the base version (written with the element we could see) or none: before our snapshot
             }
             int head = version;
-            long end = txn.inspectSettled(() -> versions.endTime(head));
-            long endWord = txn.inspectedWord();
+            long end = txn.visibility.inspectSettled(() -> versions.endTime(head));
+            long endWord = txn.visibility.inspectedWord();
             ConflictKey key = ConflictKey.property(element, cursor.keyId());
             if (begin == LIVE_OTHER || end == LIVE_OTHER) {
                 throw txn.conflict(ConflictKind.WRITE_WRITE, begin == LIVE_OTHER ? beginWord : endWord, key,
@@ -122,12 +129,12 @@ final class WriteRules {
 
     /** After writing a property: the element must not be being deleted, nor deleted after our snapshot. */
     private void requireElementNotDeleted(ElementKind kind, long element, int key) {
-        long end = txn.inspectSettled(() -> kind.table(store).endTime(element));
+        long end = txn.visibility.inspectSettled(() -> kind.table(store).endTime(element));
         if (end == INFINITY || end == ABORTED_OTHER || end == OWN) {
             return;
         }
         if (end == LIVE_OTHER) {
-            throw txn.conflict(ConflictKind.DELETED_ELEMENT, txn.inspectedWord(), ConflictKey.property(element, key),
+            throw txn.conflict(ConflictKind.DELETED_ELEMENT, txn.visibility.inspectedWord(), ConflictKey.property(element, key),
                     "it is deleting the " + kind.display() + " this transaction writes to");
         }
         throw txn.conflict(ConflictKind.DELETED_ELEMENT, 0, ConflictKey.property(element, key),
@@ -138,12 +145,12 @@ final class WriteRules {
     boolean endEdgeOfDeletedVertex(long edgeId, boolean counted) {
         long begin;
         try {
-            begin = txn.inspectSettled(() -> store.edges().beginTime(edgeId));
+            begin = txn.visibility.inspectSettled(() -> store.edges().beginTime(edgeId));
         } catch (UnknownElementException gone) {
             return false;
         }
         if (begin == LIVE_OTHER) {
-            throw txn.conflict(ConflictKind.WRITE_WRITE, txn.inspectedWord(), ConflictKey.element(edgeId),
+            throw txn.conflict(ConflictKind.WRITE_WRITE, txn.visibility.inspectedWord(), ConflictKey.element(edgeId),
                     "it is adding an edge to a vertex this transaction deletes");
         }
         if (begin == NEVER || begin == ABORTED_OTHER) {
@@ -155,11 +162,11 @@ final class WriteRules {
         }
         long end;
         try {
-            end = txn.inspectSettled(() -> store.edges().endTime(edgeId));
+            end = txn.visibility.inspectSettled(() -> store.edges().endTime(edgeId));
         } catch (UnknownElementException gone) {
             return false; // freed by GC since its begin time was read: dead to every transaction
         }
-        long endWord = txn.inspectedWord();
+        long endWord = txn.visibility.inspectedWord();
         if (end == LIVE_OTHER) {
             // Decided here rather than by endElement's re-read, which would take a deleter that
             // finishes meanwhile for a deletion after our snapshot.
@@ -175,12 +182,12 @@ final class WriteRules {
 
     /** After adding an edge: its endpoint must not be deleted, now or by a commit after our snapshot. */
     void requireNotBeingDeleted(long vertexId) {
-        long end = txn.inspectSettled(() -> store.vertices().endTime(vertexId));
+        long end = txn.visibility.inspectSettled(() -> store.vertices().endTime(vertexId));
         if (end == INFINITY || end == ABORTED_OTHER) {
             return;
         }
         if (end == LIVE_OTHER) {
-            throw txn.conflict(ConflictKind.DELETED_ELEMENT, txn.inspectedWord(), ConflictKey.element(vertexId),
+            throw txn.conflict(ConflictKind.DELETED_ELEMENT, txn.visibility.inspectedWord(), ConflictKey.element(vertexId),
                     "it is deleting an endpoint of the new edge");
         }
         if (end == OWN) {
@@ -226,7 +233,7 @@ final class WriteRules {
             int current = head;
             if (head != NO_TUPLE) {
                 int newest = head;
-                long begin = txn.inspectSettled(() -> versions.beginTime(newest));
+                long begin = txn.visibility.inspectSettled(() -> versions.beginTime(newest));
                 if (begin == OWN) {
                     boolean had = replaceOwnVersion(kind, element, key, head, value);
                     writes.add(ConflictKey.property(element, key));
@@ -236,14 +243,14 @@ final class WriteRules {
                     return had;
                 }
                 if (begin == LIVE_OTHER) {
-                    throw txn.conflict(ConflictKind.WRITE_WRITE, txn.inspectedWord(), ConflictKey.property(element, key),
+                    throw txn.conflict(ConflictKind.WRITE_WRITE, txn.visibility.inspectedWord(), ConflictKey.property(element, key),
                             "it wrote this property and has not committed");
                 }
                 if (begin == NEVER || begin == ABORTED_OTHER) {
                     current = versions.older(head); // aborted: ours goes on top of what it tried to supersede
                     if ((isolation == Isolation.SNAPSHOT || value == null) && current != NO_TUPLE && !MvStore.isBase(current)) {
                         int superseded = current;
-                        long below = txn.inspectSettled(() -> versions.beginTime(superseded));
+                        long below = txn.visibility.inspectSettled(() -> versions.beginTime(superseded));
                         if (below > beginTime) {
                             throw txn.conflict(ConflictKind.FIRST_COMMITTER_WINS, 0, ConflictKey.property(element, key),
                                     "the property was committed at " + below + ", after this transaction began at " + beginTime);
@@ -262,8 +269,8 @@ final class WriteRules {
             long end = 0;
             if (current != NO_TUPLE) {
                 int superseded = current;
-                end = txn.inspectSettled(() -> versions.endTime(superseded));
-                endWord = txn.inspectedWord();
+                end = txn.visibility.inspectSettled(() -> versions.endTime(superseded));
+                endWord = txn.visibility.inspectedWord();
                 if (end == LIVE_OTHER) {
                     throw txn.conflict(ConflictKind.WRITE_WRITE, endWord, ConflictKey.property(element, key),
                             "it is removing this property and has not committed");
@@ -344,7 +351,7 @@ final class WriteRules {
 
     /** Puts a full version with the base's value in its place, so the property can be updated. */
     private void materialize(ElementKind kind, long element, int key, int base) {
-        long elementBegin = txn.readBegin(kind, element);
+        long elementBegin = txn.visibility.readBegin(kind, element);
         if (!TxnWords.isTimestamp(elementBegin)) {
             throw new IllegalStateException("base version of an element not committed: " + ElementIds.toString(element));
         }

@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.storage.MvStore;
-import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.common.ConflictKey;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TxnWords;
+import io.gtran.txn.local.RecentCommittedTable;
+import io.gtran.txn.local.TxnStatus;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.gtran.check.fabric.FaultPlan;
 import io.gtran.txn.agent.TimeSource;
 import io.gtran.txn.clock.ClockUnavailableException;
+import io.gtran.txn.common.Isolation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

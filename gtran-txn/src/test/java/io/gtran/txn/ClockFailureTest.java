@@ -10,6 +10,8 @@ import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.clock.Clock;
 import io.gtran.txn.clock.ClockUnavailableException;
+import io.gtran.txn.clock.LocalClock;
+import io.gtran.txn.common.Isolation;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

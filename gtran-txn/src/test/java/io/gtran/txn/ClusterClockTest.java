@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gtran.txn.clock.SyncedClock;
 import io.gtran.txn.agent.TimeSource;
-import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.clock.LocalClock;
+import io.gtran.txn.clock.SyncedClock;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TxnWords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.StoreConfig;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.membership.Membership;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -9,6 +9,7 @@ import io.gtran.txn.HermitageTest.Outcome;
 import io.gtran.txn.HermitageTest.Result;
 import io.gtran.txn.HermitageTest.Scenario;
 import io.gtran.txn.Interleaving.Placement;
+import io.gtran.txn.common.Isolation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;

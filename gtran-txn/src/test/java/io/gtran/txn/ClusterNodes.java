@@ -5,6 +5,8 @@ import io.gtran.rdma.Fabric;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.clock.ClockConfig;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.membership.Membership;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

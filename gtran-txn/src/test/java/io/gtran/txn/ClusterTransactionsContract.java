@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.storage.ElementIds;
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.ElementNotFoundException;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;

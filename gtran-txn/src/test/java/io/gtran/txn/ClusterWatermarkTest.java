@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.check.fabric.FaultPlan;
+import io.gtran.txn.common.ConflictKey;
+import io.gtran.txn.common.ElementKind;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.local.ElementCounts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.check.fabric.CountingFabric;
 import io.gtran.rdma.Fabric;
+import io.gtran.txn.common.Isolation;
 import java.util.Map;
 import java.util.function.Consumer;
 

@@ -3,6 +3,9 @@ package io.gtran.txn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.gtran.txn.common.CommitOutcomeUnknownException;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
 import io.gtran.txn.protocol.CommitMessage;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

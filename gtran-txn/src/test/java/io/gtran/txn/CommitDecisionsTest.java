@@ -6,7 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.storage.EdgeCursor;
-import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TxnWords;
+import io.gtran.txn.local.StatusTable;
+import io.gtran.txn.local.StatusTableDescriptor;
+import io.gtran.txn.local.TxnStatus;
 import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -80,7 +85,7 @@ class CommitDecisionsTest extends DoBetterScenario {
         assertFalse(read.isDone(), "R read W's word without knowing W's commit time");
         assertTrue(st.move(w.id(), TxnStatus.VALIDATING, pending, TxnStatus.VALIDATING, w.registered.commitTime));
         assertEquals(2L, read.get(30, TimeUnit.SECONDS), "W's commit time is below R's begin time: R pre-reads W");
-        assertEquals(1, r.preReadDependencies.size());
+        assertEquals(1, r.visibility.preReadDependencies.size());
         new CommitProtocol(w).decide();
         r.commit();
         assertTrue(r.isCommitted());
@@ -139,7 +144,7 @@ class CommitDecisionsTest extends DoBetterScenario {
         assertFalse(read.isDone(), "R read W's version before W decided");
         w.rollback();
         assertEquals(1L, read.get(30, TimeUnit.SECONDS));
-        assertTrue(r.preReadDependencies.isEmpty());
+        assertTrue(r.visibility.preReadDependencies.isEmpty());
         r.commit();
     }
 
@@ -158,7 +163,7 @@ class CommitDecisionsTest extends DoBetterScenario {
         CommitProtocol held = new CommitProtocol(w);
         assertTrue(held.prepare());
         assertFalse(r.vertexExists(n));
-        assertTrue(r.skippedWriters.isEmpty());
+        assertTrue(r.visibility.skippedWriters.isEmpty());
         held.decide();
         r.setVertexProperty(z, x, 1L);
         expectConflict(ConflictKind.READ_WRITE, w.id(), r::commit);

@@ -57,7 +57,7 @@ final class CrashingFabric extends ForwardingFabric {
 
     private boolean about(String mailbox, byte[] payload) {
         long txn = onlyTxn;
-        if (txn == 0 || !mailbox.equals(io.gtran.txn.cluster.CommitMessenger.MAILBOX)) {
+        if (txn == 0 || !mailbox.equals(io.gtran.txn.commit.CommitMessenger.MAILBOX)) {
             return true;
         }
         return CommitMessage.decode(payload).txn() == txn;
@@ -65,7 +65,7 @@ final class CrashingFabric extends ForwardingFabric {
 
     /** Whether a message is a commit message of {@code type}. */
     static boolean isCommit(String mailbox, byte[] payload, CommitMessage.Type type) {
-        return mailbox.equals(io.gtran.txn.cluster.CommitMessenger.MAILBOX) && CommitMessage.decode(payload).type() == type;
+        return mailbox.equals(io.gtran.txn.commit.CommitMessenger.MAILBOX) && CommitMessage.decode(payload).type() == type;
     }
 
     /** Crashes the node now. */

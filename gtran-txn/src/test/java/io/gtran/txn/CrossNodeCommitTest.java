@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.txn.common.CommitOutcomeUnknownException;
+import io.gtran.txn.common.Isolation;
 import io.gtran.txn.protocol.Outcome;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

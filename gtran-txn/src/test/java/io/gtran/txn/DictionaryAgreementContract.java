@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.check.fabric.FaultPlan;
 import io.gtran.storage.Dictionary;
+import io.gtran.txn.common.Isolation;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;

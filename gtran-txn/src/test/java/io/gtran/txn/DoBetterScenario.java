@@ -3,6 +3,9 @@ package io.gtran.txn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;

@@ -9,6 +9,8 @@ import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.clock.Clock;
+import io.gtran.txn.clock.LocalClock;
+import io.gtran.txn.common.Isolation;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;

@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.storage.EdgeCursor;
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.ElementKind;
+import io.gtran.txn.common.ElementNotFoundException;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
+import io.gtran.txn.local.ElementCounts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -175,7 +181,7 @@ class ElementCountsTest {
         assertTrue(held.prepare()); // VALIDATING, deltas published under its id
         Transaction before = node.begin(Isolation.SNAPSHOT); // begins after the writer's commit time
         assertEquals(1, before.countEdges(knows), "optimistic pre-read of the validating writer's delta");
-        assertEquals(1, before.preReadDependencies.size());
+        assertEquals(1, before.visibility.preReadDependencies.size());
         writer.rollback();
         TransactionConflictException e = assertThrows(TransactionConflictException.class, before::commit);
         assertEquals(ConflictKind.PRE_READ_DEPENDENCY_ABORTED, e.kind());

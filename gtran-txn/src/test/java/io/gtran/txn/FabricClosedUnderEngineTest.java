@@ -3,6 +3,7 @@ package io.gtran.txn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.txn.common.Isolation;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

@@ -11,6 +11,7 @@ import io.gtran.storage.ElementIds;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.clock.ClockConfig;
 import io.gtran.txn.clock.ClockUnavailableException;
+import io.gtran.txn.common.Isolation;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

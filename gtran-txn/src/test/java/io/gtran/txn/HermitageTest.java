@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.txn.Interleaving.Where;
+import io.gtran.txn.common.Isolation;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;

@@ -1,5 +1,7 @@
 package io.gtran.txn;
 
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

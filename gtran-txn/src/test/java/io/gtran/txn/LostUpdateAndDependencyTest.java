@@ -1,6 +1,6 @@
 package io.gtran.txn;
 
-import static io.gtran.txn.local.TxnWords.INFINITY;
+import static io.gtran.txn.common.TxnWords.INFINITY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.EdgeDirection;
 import io.gtran.storage.MvStore;
-import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.common.ConflictKey;
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
+import io.gtran.txn.common.TxnWords;
+import io.gtran.txn.local.RecentCommittedTable;
+import io.gtran.txn.local.StatusTable;
+import io.gtran.txn.local.TxnStatus;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;

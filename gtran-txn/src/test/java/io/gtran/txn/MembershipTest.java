@@ -8,6 +8,7 @@ import io.gtran.rdma.ClusterConfig;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.clock.ClockConfig;
+import io.gtran.txn.membership.Membership;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -21,9 +21,11 @@ import org.junit.jupiter.api.Test;
  */
 class PackageLayersTest {
     private static final Map<String, Integer> LAYERS = Map.of(
-            "agent", 0, "protocol", 0, "local", 0,
-            "clock", 1, "membership", 1,
-            "cluster", 2);
+            "common", 0, "agent", 0,
+            "protocol", 1,
+            "clock", 2, "membership", 2,
+            "local", 3, "query", 3,
+            "commit", 4);
     private static final Pattern IMPORT = Pattern.compile("^import (?:static )?io\\.gtran\\.txn\\.(\\w+)\\.", Pattern.MULTILINE);
 
     @Test

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
+import io.gtran.txn.common.CommitOutcomeUnknownException;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
 import io.gtran.txn.protocol.CommitMessage;
 import java.util.Map;
 import java.util.Set;

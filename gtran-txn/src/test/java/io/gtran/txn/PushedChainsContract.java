@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.EdgeDirection;
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
+import io.gtran.txn.query.Chain;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;

@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.txn.common.ConflictKey;
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
+import io.gtran.txn.local.TxnStatus;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Future;
@@ -46,7 +51,7 @@ class ReadAroundRecheckTest extends DoBetterScenario {
         Transaction r = node.begin(Isolation.SERIALIZABLE);
         Transaction w = node.begin(Isolation.SERIALIZABLE);
         writeAndReadAround(around, r, w);
-        assertEquals(Set.of(w.id()), r.skippedWriters, "the reader remembers the writer it read around");
+        assertEquals(Set.of(w.id()), r.visibility.skippedWriters, "the reader remembers the writer it read around");
         w.commit();
         r.setVertexProperty(z, note, "r");
         TransactionConflictException e = assertThrows(TransactionConflictException.class, r::commit);

@@ -8,7 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.txn.clock.Clock;
-import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.clock.LocalClock;
+import io.gtran.txn.common.ConflictKey;
+import io.gtran.txn.common.TxnWords;
+import io.gtran.txn.local.RecentCommittedTable;
+import io.gtran.txn.local.TxnStatus;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

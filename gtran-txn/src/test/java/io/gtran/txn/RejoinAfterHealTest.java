@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.InJvmCluster;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.membership.ClusterWatermark;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

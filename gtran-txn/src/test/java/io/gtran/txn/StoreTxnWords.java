@@ -7,7 +7,7 @@ import io.gtran.storage.MvStore;
 import io.gtran.storage.MvTupleDescriptor;
 import io.gtran.storage.PropertyCursor;
 import io.gtran.storage.UnknownElementException;
-import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.common.TxnWords;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -9,6 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.EdgeDirection;
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.ElementNotFoundException;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -4,6 +4,7 @@ import io.gtran.rdma.Fabric;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.StoreConfig;
+import io.gtran.txn.common.Isolation;
 import java.util.HashMap;
 import java.util.Map;
 

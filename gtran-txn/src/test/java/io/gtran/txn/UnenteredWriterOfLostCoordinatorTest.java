@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.rdma.Fabric;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.local.TxnStatus;
 import io.gtran.txn.protocol.Outcome;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.storage.StoreConfig;
-import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
+import io.gtran.txn.common.TxnWords;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

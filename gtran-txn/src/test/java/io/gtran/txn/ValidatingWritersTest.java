@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -66,7 +69,7 @@ class ValidatingWritersTest {
         CommitProtocol held = validatingWriter(writer);
         Transaction reader = node.begin(Isolation.SERIALIZABLE); // begins after the writer's commit time
         assertEquals(2L, reader.vertexProperty(v, x), "optimistic pre-read: the validating writer's version");
-        assertEquals(1, reader.preReadDependencies.size());
+        assertEquals(1, reader.visibility.preReadDependencies.size());
         reader.setVertexProperty(v, y, 7L);
         held.decide();
         reader.commit();
@@ -100,7 +103,7 @@ class ValidatingWritersTest {
         assertFalse(read.isDone(), "without pre-read the reader waits for the validating writer");
         held.decide();
         assertEquals(2L, read.get(10, TimeUnit.SECONDS));
-        assertTrue(reader.preReadDependencies.isEmpty());
+        assertTrue(reader.visibility.preReadDependencies.isEmpty());
         reader.commit();
     }
 

@@ -1,12 +1,12 @@
 package io.gtran.check.history;
 
 import io.gtran.storage.GraphStore;
-import io.gtran.txn.CommitOutcomeUnknownException;
-import io.gtran.txn.Isolation;
 import io.gtran.txn.Transaction;
-import io.gtran.txn.TransactionConflictException;
 import io.gtran.txn.TransactionEngine;
-import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.common.CommitOutcomeUnknownException;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
+import io.gtran.txn.common.TxnWords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -1,7 +1,7 @@
 package io.gtran.check.sim;
 
-import io.gtran.txn.cluster.CommitMessenger;
-import io.gtran.txn.local.TxnWords;
+import io.gtran.txn.commit.CommitMessenger;
+import io.gtran.txn.common.TxnWords;
 import io.gtran.txn.protocol.Outcome;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.gtran.check.sim;
 
-import io.gtran.txn.cluster.CommitMessenger;
+import io.gtran.txn.commit.CommitMessenger;
 import io.gtran.txn.protocol.Outcome;
 import io.gtran.txn.protocol.Vote;
 import java.util.ArrayList;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.check.history.Anomaly.Kind;
-import io.gtran.txn.Isolation;
 import io.gtran.txn.TxnConfig;
 import io.gtran.txn.TxnFixture;
+import io.gtran.txn.common.Isolation;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;

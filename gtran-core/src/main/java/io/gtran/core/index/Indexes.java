@@ -3,12 +3,13 @@ package io.gtran.core.index;
 import io.gtran.storage.Dictionary;
 import io.gtran.storage.EdgeCursor;
 import io.gtran.storage.GraphStore;
-import io.gtran.txn.ElementKind;
-import io.gtran.txn.Isolation;
 import io.gtran.txn.Transaction;
 import io.gtran.txn.TransactionEngine;
 import io.gtran.txn.ValueIndex;
 import io.gtran.txn.ValueIndexes;
+import io.gtran.txn.common.ElementKind;
+import io.gtran.txn.common.IndexChange;
+import io.gtran.txn.common.Isolation;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -171,13 +172,13 @@ public final class Indexes {
             return;
         }
         try {
-            change(Transaction.IndexChange.DEFINE, elementKind, key, ordered);
+            change(IndexChange.DEFINE, elementKind, key, ordered);
             awaitTransactionsBefore();
             fill(elementKind, key);
-            change(Transaction.IndexChange.READY, elementKind, key, ordered);
+            change(IndexChange.READY, elementKind, key, ordered);
         } catch (RuntimeException e) {
             try {
-                change(Transaction.IndexChange.DROP, elementKind, key, ordered); // never leave a half-filled index in use
+                change(IndexChange.DROP, elementKind, key, ordered); // never leave a half-filled index in use
             } catch (RuntimeException dropFailed) {
                 e.addSuppressed(dropFailed);
             }
@@ -186,10 +187,10 @@ public final class Indexes {
     }
 
     /** Runs {@code change} on every member in a transaction of its own (its effects are not transactional). */
-    private void change(Transaction.IndexChange change, ElementKind kind, String key, boolean ordered) {
+    private void change(IndexChange change, ElementKind kind, String key, boolean ordered) {
         Transaction txn = engine.begin(isolation);
         try {
-            txn.indexChange(change, kind, key, ordered);
+            txn.indexes().change(change, kind, key, ordered);
         } catch (IllegalArgumentException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -219,7 +220,7 @@ public final class Indexes {
         if (index == null) {
             return false;
         }
-        change(Transaction.IndexChange.DROP, elementKind, key, index.isOrdered());
+        change(IndexChange.DROP, elementKind, key, index.isOrdered());
         return true;
     }
 
@@ -298,7 +299,7 @@ public final class Indexes {
                     values.add(value);
                 }
             }
-            txn.indexFill(kind, key, elements.stream().mapToLong(Long::longValue).toArray(), values.toArray());
+            txn.indexes().fill(kind, key, elements.stream().mapToLong(Long::longValue).toArray(), values.toArray());
         } finally {
             txn.rollback();
         }
@@ -332,14 +333,14 @@ public final class Indexes {
     /** A vertex's properties under {@code key} held the values {@code before} and now hold {@code after}. */
     public void vertexPropertyWritten(Transaction txn, long vertexId, String key, Object[] before, Object[] after) {
         if (isIndexed(false, key)) {
-            txn.indexWrite(ElementKind.VERTEX, vertexId, key, before, after);
+            txn.indexes().write(ElementKind.VERTEX, vertexId, key, before, after);
         }
     }
 
     /** An edge's property {@code key} was {@code before} and is now {@code after} (null: none). */
     public void edgePropertyWritten(Transaction txn, long edgeId, String key, Object before, Object after) {
         if (isIndexed(true, key)) {
-            txn.indexWrite(ElementKind.EDGE, edgeId, key, before == null ? new Object[0] : new Object[] {before},
+            txn.indexes().write(ElementKind.EDGE, edgeId, key, before == null ? new Object[0] : new Object[] {before},
                     after == null ? new Object[0] : new Object[] {after});
         }
     }

@@ -1,8 +1,8 @@
 package io.gtran.core.index;
 
-import io.gtran.txn.ElementKind;
 import io.gtran.txn.Transaction;
 import io.gtran.txn.ValueIndex;
+import io.gtran.txn.common.ElementKind;
 import java.util.Collection;
 import java.util.Map;
 import org.apache.tinkerpop.gremlin.process.traversal.Compare;
@@ -66,13 +66,13 @@ public final class PropertyIndex {
      */
     long[] lookUp(Transaction txn, P<?> predicate) {
         if (predicate.getBiPredicate() == Compare.eq) {
-            return txn.indexLookUp(kind, key, ValueIndex.EQUAL, new Object[] {predicate.getValue()});
+            return txn.indexes().lookUp(kind, key, ValueIndex.EQUAL, new Object[] {predicate.getValue()});
         }
         if (predicate.getBiPredicate() == Contains.within) {
-            return txn.indexLookUp(kind, key, ValueIndex.EQUAL, ((Collection<?>) predicate.getValue()).toArray());
+            return txn.indexes().lookUp(kind, key, ValueIndex.EQUAL, ((Collection<?>) predicate.getValue()).toArray());
         }
         boolean atLeast = predicate.getBiPredicate() == Compare.gt || predicate.getBiPredicate() == Compare.gte;
-        return txn.indexLookUp(kind, key, atLeast ? ValueIndex.AT_LEAST : ValueIndex.AT_MOST, new Object[] {predicate.getValue()});
+        return txn.indexes().lookUp(kind, key, atLeast ? ValueIndex.AT_LEAST : ValueIndex.AT_MOST, new Object[] {predicate.getValue()});
     }
 
     /** How many (value, element) entries this node's part of the index holds; for tests. */

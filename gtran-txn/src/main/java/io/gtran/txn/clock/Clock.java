@@ -4,7 +4,7 @@ package io.gtran.txn.clock;
  * Where begin and commit times come from. Every call to {@link #next} returns a timestamp larger
  * than any this clock returned before, so no two transactions share a begin or commit time, and a
  * transaction that starts after another committed (in real time) gets a larger begin time. On one
- * node that is {@code io.gtran.txn.LocalClock}; across nodes, {@link SyncedClock}.
+ * node that is {@code io.gtran.txn.clock.LocalClock}; across nodes, {@link SyncedClock}.
  */
 public interface Clock {
     /** A fresh timestamp, larger than every earlier one from this clock. */

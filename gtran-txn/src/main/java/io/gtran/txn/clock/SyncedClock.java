@@ -26,10 +26,10 @@ public final class SyncedClock implements Clock {
     public static final double DEFAULT_DRIFT = 1e-3;
     /**
      * The largest microseconds a timestamp carries: {@code MAX_MICROS << 10 | MAX_NODE} stays below
-     * {@link io.gtran.txn.local.TxnWords#INFINITY}, so a timestamp is never taken for a transaction id
+     * {@link io.gtran.txn.common.TxnWords#INFINITY}, so a timestamp is never taken for a transaction id
      * (bit 62) or for "not yet superseded". About the year 2112 on the epoch's timescale.
      */
-    public static final long MAX_MICROS = (io.gtran.txn.local.TxnWords.TXN_FLAG >>> NODE_BITS) - 2;
+    public static final long MAX_MICROS = (io.gtran.txn.common.TxnWords.TXN_FLAG >>> NODE_BITS) - 2;
     /** Samples kept; older ones only widen the interval. */
     static final int MAX_SAMPLES = 8;
 

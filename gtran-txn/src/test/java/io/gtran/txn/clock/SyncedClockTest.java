@@ -185,7 +185,7 @@ class SyncedClockTest {
         clock.becomeMaster();
         for (int k = 0; k < 2; k++) {
             long ts = clock.next();
-            assertTrue(io.gtran.txn.local.TxnWords.isTimestamp(ts) && ts < io.gtran.txn.local.TxnWords.INFINITY, Long.toHexString(ts));
+            assertTrue(io.gtran.txn.common.TxnWords.isTimestamp(ts) && ts < io.gtran.txn.common.TxnWords.INFINITY, Long.toHexString(ts));
         }
         IllegalStateException e = assertThrows(IllegalStateException.class, clock::next);
         assertTrue(e.getMessage().contains("max=" + SyncedClock.MAX_MICROS), e.getMessage());

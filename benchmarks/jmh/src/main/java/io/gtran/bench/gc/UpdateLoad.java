@@ -1,11 +1,11 @@
 package io.gtran.bench.gc;
 
-import io.gtran.txn.ElementNotFoundException;
 import io.gtran.txn.GtranNode;
-import io.gtran.txn.Isolation;
 import io.gtran.txn.Transaction;
-import io.gtran.txn.TransactionConflictException;
 import io.gtran.txn.TransactionEngine;
+import io.gtran.txn.common.ElementNotFoundException;
+import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;

@@ -7,7 +7,7 @@ import io.gtran.lbv.LoadProgress;
 import io.gtran.lbv.Traffic;
 import io.gtran.lbv.gremlin.GremlinSystem;
 import io.gtran.storage.StoreConfig;
-import io.gtran.txn.Membership;
+import io.gtran.txn.membership.Membership;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

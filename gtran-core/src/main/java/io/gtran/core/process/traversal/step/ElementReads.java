@@ -4,7 +4,7 @@ import io.gtran.core.GtranGraph;
 import io.gtran.core.GtranHelper;
 import io.gtran.core.TransactionScope;
 import io.gtran.storage.Dictionary;
-import io.gtran.txn.ElementKind;
+import io.gtran.txn.common.ElementKind;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.Set;

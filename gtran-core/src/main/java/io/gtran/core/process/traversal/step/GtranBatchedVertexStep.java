@@ -16,10 +16,10 @@ import org.apache.tinkerpop.gremlin.process.traversal.Traverser;
 import org.apache.tinkerpop.gremlin.process.traversal.step.Mutating;
 import org.apache.tinkerpop.gremlin.process.traversal.step.Profiling;
 import org.apache.tinkerpop.gremlin.process.traversal.step.filter.RangeGlobalStep;
-import org.apache.tinkerpop.gremlin.process.traversal.util.MutableMetrics;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.CountGlobalStep;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.VertexStep;
 import org.apache.tinkerpop.gremlin.process.traversal.util.FastNoSuchElementException;
+import org.apache.tinkerpop.gremlin.process.traversal.util.MutableMetrics;
 import org.apache.tinkerpop.gremlin.process.traversal.util.TraversalHelper;
 import org.apache.tinkerpop.gremlin.structure.Direction;
 import org.apache.tinkerpop.gremlin.structure.Edge;
@@ -151,7 +151,7 @@ public final class GtranBatchedVertexStep<E extends Element> extends VertexStep<
     static void prefetchIds(GtranGraph graph, long[] elements, boolean edges) {
         TransactionScope scope = GtranHelper.scope(graph);
         try {
-            GtranHelper.prefetchIds(graph, scope.txn(), edges ? io.gtran.txn.ElementKind.EDGE : io.gtran.txn.ElementKind.VERTEX, elements);
+            GtranHelper.prefetchIds(graph, scope.txn(), edges ? io.gtran.txn.common.ElementKind.EDGE : io.gtran.txn.common.ElementKind.VERTEX, elements);
         } catch (RuntimeException e) {
             throw scope.translate(e);
         }
@@ -199,7 +199,7 @@ public final class GtranBatchedVertexStep<E extends Element> extends VertexStep<
         if (reads == null) {
             reads = ElementReads.after(this);
         }
-        reads.readAhead(graph, edges ? io.gtran.txn.ElementKind.EDGE : io.gtran.txn.ElementKind.VERTEX, elements);
+        reads.readAhead(graph, edges ? io.gtran.txn.common.ElementKind.EDGE : io.gtran.txn.common.ElementKind.VERTEX, elements);
         if (metrics != null && !reads.isEmpty()) {
             java.util.TreeSet<Integer> owners = owners(elements);
             owners.remove(graph.node().id());

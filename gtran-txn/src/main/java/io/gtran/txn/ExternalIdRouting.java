@@ -1,0 +1,168 @@
+package io.gtran.txn;
+
+import io.gtran.storage.ElementIds;
+import io.gtran.txn.common.ElementKind;
+import io.gtran.txn.common.ExternalIdTakenException;
+import io.gtran.txn.protocol.Op;
+import io.gtran.txn.protocol.Wire;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A transaction's operations on user-supplied ids, each run where the id is kept: a vertex's at
+ * its home node, an edge's where the edge lives (docs/cluster-transactions.md, "Placement"); the
+ * node's own {@link ExternalIds} decides there.
+ */
+public final class ExternalIdRouting {
+    private final Transaction txn;
+
+    ExternalIdRouting(Transaction txn) {
+        this.txn = txn;
+    }
+
+    private ExternalIds registry() {
+        return txn.engine.externalIds();
+    }
+
+    /**
+     * The node that keeps user-supplied id {@code canonical} of a vertex, and so the vertex (see
+     * docs/cluster-transactions.md, "Placement"): the node a number names if it is a well-formed
+     * vertex id of a member (so a generated id and the same number given by a user are checked in
+     * one place), else one chosen by a hash of the id. This node, when it is alone.
+     */
+    public int homeOfVertex(Object canonical) {
+        if (txn.remote.otherMembersEmpty()) {
+            return txn.store.nodeId();
+        }
+        if (canonical instanceof Long n && ElementIds.isWellFormed(n) && !ElementIds.isEdge(n)
+                && txn.engine.members().nodes().contains(ElementIds.node(n))) {
+            return ElementIds.node(n);
+        }
+        int[] members = txn.engine.members().nodes().stream().mapToInt(Integer::intValue).sorted().toArray();
+        long h = canonical.hashCode() * 0x9E37_79B9_7F4A_7C15L;
+        return members[(int) Math.floorMod(h ^ (h >>> 29), (long) members.length)];
+    }
+
+    /**
+     * Binds user-supplied id {@code given} (canonical form {@code canonical}) to {@code internal},
+     * which this transaction created, at the element's node; see {@link ExternalIds#bind}.
+     */
+    public Object bind(ElementKind kind, Object given, Object canonical, long internal) {
+        int owner = txn.owner(internal);
+        if (!txn.remote.otherMembersEmpty() && kind == ElementKind.EDGE && canonical instanceof Long n && ElementIds.isWellFormed(n)
+                && ElementIds.isEdge(n) && ElementIds.node(n) != txn.nodeOf(internal)
+                && txn.engine.members().nodes().contains(ElementIds.node(n))) {
+            reserveEdgeNumber(ElementIds.node(n), given, n); // first, so a refusal leaves nothing bound
+        }
+        if (owner < 0) {
+            return registry().bind(txn, kind, given, canonical, internal);
+        }
+        Wire.Reader in = txn.remote.call(owner, new Op.BindId(kind, given, canonical, internal));
+        if (!in.getBoolean()) {
+            throw new ExternalIdTakenException(kind, given);
+        }
+        return in.getValue();
+    }
+
+    /**
+     * An edge's user-supplied id that is a number naming an edge slot of another member than the
+     * edge's: that member checks no edge of its own is known by the number and keeps it from the
+     * edges it makes later; see {@link ExternalIds#reserve}.
+     */
+    private void reserveEdgeNumber(int node, Object given, long number) {
+        if (node == txn.store.nodeId()) {
+            registry().reserve(txn, given, number);
+            return;
+        }
+        if (!txn.remote.call(node, new Op.ReserveId(given, number)).getBoolean()) {
+            throw new ExternalIdTakenException(ElementKind.EDGE, given);
+        }
+    }
+
+    /**
+     * The element a user's id names for this transaction, or {@link ElementIds#NONE}; see {@link
+     * ExternalIds#resolve}. A vertex id is looked up at its {@link #homeOfVertex home}; an edge
+     * id, bound where the edge lives (with its out-vertex), at every member.
+     */
+    public long resolve(ElementKind kind, Object canonical, Object parsed) {
+        if (txn.remote.otherMembersEmpty()) {
+            return registry().resolve(txn, kind, canonical, parsed);
+        }
+        long found = resolveAcross(kind, canonical);
+        return found == ElementIds.NONE && parsed != null ? resolveAcross(kind, parsed) : found;
+    }
+
+    private long resolveAcross(ElementKind kind, Object canonical) {
+        if (kind == ElementKind.VERTEX) {
+            return resolveAt(homeOfVertex(canonical), kind, canonical);
+        }
+        // An edge's id is bound where the edge lives; a number may also be some member's internal
+        // id. A binding anywhere wins, as it does on one node (ExternalIds#resolve).
+        long number = canonical instanceof Long n ? n : ElementIds.NONE;
+        long found = resolveAt(txn.store.nodeId(), kind, canonical);
+        for (int node : txn.remote.otherMembers()) {
+            if (found != ElementIds.NONE && found != number) {
+                return found;
+            }
+            long there = resolveAt(node, kind, canonical);
+            if (there != ElementIds.NONE) {
+                found = there;
+            }
+        }
+        return found;
+    }
+
+    private long resolveAt(int node, ElementKind kind, Object canonical) {
+        if (node == txn.store.nodeId()) {
+            return registry().resolve(txn, kind, canonical, null);
+        }
+        return txn.remote.call(node, new Op.ResolveId(kind, canonical)).getLong();
+    }
+
+    /** The id to show for element {@code internal}: its user-supplied id if it has one; see {@link ExternalIds#exposed}. */
+    public Object exposed(ElementKind kind, long internal) {
+        int owner = txn.owner(internal);
+        if (owner < 0) {
+            return registry().exposed(kind, internal);
+        }
+        return txn.remote.call(owner, new Op.ElementId(kind, internal, false)).getValue();
+    }
+
+    /** {@link #exposed} of many elements of one kind, one request per owning node. */
+    public Object[] exposedMany(ElementKind kind, long[] internals) {
+        Object[] result = new Object[internals.length];
+        Map<Integer, List<Integer>> byNode = new java.util.TreeMap<>();
+        for (int i = 0; i < internals.length; i++) {
+            byNode.computeIfAbsent(txn.owner(internals[i]), n -> new ArrayList<>()).add(i);
+        }
+        List<Integer> here = byNode.remove(-1);
+        for (int i : here == null ? List.<Integer>of() : here) {
+            result[i] = registry().exposed(kind, internals[i]);
+        }
+        int[] nodes = byNode.keySet().stream().mapToInt(Integer::intValue).toArray();
+        List<List<Integer>> at = new ArrayList<>(byNode.values());
+        Wire.Reader[] replies = nodes.length == 0 ? new Wire.Reader[0] : txn.remote.callEach(nodes, n -> {
+            long[] ids = new long[at.get(n).size()];
+            for (int j = 0; j < ids.length; j++) {
+                ids[j] = internals[at.get(n).get(j)];
+            }
+            return new Op.ExposedMany(kind, ids);
+        });
+        for (int n = 0; n < nodes.length; n++) {
+            for (int i : at.get(n)) {
+                result[i] = replies[n].getValue();
+            }
+        }
+        return result;
+    }
+
+    /** Whether a user-supplied id of another element names the new element's number; see {@link ExternalIds#shadowed}. */
+    public boolean shadowed(ElementKind kind, long internal) {
+        int owner = txn.owner(internal);
+        if (owner < 0) {
+            return registry().shadowed(kind, internal);
+        }
+        return txn.remote.call(owner, new Op.ElementId(kind, internal, true)).getBoolean();
+    }
+}

@@ -1,0 +1,846 @@
+// Over 600 lines: the coordinator's rounds, the participants' parts and recovery share one message path and the locks that order a loss against a re-admission.
+package io.gtran.txn.commit;
+
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.Mailbox;
+import io.gtran.rdma.Message;
+import io.gtran.txn.agent.Agent;
+import io.gtran.txn.agent.AgentHandle;
+import io.gtran.txn.agent.AgentHost;
+import io.gtran.txn.agent.MessageAgent;
+import io.gtran.txn.agent.TimeSource;
+import io.gtran.txn.common.TxnWords;
+import io.gtran.txn.membership.MemberView;
+import io.gtran.txn.protocol.CommitMessage;
+import io.gtran.txn.protocol.Outcome;
+import io.gtran.txn.protocol.Vote;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One node's side of the cross-node commit protocol over its fabric (docs/cluster-transactions.md):
+ * as coordinator, {@link #commit} sends VALIDATE, collects votes, fences late voters, decides, and
+ * DECIDEs every participant until acknowledged; as participant, it answers VALIDATE through its
+ * {@link Participant}, applies decisions once, answers RECOVER, and recovers the transactions of
+ * a coordinator the fabric reports lost. Every control message is retried until answered (a
+ * ticker thread resends what is outstanding) and handled idempotently, by the rules of {@link
+ * CoordinatorRound}, {@link ParticipantRecord} and {@link Recovery}.
+ *
+ * <p>A transaction's coordinator is the node in its id ({@link TxnWords#node}). Messages go through
+ * mailbox {@value #MAILBOX}: a type byte, the transaction id, then the type's fields.
+ */
+public final class CommitMessenger implements MemberView.Commitments, AutoCloseable {
+    public static final String MAILBOX = "gtran.commit";
+    /** How long a decided part is kept to answer retried messages, unless another constructor says. */
+    public static final long FORGET_MILLIS_DEFAULT = 30_000;
+    private static final Logger LOG = LoggerFactory.getLogger(CommitMessenger.class);
+
+    /** What a participant node does for the protocol; both calls may block, neither on the messenger. */
+    public interface Participant {
+        /** This node's final vote for {@code txn}: its validation at {@code commitTime}, dependencies resolved. */
+        Vote validate(long txn, long commitTime);
+
+        /** Stamps or undoes {@code txn}'s writes here; called once per transaction and node. */
+        void apply(long txn, Outcome outcome, long commitTime);
+    }
+
+    /** Whether this node may act on a peer's loss now: it has heard from a majority of the members lately. */
+    @FunctionalInterface
+    public interface Quorum {
+        boolean hasMajority();
+    }
+
+    private final Fabric fabric;
+    private final int node;
+    private final Quorum quorum;
+    private final long lossDelayMillis;
+    /** Losses reported and waiting out {@link #lossDelayMillis} before they are acted on: the tick's to act on. */
+    private final java.util.Queue<PendingLoss> pendingLosses = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final TimeSource time;
+    private final Participant participant;
+    private final Mailbox mailbox;
+    private final long voteTimeoutNanos;
+    private final ExecutorService work;
+    private final AgentHandle receiver;
+    private final AgentHandle ticker;
+    private final long tickMillis;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
+    /** Told each loss this node acts on (see {@link #onActedOn}). */
+    private final java.util.List<java.util.function.IntConsumer> actedListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Members known to have restarted under their id: nothing is owed to them any more. */
+    private final Set<Integer> gone = ConcurrentHashMap.newKeySet();
+    /** Per member, how often it was re-admitted: a loss reported before a re-admission is not acted on. */
+    private final Map<Integer, Integer> epochs = new ConcurrentHashMap<>();
+    /** Serialises acting on a loss with re-admitting the member (see {@link #readmit}). */
+    private final Object lossLock = new Object();
+    /**
+     * When the fabric last reported each member lost. A rejoin message heard before that report
+     * cannot re-admit the member: it may be the last word of a process that died since.
+     */
+    private final Map<Integer, Long> reportedAt = new ConcurrentHashMap<>();
+    /** Orders loss reports against re-admissions: taken briefly, by the fabric's listener thread too. */
+    private final Object reportLock = new Object();
+    /** Losses reported while this node had no majority, by epoch: acted on once it has one again. */
+    private final Map<Integer, Integer> unacted = new ConcurrentHashMap<>();
+    private final long forgetNanos;
+    /** Transactions this node coordinates. */
+    private final Map<Long, Round> rounds = new ConcurrentHashMap<>();
+    /**
+     * Decided rounds whose status entry is freed (every participant not lost acknowledged) but
+     * whose DECIDE a lost participant has not acknowledged: sent to it again every tick, lost or
+     * not, so it learns the decision when messages flow again (docs: rejoining).
+     */
+    private final Map<Long, Round> owed = new ConcurrentHashMap<>();
+    /** This node's part of other nodes' transactions. */
+    private final Map<Long, Part> parts = new ConcurrentHashMap<>();
+
+    /** A coordinated transaction: its round, its answer, and who has acknowledged the decision. */
+    private static final class Round {
+        final CoordinatorRound round;
+        final long commitTime;
+        final long startNanos;
+        final CompletableFuture<Outcome> answer = new CompletableFuture<>();
+        /** Completed once every participant acknowledged the decision (or is lost). */
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        final Set<Integer> acked = ConcurrentHashMap.newKeySet();
+        /** When the round's messages were last sent: the ticker resends only what has waited a tick. */
+        volatile long sentNanos;
+        final AtomicBoolean decideSent = new AtomicBoolean();
+
+        Round(int[] participants, long commitTime, long nowNanos) {
+            this.round = new CoordinatorRound(participants);
+            this.commitTime = commitTime;
+            this.startNanos = nowNanos;
+            this.sentNanos = nowNanos; // the first sends are the caller's: the tick resends a tick later
+        }
+    }
+
+    /** This node's part of a transaction: its record, and a recovery it runs, if any. */
+    private static final class Part {
+        final ParticipantRecord record;
+        volatile long commitTime;
+        volatile boolean applied;
+        /** Set once {@link Participant#apply} returned: no word here names the transaction any more. */
+        volatile boolean done;
+        /** Nodes whose DECIDE came before the apply finished: acknowledged when it has. */
+        final Set<Integer> ackWhenDone = ConcurrentHashMap.newKeySet();
+        /** When this part was decided here (the time source's nanos), 0 before. */
+        volatile long decidedNanos;
+        /** Set once the coordinator itself sent DECIDE: its round has the decision, it will not ask again. */
+        volatile boolean settledByCoordinator;
+        /** While recovering: the reports collected; null otherwise. */
+        volatile Map<Integer, ParticipantRecord.Report> recovery;
+        /** After a decision this node spreads (recovery): who has acknowledged it. */
+        final Set<Integer> acked = ConcurrentHashMap.newKeySet();
+        volatile long sentNanos;
+
+        Part(int node) {
+            this.record = new ParticipantRecord(node);
+        }
+    }
+
+    /** A loss of {@code peer} reported in re-admission epoch {@code epoch}, to act on from {@code dueNanos}. */
+    private record PendingLoss(int peer, int epoch, long dueNanos) {
+    }
+
+    /**
+     * Starts the messenger on {@code fabric}.
+     *
+     * @param voteTimeoutMillis how long the coordinator waits for votes before it fences the missing ones
+     * @param tickMillis        how often outstanding messages are sent again
+     */
+    public CommitMessenger(Fabric fabric, Participant participant, long voteTimeoutMillis, long tickMillis) {
+        this(fabric, participant, voteTimeoutMillis, tickMillis, () -> true, 0);
+    }
+
+    /**
+     * A messenger that acts on a peer's loss (the coordinator aborts rounds waiting for it; a
+     * participant recovers the transactions it coordinated) only if {@code quorum} holds {@code
+     * lossDelayMillis} after the fabric reported the loss. A node on the minority side of a
+     * partition then leaves every decision to the majority: its rounds wait (the client is told
+     * the outcome is unknown) and are settled by the majority's recovery when messages flow again.
+     */
+    public CommitMessenger(Fabric fabric, Participant participant, long voteTimeoutMillis, long tickMillis, Quorum quorum,
+            long lossDelayMillis) {
+        this(fabric, participant, voteTimeoutMillis, tickMillis, quorum, lossDelayMillis, FORGET_MILLIS_DEFAULT,
+                AgentHost.threads(TimeSource.SYSTEM));
+    }
+
+    /**
+     * As above, keeping a decided part {@code forgetMillis} to answer retried messages (a part
+     * decided without its coordinator after voting YES is kept until the coordinator's DECIDE), and
+     * running its loops and work on {@code host}, which also tells it the time.
+     *
+     * <p>The messenger does not listen to the fabric for lost peers: its node's member view tells
+     * it ({@link #lossReported}, {@link #reported}); a messenger used alone is told by its owner.
+     */
+    public CommitMessenger(Fabric fabric, Participant participant, long voteTimeoutMillis, long tickMillis, Quorum quorum,
+            long lossDelayMillis, long forgetMillis, AgentHost host) {
+        this.time = host.time();
+        this.forgetNanos = TimeUnit.MILLISECONDS.toNanos(forgetMillis);
+        this.fabric = fabric;
+        this.node = fabric.localNode();
+        this.quorum = quorum;
+        this.lossDelayMillis = lossDelayMillis;
+        this.participant = participant;
+        this.voteTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(voteTimeoutMillis);
+        this.tickMillis = tickMillis;
+        this.mailbox = fabric.openMailbox(MAILBOX);
+        this.work = host.workers("commit-work-" + node);
+        this.receiver = host.start(new Receiver(), mailbox);
+        this.ticker = host.start(new Ticker());
+    }
+
+    /** Runs {@code task} on the work pool, unless this messenger is closed (the fabric outlives it). */
+    private void execute(Runnable task) {
+        if (closed.get()) {
+            return;
+        }
+        try {
+            work.execute(task);
+        } catch (java.util.concurrent.RejectedExecutionException closedMeanwhile) {
+            // closed between the check and the call: nothing is owed to a closed node
+        }
+    }
+
+    /**
+     * Commits {@code txn}, which this node coordinates and has validated itself (its own vote was
+     * YES), with the other nodes that hold parts of it.
+     *
+     * @return the outcome to tell the client; DECIDE reaches the participants afterwards
+     * @throws IllegalArgumentException if this node does not coordinate {@code txn}, or the participants include it
+     */
+    public CompletableFuture<Outcome> commit(long txn, long commitTime, int[] participants) {
+        if (TxnWords.node(txn) != node) {
+            throw new IllegalArgumentException("node " + node + " does not coordinate txn " + txn);
+        }
+        for (int p : participants) {
+            if (p == node) {
+                throw new IllegalArgumentException("the coordinator is not one of the other participants: node=" + node);
+            }
+        }
+        Round round = new Round(participants, commitTime, time.nanos());
+        if (rounds.putIfAbsent(txn, round) != null) {
+            throw new IllegalStateException("txn " + txn + " is already committing");
+        }
+        for (int p : participants) {
+            if (lost.contains(p)) {
+                round.round.onLost(p);
+            }
+        }
+        decided(txn, round);
+        sendValidates(txn, round);
+        return round.answer;
+    }
+
+    /**
+     * Aborts {@code txn}, which this node coordinates and which never sent VALIDATE (its own part
+     * failed, or the client rolled back): DECIDE ABORT reaches every participant in {@code
+     * participants}, retried until each acknowledged or is lost. Returns when that is done.
+     */
+    public CompletableFuture<Void> abort(long txn, int[] participants) {
+        if (TxnWords.node(txn) != node) {
+            throw new IllegalArgumentException("node " + node + " does not coordinate txn " + txn);
+        }
+        Round round = new Round(participants, 0, time.nanos());
+        round.round.abandon();
+        Round before = rounds.putIfAbsent(txn, round);
+        if (before != null) {
+            return before.done;
+        }
+        decided(txn, round);
+        return round.done;
+    }
+
+    /** Completes once every participant of {@code txn}'s round acknowledged the decision (at once if there is no round). */
+    public CompletableFuture<Void> acknowledged(long txn) {
+        Round round = rounds.get(txn);
+        return round == null ? CompletableFuture.completedFuture(null) : round.done;
+    }
+
+    /**
+     * Notes that this node holds a part of {@code txn} (a participant context): if its coordinator
+     * is lost before VALIDATE arrives, the part is aborted here ({@link Participant#apply}).
+     */
+    public void open(long txn) {
+        part(txn);
+    }
+
+    /** Whether operations of {@code txn} may still run here: false once it voted, was fenced or decided. */
+    public boolean acceptsOperations(long txn) {
+        Part part = parts.get(txn);
+        return part == null || part.record.acceptsOperations();
+    }
+
+    private void sendValidates(long txn, Round round) {
+        for (int p : round.round.participants()) {
+            if (round.round.decision() == null && !lost.contains(p)) {
+                send(p, new CommitMessage.Validate(txn, round.commitTime, round.round.participants()));
+            }
+        }
+    }
+
+    /** Once a round has a decision: answer, then DECIDE until every participant acknowledged or is lost. */
+    private void decided(long txn, Round round) {
+        Outcome decision = round.round.decision();
+        if (decision == null) {
+            return;
+        }
+        round.answer.complete(decision);
+        if (round.decideSent.compareAndSet(false, true)) {
+            round.sentNanos = time.nanos();
+            sendDecides(txn, round, decision); // later sends are the ticker's
+        }
+        if (allAcked(round.acked, round.round.participants())) {
+            if (!everyAcked(round.acked, round.round.participants())) {
+                owed.put(txn, round); // before the removal: settledWith never misses it
+            }
+            rounds.remove(txn);
+            round.done.complete(null);
+        }
+    }
+
+    /** Whether every participant acknowledged, lost or not, except those known restarted. */
+    private boolean everyAcked(Set<Integer> acked, int[] participants) {
+        for (int p : participants) {
+            if (!acked.contains(p) && !gone.contains(p)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void sendDecides(long txn, Round round, Outcome decision) {
+        for (int p : round.round.participants()) {
+            if (!round.acked.contains(p) && !lost.contains(p)) {
+                send(p, new CommitMessage.Decide(txn, decision, round.commitTime));
+            }
+        }
+    }
+
+    private boolean allAcked(Set<Integer> acked, int[] participants) {
+        for (int p : participants) {
+            if (!acked.contains(p) && !lost.contains(p)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The receive path of mailbox {@value #MAILBOX}. */
+    private final class Receiver implements MessageAgent {
+        @Override
+        public void onMessage(Message message, long nowNanos) {
+            try {
+                handle(message.fromNode(), CommitMessage.decode(message.payload()));
+            } catch (IllegalArgumentException e) {
+                LOG.warn("node={} ignored a message from node {} on {}: {}", node, message.fromNode(), MAILBOX, e.getMessage());
+            } catch (IllegalStateException e) {
+                if (!closed.get()) {
+                    LOG.warn("node={} commit message refused: {}", node, e.getMessage());
+                }
+            }
+        }
+
+        @Override
+        public String roleName() {
+            return "commit-receive-" + node;
+        }
+    }
+
+    private void handle(int from, CommitMessage message) {
+        long txn = message.txn();
+        if (message instanceof CommitMessage.Validate m) {
+            Part part = part(txn);
+            part.commitTime = m.commitTime();
+            execute(() -> {
+                Vote vote = part.record.validate(m.participants(), () -> participant.validate(txn, m.commitTime()));
+                send(from, new CommitMessage.VoteOf(txn, vote));
+            });
+        } else if (message instanceof CommitMessage.VoteOf m) {
+            Round round = rounds.get(txn);
+            if (round != null) {
+                round.round.onVote(from, m.vote());
+                decided(txn, round);
+            }
+        } else if (message instanceof CommitMessage.Recover m) {
+            Part part = part(txn);
+            // Off the receiver: the record is locked while this node validates the transaction,
+            // which may wait for other transactions' DECIDEs, which this thread must go on receiving.
+            execute(() -> {
+                ParticipantRecord.Report report = part.record.recover(m.participants());
+                send(from, new CommitMessage.Report(txn, report.vote(), report.decision()));
+            });
+        } else if (message instanceof CommitMessage.Report m) {
+            ParticipantRecord.Report report = new ParticipantRecord.Report(from, m.vote(), m.decision());
+            Round round = rounds.get(txn);
+            if (round != null) {
+                round.round.onReport(report);
+                decided(txn, round);
+            }
+            Part part = parts.get(txn);
+            if (part != null && part.recovery != null) {
+                part.recovery.putIfAbsent(from, report);
+                finishRecovery(txn, part);
+            }
+        } else if (message instanceof CommitMessage.Decide m) {
+            Outcome outcome = m.outcome();
+            long commitTime = m.commitTime();
+            if (outcome == Outcome.COMMIT && !parts.containsKey(txn)) {
+                // COMMIT needs this node's YES, so its part was decided, applied and forgotten: the
+                // acknowledgement was lost (a decision owed to a node that was cut off, sent again).
+                send(from, new CommitMessage.Ack(txn));
+                return;
+            }
+            Part part = part(txn);
+            // Off the receiver, as RECOVER: an ABORT decided on another participant's NO may come
+            // while this node is still validating, holding the record's lock.
+            execute(() -> {
+                part.commitTime = commitTime;
+                if (outcome == Outcome.COMMIT && part.record.vote() != Vote.YES && part.record.decision() == null) {
+                    LOG.error("node={} told to commit txn {} it did not vote YES for; ignored", node, txn);
+                    return;
+                }
+                if (from == TxnWords.node(txn)) {
+                    part.settledByCoordinator = true;
+                }
+                boolean appliedBefore = part.done;
+                part.ackWhenDone.add(from);
+                decideHere(txn, part, outcome);
+                if (appliedBefore) {
+                    send(from, new CommitMessage.Ack(txn)); // a repeated DECIDE: acknowledged again
+                } // else the apply acknowledges when it returns (or a later DECIDE, if it returned meanwhile)
+            });
+        } else if (message instanceof CommitMessage.Ack) {
+            Round round = rounds.get(txn);
+            if (round != null) {
+                round.acked.add(from);
+                decided(txn, round);
+            }
+            Round owing = owed.get(txn);
+            if (owing != null) {
+                owing.acked.add(from);
+                if (everyAcked(owing.acked, owing.round.participants())) {
+                    owed.remove(txn);
+                }
+            }
+            Part part = parts.get(txn);
+            if (part != null) {
+                part.acked.add(from);
+            }
+        }
+    }
+
+    private Part part(long txn) {
+        return parts.computeIfAbsent(txn, t -> new Part(node));
+    }
+
+    /**
+     * Records the outcome and applies it here, once. DECIDE is acknowledged only once the apply
+     * returned: the coordinator frees the status entry on the acknowledgements, and no word may
+     * name the transaction by then (I3). An apply that throws is logged and never acknowledged, so
+     * the entry stays and readers keep finding the decision in it.
+     */
+    private void decideHere(long txn, Part part, Outcome outcome) {
+        part.record.decide(outcome);
+        synchronized (part) {
+            if (part.applied) {
+                return;
+            }
+            part.applied = true;
+            part.decidedNanos = time.nanos();
+        }
+        execute(() -> {
+            try {
+                participant.apply(txn, outcome, part.commitTime);
+            } catch (RuntimeException e) {
+                if (closed.get()) {
+                    // The node closed under the apply (its store with it): nothing is owed to a closed node.
+                    LOG.debug("node={} closed while applying {} to txn {}: {}", node, outcome, txn, e.toString());
+                } else {
+                    LOG.error("node={} could not apply {} to its part of txn {}; the decision is kept and not acknowledged",
+                            node, outcome, txn, e);
+                }
+                return;
+            }
+            part.done = true;
+            acknowledge(txn, part);
+        });
+    }
+
+    private void acknowledge(long txn, Part part) {
+        for (int to : part.ackWhenDone) {
+            send(to, new CommitMessage.Ack(txn));
+        }
+    }
+
+    /**
+     * Records that the fabric reported {@code peer} lost and runs {@code counted} (the caller's own
+     * bookkeeping of the loss) under the lock a re-admission takes, so that a re-admission either
+     * sees the report or comes wholly before it.
+     */
+    @Override
+    public void reported(int peer, Runnable counted) {
+        synchronized (reportLock) {
+            reportedAt.put(peer, time.nanos());
+            counted.run();
+        }
+    }
+
+    /**
+     * The fabric reported {@code peer} lost: the loss is acted on {@code lossDelayMillis} later
+     * (by the tick), if {@code peer} was not re-admitted meanwhile and this node has a majority.
+     */
+    @Override
+    public void lossReported(int peer) {
+        int epoch;
+        long now = time.nanos();
+        synchronized (reportLock) {
+            reportedAt.put(peer, now);
+            epoch = epochs.getOrDefault(peer, 0);
+        }
+        if (lossDelayMillis == 0) {
+            execute(() -> actOnLoss(peer, epoch, true));
+            return;
+        }
+        pendingLosses.add(new PendingLoss(peer, epoch, now + TimeUnit.MILLISECONDS.toNanos(lossDelayMillis)));
+    }
+
+    /** Acts on the reported losses whose delay is over. */
+    private void actOnDueLosses(long nowNanos) {
+        for (java.util.Iterator<PendingLoss> it = pendingLosses.iterator(); it.hasNext(); ) {
+            PendingLoss loss = it.next();
+            if (nowNanos - loss.dueNanos() >= 0) {
+                it.remove();
+                execute(() -> actOnLoss(loss.peer(), loss.epoch(), true));
+            }
+        }
+    }
+
+    /**
+     * Acts on a reported loss of {@code peer} if this node has a majority; {@code inTime} is false for
+     * a loss left while it had none and acted on once it hears from a majority again (the listeners
+     * of {@link #onActedOn} are told only of losses acted on in time: a node back from the minority
+     * side learns what the majority decided at the rejoin handshake instead).
+     */
+    private void actOnLoss(int peer, int epoch, boolean inTime) {
+        synchronized (lossLock) {
+            if (epochs.getOrDefault(peer, 0) != epoch) {
+                return; // re-admitted since the loss was reported: that loss is over
+            }
+            if (!quorum.hasMajority()) {
+                if (unacted.put(peer, epoch) == null) {
+                    LOG.warn("node={} lost node {} but has not heard from a majority of the cluster lately: it leaves the"
+                            + " decisions of the transactions they share to the majority, and acts on the loss once it"
+                            + " hears from a majority again", node, peer);
+                }
+                return;
+            }
+            unacted.remove(peer);
+            peerLost(peer, inTime);
+        }
+    }
+
+    /** Whether this node has acted on a loss of {@code peer} and not re-admitted it since. */
+    public boolean countsLost(int peer) {
+        return lost.contains(peer);
+    }
+
+    /**
+     * Whether this node is settled with {@code peer} (docs/cluster-transactions.md, "Rejoining
+     * after a partition heals"): no round it coordinates waits for {@code peer}'s vote or
+     * acknowledgement (decisions owed to it included), no part of a transaction {@code peer}
+     * coordinates is undecided here, and no recovery waits for {@code peer}'s report. Parts of
+     * {@code peer}'s transactions that never received VALIDATE are fenced and aborted here on the
+     * way (the coordinator cannot commit without this vote); parts that voted wait for its DECIDE.
+     */
+    @Override
+    public boolean settledWith(int peer) {
+        for (Map<Long, Round> map : java.util.List.of(rounds, owed)) {
+            for (Round round : map.values()) {
+                if (contains(round.round.participants(), peer)
+                        && (round.round.decision() == null || !round.acked.contains(peer))) {
+                    return false;
+                }
+            }
+        }
+        boolean settled = true;
+        for (Map.Entry<Long, Part> e : parts.entrySet()) {
+            long txn = e.getKey();
+            Part part = e.getValue();
+            if (part.record.decision() != null) {
+                continue;
+            }
+            if (TxnWords.node(txn) == peer) {
+                Outcome abandoned = part.record.abandonIfUnvalidated();
+                if (abandoned != null) {
+                    LOG.info("node={} aborts its unvalidated part of txn {} of node {}, which it counted lost", node, txn, peer);
+                    decideHere(txn, part, abandoned);
+                } else {
+                    settled = false; // voted: the coordinator's DECIDE (or its round's REPORT) settles it
+                }
+            } else if (part.recovery != null && contains(part.record.participants(), peer)
+                    && !part.recovery.containsKey(peer)) {
+                settled = false;
+            }
+        }
+        return settled;
+    }
+
+    /**
+     * Re-admits {@code peer} if this node is {@link #settledWith settled} with it and the fabric
+     * has not reported it lost since {@code heardAtNanos} (when its rejoin message arrived),
+     * atomically with respect to acting on a loss and to loss reports: {@code peer} leaves the lost
+     * set, a loss reported before and not yet acted on is dropped, and {@code admitted} runs, all
+     * before any loss is acted on again.
+     *
+     * @return whether {@code peer} was re-admitted
+     */
+    @Override
+    public boolean readmit(int peer, long heardAtNanos, Runnable admitted) {
+        synchronized (lossLock) {
+            if (gone.contains(peer) || !settledWith(peer)) {
+                return false;
+            }
+            synchronized (reportLock) {
+                Long reported = reportedAt.get(peer);
+                if (reported != null && reported - heardAtNanos > 0) {
+                    LOG.info("node={} does not re-admit node {}: reported lost after its rejoin message arrived", node, peer);
+                    return false; // its next rejoin message, if it is alive, comes after the report
+                }
+                epochs.merge(peer, 1, Integer::sum);
+                unacted.remove(peer);
+                lost.remove(peer);
+                admitted.run();
+                return true;
+            }
+        }
+    }
+
+    /**
+     * {@code peer} restarted under its id (a new incarnation, a fresh store): it can no longer
+     * acknowledge or ask about anything of its old incarnation, so the decisions owed to it and
+     * the parts kept for its rounds are dropped. It is treated as lost from now on.
+     */
+    @Override
+    public void forget(int peer) {
+        synchronized (lossLock) {
+            gone.add(peer);
+            peerLost(peer, true); // out for good: the clock moves on if it was the master
+        }
+        owed.forEach((txn, round) -> {
+            if (everyAcked(round.acked, round.round.participants())) {
+                owed.remove(txn);
+            }
+        });
+    }
+
+    private static boolean contains(int[] nodes, int peer) {
+        if (nodes == null) {
+            return false;
+        }
+        for (int n : nodes) {
+            if (n == peer) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Tells {@code listener} each member whose loss this node acts on when the loss delay is over
+     * (with a majority); not one acted on later, once a majority is heard again.
+     */
+    public void onActedOn(java.util.function.IntConsumer listener) {
+        actedListeners.add(listener);
+    }
+
+    private void peerLost(int peer, boolean inTime) {
+        if (!lost.add(peer)) {
+            return;
+        }
+        if (inTime) {
+            actedListeners.forEach(listener -> listener.accept(peer));
+        }
+        rounds.forEach((txn, round) -> {
+            round.round.onLost(peer);
+            decided(txn, round);
+        });
+        parts.forEach((txn, part) -> {
+            if (TxnWords.node(txn) != peer || part.record.decision() != null) {
+                return;
+            }
+            Outcome abandoned = part.record.abandonIfUnvalidated();
+            if (abandoned != null) {
+                decideHere(txn, part, abandoned); // VALIDATE never came: the coordinator cannot have committed
+            } else {
+                part.recovery = new ConcurrentHashMap<>();
+                part.recovery.put(node, part.record.recover(part.record.participants()));
+                finishRecovery(txn, part);
+            }
+        });
+    }
+
+    /** With every other participant's report in (or that participant lost), decide and spread it. */
+    private void finishRecovery(long txn, Part part) {
+        Map<Integer, ParticipantRecord.Report> reports = part.recovery;
+        int[] all = part.record.participants();
+        for (int p : all) {
+            if (!reports.containsKey(p) && !lost.contains(p)) {
+                return;
+            }
+        }
+        synchronized (part) {
+            if (part.record.decision() != null && part.applied) {
+                return;
+            }
+        }
+        Outcome outcome = Recovery.outcome(reports.values(), all.length);
+        LOG.info("node={} recovered txn {} of lost node {}: {}", node, txn, TxnWords.node(txn), outcome);
+        decideHere(txn, part, outcome);
+        part.acked.add(node);
+    }
+
+    /** Sends again what is outstanding: VALIDATE, RECOVER to late voters, DECIDE, and recovery's RECOVER and DECIDE. */
+    /** Losses left for lack of a majority: acted on once this node hears from a majority again. */
+    private void actOnUnactedLosses() {
+        if (unacted.isEmpty() || !quorum.hasMajority()) {
+            return;
+        }
+        unacted.forEach((peer, epoch) -> {
+            if (unacted.remove(peer, epoch)) {
+                execute(() -> actOnLoss(peer, epoch, false));
+            }
+        });
+    }
+
+    /** The tick: acts on due losses, and sends again what is outstanding. */
+    private final class Ticker implements Agent {
+        private final long tickNanos = TimeUnit.MILLISECONDS.toNanos(tickMillis);
+
+        @Override
+        public long doWork(long now) {
+            actOnDueLosses(now);
+            actOnUnactedLosses();
+            resend(now);
+            return now + tickNanos;
+        }
+
+        @Override
+        public String roleName() {
+            return "commit-tick-" + node;
+        }
+    }
+
+    /** Sends again what has waited a tick: DECIDE owed, VALIDATE, RECOVER to late voters, and recovery's messages. */
+    private void resend(long now) {
+        long resendBefore = now - TimeUnit.MILLISECONDS.toNanos(tickMillis);
+        owed.forEach((txn, round) -> {
+            if (round.sentNanos - resendBefore > 0) {
+                return;
+            }
+            round.sentNanos = now;
+            Outcome decision = round.round.decision();
+            for (int p : round.round.participants()) {
+                if (!round.acked.contains(p) && !gone.contains(p)) { // lost or not: it may be back
+                    send(p, new CommitMessage.Decide(txn, decision, round.commitTime));
+                }
+            }
+        });
+        rounds.forEach((txn, round) -> {
+            if (round.sentNanos - resendBefore > 0) {
+                return; // sent within the last tick: its answers may be on the way
+            }
+            round.sentNanos = now;
+            Outcome decision = round.round.decision();
+            if (decision != null) {
+                if (round.decideSent.get()) {
+                    sendDecides(txn, round, decision);
+                }
+                decided(txn, round);
+            } else if (now - round.startNanos < voteTimeoutNanos) {
+                sendValidates(txn, round);
+            } else {
+                for (int p : round.round.missing()) {
+                    send(p, new CommitMessage.Recover(txn, round.round.participants()));
+                }
+            }
+        });
+        parts.forEach((txn, part) -> {
+            if (part.decidedNanos != 0 && part.done && now - part.decidedNanos > forgetNanos
+                    && (part.recovery == null || allAcked(part.acked, part.record.participants()))
+                    && (part.settledByCoordinator || part.record.vote() != Vote.YES || gone.contains(TxnWords.node(txn)))) {
+                // A YES part decided without its coordinator is kept: the coordinator's round,
+                // cut off meanwhile, asks for it with RECOVER and must get the decision, not a fresh NO.
+                parts.remove(txn); // a late message for it finds no part: VALIDATE is then the engine's to refuse
+                return;
+            }
+            if (part.recovery == null || part.sentNanos - resendBefore > 0) {
+                return;
+            }
+            part.sentNanos = now;
+            int[] all = part.record.participants();
+            Outcome decision = part.record.decision();
+            for (int p : all) {
+                if (p == node || lost.contains(p)) {
+                    continue;
+                }
+                if (decision == null && !part.recovery.containsKey(p)) {
+                    send(p, new CommitMessage.Recover(txn, all));
+                } else if (decision != null && !part.acked.contains(p)) {
+                    send(p, new CommitMessage.Decide(txn, decision, part.commitTime));
+                }
+            }
+        });
+    }
+
+    private void send(int to, CommitMessage message) {
+        try {
+            mailbox.send(to, MAILBOX, CommitMessage.encode(message)); // a failure shows as a missing answer: resent at the next tick
+        } catch (IllegalStateException e) {
+            if (!closed.get()) {
+                LOG.debug("node={} could not send {} to node {}: {}", node, message.type(), to, e.getMessage());
+            }
+        }
+    }
+
+    /** Transactions this node coordinates whose participants have not all acknowledged the decision. */
+    public int pendingRounds() {
+        return rounds.size();
+    }
+
+    /** Decided rounds whose DECIDE a participant that was lost has not acknowledged yet. */
+    public int owedRounds() {
+        return owed.size();
+    }
+
+    /** The decision this node holds for its part of {@code txn}, or null. */
+    public Outcome decisionHere(long txn) {
+        Part part = parts.get(txn);
+        return part == null ? null : part.record.decision();
+    }
+
+    /** The vote this node gave for its part of {@code txn}, or null. */
+    public Vote voteHere(long txn) {
+        Part part = parts.get(txn);
+        return part == null ? null : part.record.vote();
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            receiver.close();
+            ticker.close();
+            work.shutdownNow();
+            mailbox.close();
+        }
+    }
+}

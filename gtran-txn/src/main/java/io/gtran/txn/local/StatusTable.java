@@ -1,0 +1,226 @@
+package io.gtran.txn.local;
+
+import static io.gtran.txn.local.StatusTableDescriptor.BEGIN_TIME_OFFSET;
+import static io.gtran.txn.local.StatusTableDescriptor.STATUS_OFFSET;
+import static io.gtran.txn.local.StatusTableDescriptor.TXN_ID_OFFSET;
+
+import io.gtran.rdma.Batch;
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.Region;
+import io.gtran.txn.common.TxnWords;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The node's Transaction Status Table (TST): one {@link StatusTableDescriptor entry} per running
+ * transaction in a region registered with the fabric, so that any node can read a transaction's
+ * status one-sidedly from the node its id names. Only the owner writes an entry, and a status
+ * changes by one CAS over the legal transitions of {@link TxnStatus}.
+ *
+ * <p>Entries also carry the running transactions' begin times: the node's timestamp buffer, from
+ * which the GC watermark is taken.
+ */
+public final class StatusTable {
+    public static final String REGION_NAME = "gtran.txn.status";
+    /** Returned by {@link #read} when the entry no longer belongs to the transaction asked about. */
+    public static final long GONE = -1L;
+
+    private final Fabric fabric;
+    private final int node;
+    private final int slots;
+    private final Region local;
+    private final Region[] peers = new Region[TxnWords.NODE_MASK + 1];
+    private final long[] sequences;
+    private final int[] freeSlots;
+    private int freeCount;
+
+    public StatusTable(Fabric fabric, int slots) {
+        this.fabric = fabric;
+        this.node = fabric.localNode();
+        this.slots = slots;
+        this.local = fabric.register(REGION_NAME, (long) slots * StatusTableDescriptor.LENGTH);
+        this.sequences = new long[slots];
+        this.freeSlots = new int[slots];
+        for (int slot = 0; slot < slots; slot++) {
+            local.writeLong(StatusTableDescriptor.offset(slot) + BEGIN_TIME_OFFSET, StatusTableDescriptor.INACTIVE);
+            freeSlots[slot] = slots - 1 - slot;
+        }
+        freeCount = slots;
+        peers[node] = local;
+    }
+
+    /**
+     * Takes a free entry for a new transaction: status EXECUTING, begin time {@link
+     * StatusTableDescriptor#ANNOUNCING} (holding the GC watermark down until the real one is
+     * published). Returns the transaction's id.
+     *
+     * @throws IllegalStateException if every entry is in use
+     */
+    public long allocate() {
+        int slot;
+        long sequence;
+        synchronized (this) {
+            if (freeCount == 0) {
+                throw new IllegalStateException("too many concurrent transactions on node " + node + ": all "
+                        + slots + " status-table entries are in use (gtran.txn.status-slots); finish some first");
+            }
+            slot = freeSlots[--freeCount];
+            sequence = ++sequences[slot] & TxnWords.SEQUENCE_MASK;
+        }
+        long txnId = TxnWords.txnId(node, slot, sequence);
+        long base = StatusTableDescriptor.offset(slot);
+        local.writeLong(base + STATUS_OFFSET, StatusTableDescriptor.statusWord(TxnStatus.EXECUTING, 0));
+        local.writeLong(base + BEGIN_TIME_OFFSET, StatusTableDescriptor.ANNOUNCING);
+        local.writeLong(base + TXN_ID_OFFSET, txnId);
+        return txnId;
+    }
+
+    /** Publishes the begin time of a transaction this node owns. */
+    public void publishBeginTime(long txnId, long beginTime) {
+        local.writeLong(StatusTableDescriptor.offset(ownSlot(txnId)) + BEGIN_TIME_OFFSET, beginTime);
+    }
+
+    /**
+     * Moves an owned transaction's status from {@code from} to {@code to}, with its commit time.
+     * Returns false if the entry was not in {@code from}.
+     *
+     * @throws IllegalStateException if the transition is not a legal one
+     */
+    public boolean move(long txnId, TxnStatus from, long fromCommitTime, TxnStatus to, long commitTime) {
+        if (!from.canMoveTo(to)) {
+            throw new IllegalStateException("illegal status change " + from + " -> " + to + " for " + TxnWords.toString(txnId));
+        }
+        long offset = StatusTableDescriptor.offset(ownSlot(txnId)) + STATUS_OFFSET;
+        return local.compareAndSwap(offset, StatusTableDescriptor.statusWord(from, fromCommitTime),
+                StatusTableDescriptor.statusWord(to, commitTime));
+    }
+
+    /** Frees an owned transaction's entry; its words in the store must all be rewritten first. */
+    public void release(long txnId) {
+        int slot = ownSlot(txnId);
+        long base = StatusTableDescriptor.offset(slot);
+        local.writeLong(base + TXN_ID_OFFSET, 0L);
+        local.writeLong(base + BEGIN_TIME_OFFSET, StatusTableDescriptor.INACTIVE);
+        synchronized (this) {
+            freeSlots[freeCount++] = slot;
+        }
+    }
+
+    /**
+     * The status word of any node's transaction, read one-sidedly from the node its id names; or
+     * {@link #GONE} if that entry has moved on to another transaction (this one finished and
+     * rewrote its words in the store, so the caller should read the word that named it again).
+     *
+     * <p>The entry's id is read before and after the status word: ids are never reused (the
+     * sequence), so if both reads find this transaction the status read between them was its own.
+     * Another node's entry is read as one {@link Batch} of those three reads with a
+     * {@link Batch#fence} between each two, still one flush (one frame and one round trip on TCP,
+     * one chain on RDMA): a batch does not promise that several reads sample memory in the order
+     * added (on RDMA several READs in flight may not), and the check is sound only if the status is
+     * sampled after the first id read and before the second, as three round trips did.
+     */
+    public long read(long txnId) {
+        int owner = TxnWords.node(txnId);
+        Region region = regionOf(owner);
+        long base = StatusTableDescriptor.offset(TxnWords.slot(txnId));
+        if (base + StatusTableDescriptor.LENGTH > region.size()) {
+            return GONE; // a slot this node's table does not have: no such transaction
+        }
+        if (owner == node) { // this node's memory: three reads cost less than a batch
+            if (region.readLong(base + TXN_ID_OFFSET) != txnId) {
+                return GONE;
+            }
+            long status = region.readLong(base + STATUS_OFFSET);
+            return region.readLong(base + TXN_ID_OFFSET) == txnId ? status : GONE;
+        }
+        Batch batch = fabric.batch();
+        CompletableFuture<Long> idBefore = batch.readLong(region, base + TXN_ID_OFFSET);
+        CompletableFuture<Long> status = batch.fence().readLong(region, base + STATUS_OFFSET);
+        CompletableFuture<Long> idAfter = batch.fence().readLong(region, base + TXN_ID_OFFSET);
+        try {
+            batch.flushAndWait(); // refused on a fabric's own thread, as the synchronous reads were
+            return idBefore.join() == txnId && idAfter.join() == txnId ? status.join() : GONE;
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException failure ? failure : e; // as the synchronous reads threw it
+        }
+    }
+
+    /**
+     * The smallest begin time published in {@code node}'s table, or {@code upperBound} if it is
+     * smaller (or no transaction runs there). An entry still taking its begin time counts as 0.
+     */
+    public long minActiveBeginTime(int node, long upperBound) {
+        Region region = regionOf(node);
+        long min = upperBound;
+        long entries = region.size() / StatusTableDescriptor.LENGTH;
+        for (int slot = 0; slot < entries; slot++) {
+            long beginTime = publishedBeginTime(region, slot);
+            if (beginTime < min) {
+                min = beginTime;
+            }
+        }
+        return min;
+    }
+
+    /**
+     * The begin times published in {@code node}'s table below {@code upperBound}, ascending; null if
+     * an entry is still taking its begin time, which may then fall anywhere below the bound.
+     */
+    public long[] activeBeginTimes(int node, long upperBound) {
+        Region region = regionOf(node);
+        long entries = region.size() / StatusTableDescriptor.LENGTH;
+        long[] times = new long[8];
+        int n = 0;
+        for (int slot = 0; slot < entries; slot++) {
+            long beginTime = publishedBeginTime(region, slot);
+            if (beginTime == StatusTableDescriptor.ANNOUNCING) {
+                return null;
+            }
+            if (beginTime < upperBound) {
+                if (n == times.length) {
+                    times = java.util.Arrays.copyOf(times, n * 2);
+                }
+                times[n++] = beginTime;
+            }
+        }
+        times = java.util.Arrays.copyOf(times, n);
+        java.util.Arrays.sort(times);
+        return times;
+    }
+
+    private static long publishedBeginTime(Region region, int slot) {
+        long offset = StatusTableDescriptor.offset(slot) + BEGIN_TIME_OFFSET;
+        long beginTime = region.readLong(offset);
+        // A transaction between taking its entry and publishing its begin time: a matter of
+        // nanoseconds, so wait a little rather than let it hold the watermark at 0.
+        for (int spin = 0; beginTime == StatusTableDescriptor.ANNOUNCING && spin < 1_000; spin++) {
+            Thread.onSpinWait();
+            beginTime = region.readLong(offset);
+        }
+        return beginTime;
+    }
+
+    public int node() {
+        return node;
+    }
+
+    public synchronized int inUse() {
+        return slots - freeCount;
+    }
+
+    private int ownSlot(long txnId) {
+        if (TxnWords.node(txnId) != node || !TxnWords.isTxnId(txnId)) {
+            throw new IllegalArgumentException("not a transaction of node " + node + ": " + TxnWords.toString(txnId));
+        }
+        return TxnWords.slot(txnId);
+    }
+
+    private Region regionOf(int peer) {
+        Region region = peers[peer];
+        if (region == null) {
+            region = fabric.connect(peer, REGION_NAME);
+            peers[peer] = region;
+        }
+        return region;
+    }
+}

@@ -1,0 +1,189 @@
+package io.gtran.txn.protocol;
+
+import io.gtran.txn.common.ConflictKind;
+import io.gtran.txn.common.Isolation;
+
+/**
+ * The messages that carry a transaction's {@link Op operations} and the name look-ups between
+ * members (docs/cluster-transactions.md, "Execution"), on mailbox {@code gtran.ops}, and their one
+ * encoding: a type byte, the request number (an answer names the request it answers), then the
+ * type's fields. Membership's messages share the mailbox and the first two fields ({@link
+ * MemberMessage}); a pushed chain's {@code FORWARD} and {@code RESULT} have their own layout
+ * after them.
+ */
+public sealed interface OpsMessage {
+    int REQUEST = 0;
+    int REPLY = 1;
+    // 2, 3, 4, 9, 10 and 11 are membership's (MemberMessage).
+    int NAME = 5;
+    int NAME_ACK = 6;
+    int FORWARD = 7;
+    int RESULT = 8;
+
+    /** The request this message is, or answers. */
+    long request();
+
+    /** The two fields every message on the mailbox begins with, membership's too. */
+    record Header(int type, long request) {
+    }
+
+    /** Reads the {@link Header} off the front of {@code in}. */
+    static Header headerOf(Wire.Reader in) {
+        return new Header(in.getByte(), in.getLong());
+    }
+
+    /** Coordinator to owner: run {@code op} ({@link Op#encode}) as operation {@code seq} of {@code txn}. */
+    record Request(long request, long txn, long beginTime, Isolation isolation, int seq, byte[] op) implements OpsMessage {
+    }
+
+    /** Owner to coordinator: what a request did. */
+    record Reply(long request, Answer answer) implements OpsMessage {
+    }
+
+    /** To the authority for names: the id of {@code name} in dictionary {@code dictionary}, interning it if {@code create}. */
+    record Name(long request, int dictionary, boolean create, String name) implements OpsMessage {
+    }
+
+    /** The authority's answer: the id, or why not ({@code failure} not null: the exception's class name, then {@code reason}). */
+    record NameAck(long request, int id, String failure, String reason) implements OpsMessage {
+    }
+
+    /** A chain's forward taken (or refused) by its receiver: {@code body} is the chain's own (see {@code Chains}). */
+    record ChainAck(long request, byte[] body) implements OpsMessage {
+    }
+
+    /**
+     * What an operation did at its owner, and what the transaction's part there holds after it
+     * ({@code wrote}: it has written there; {@code preReads}: it read a validating writer's version
+     * there, so a read-only end must wait for that writer).
+     */
+    sealed interface Answer {
+        boolean wrote();
+
+        boolean preReads();
+    }
+
+    /** The operation ran; {@code result} is what its {@link Op.Type} answers. */
+    record Done(boolean wrote, boolean preReads, byte[] result) implements Answer {
+    }
+
+    /** It met a conflict: the part aborted. */
+    record Conflict(boolean wrote, boolean preReads, ConflictKind kind, long other, String on, String detail) implements Answer {
+    }
+
+    /** An element it needed is not seen there. */
+    record NotFound(boolean wrote, boolean preReads, String message, long element) implements Answer {
+    }
+
+    /** It failed otherwise: the exception's class name and message. */
+    record Failed(boolean wrote, boolean preReads, String type, String message) implements Answer {
+    }
+
+    /** The owner took no operation of the transaction (lost, fenced, finished, closing): why. */
+    record Refused(String reason) implements Answer {
+        public boolean wrote() {
+            return false;
+        }
+
+        public boolean preReads() {
+            return false;
+        }
+    }
+
+    /** Whether a message on the ops mailbox with first byte {@code type} is an operation's (not membership's, not a name's). */
+    static boolean isOperation(int type) {
+        return type == REQUEST || type == REPLY || type == FORWARD || type == RESULT;
+    }
+
+    static byte[] encode(OpsMessage message) {
+        if (message instanceof Request r) {
+            return new Wire.Writer().putByte(REQUEST).putLong(r.request()).putLong(r.txn()).putLong(r.beginTime())
+                    .putByte(r.isolation().ordinal()).putInt(r.seq()).putBytes(r.op()).bytes();
+        }
+        if (message instanceof Reply r) {
+            Wire.Writer w = new Wire.Writer().putByte(REPLY).putLong(r.request());
+            putAnswer(w, r.answer());
+            return w.bytes();
+        }
+        if (message instanceof ChainAck a) {
+            return new Wire.Writer().putByte(REPLY).putLong(a.request()).putBytes(a.body()).bytes();
+        }
+        if (message instanceof Name n) {
+            return new Wire.Writer().putByte(NAME).putLong(n.request()).putByte(n.dictionary()).putBoolean(n.create())
+                    .putString(n.name()).bytes();
+        }
+        NameAck a = (NameAck) message;
+        Wire.Writer w = new Wire.Writer().putByte(NAME_ACK).putLong(a.request()).putBoolean(a.failure() == null);
+        return (a.failure() == null ? w.putInt(a.id()) : w.putString(a.failure()).putString(a.reason())).bytes();
+    }
+
+    /**
+     * A {@link Request} or {@link Name} numbered {@code request} whose fields {@code in} holds next
+     * (the two header fields already read), or null for another type. An answer ({@code REPLY},
+     * {@code NAME_ACK}) is read by whoever waits for it, who knows what it asked: {@link #answerOf},
+     * {@link #nameAckOf}, or a chain's {@link ChainAck#body}.
+     */
+    static OpsMessage decode(int type, long request, Wire.Reader in) {
+        return switch (type) {
+            case REQUEST -> new Request(request, in.getLong(), in.getLong(), Isolation.values()[in.getByte()], in.getInt(), in.getBytes());
+            case NAME -> new Name(request, in.getByte(), in.getBoolean(), in.getString());
+            default -> null;
+        };
+    }
+
+    /** The {@link NameAck} numbered {@code request}, read from {@code in} after the header. */
+    static NameAck nameAckOf(long request, Wire.Reader in) {
+        return in.getBoolean() ? new NameAck(request, in.getInt(), null, null) : new NameAck(request, 0, in.getString(), in.getString());
+    }
+
+    /** The body of a {@link ChainAck}, read from {@code in} after the header. */
+    static byte[] chainAckOf(Wire.Reader in) {
+        return in.getBytes();
+    }
+
+    /** The first byte of an encoded {@link Answer}. */
+    enum Status {
+        DONE, CONFLICT, NOT_FOUND, FAILED, REFUSED
+    }
+
+    private static void putAnswer(Wire.Writer w, Answer answer) {
+        if (answer instanceof Refused r) {
+            w.putByte(Status.REFUSED.ordinal()).putString(r.reason());
+            return;
+        }
+        Status status = answer instanceof Done ? Status.DONE : answer instanceof Conflict ? Status.CONFLICT
+                : answer instanceof NotFound ? Status.NOT_FOUND : Status.FAILED;
+        w.putByte(status.ordinal()).putBoolean(answer.wrote()).putBoolean(answer.preReads());
+        if (answer instanceof Done d) {
+            w.putBytes(d.result());
+        } else if (answer instanceof Conflict c) {
+            w.putByte(c.kind().ordinal()).putLong(c.other()).putString(c.on()).putString(c.detail());
+        } else if (answer instanceof NotFound n) {
+            w.putString(n.message()).putLong(n.element());
+        } else {
+            Failed f = (Failed) answer;
+            w.putString(f.type()).putString(f.message());
+        }
+    }
+
+    /** The answer a {@link Reply} carries, read from {@code in} after the header. */
+    static Answer answerOf(Wire.Reader in) {
+        int code = in.getByte();
+        if (code >= Status.values().length) {
+            throw new IllegalStateException("unknown answer status: " + code);
+        }
+        Status status = Status.values()[code];
+        if (status == Status.REFUSED) {
+            return new Refused(in.getString());
+        }
+        boolean wrote = in.getBoolean();
+        boolean preReads = in.getBoolean();
+        return switch (status) {
+            case DONE -> new Done(wrote, preReads, in.getBytes());
+            case CONFLICT -> new Conflict(wrote, preReads, ConflictKind.values()[in.getByte()], in.getLong(), in.getString(), in.getString());
+            case NOT_FOUND -> new NotFound(wrote, preReads, in.getString(), in.getLong());
+            case FAILED -> new Failed(wrote, preReads, in.getString(), in.getString());
+            case REFUSED -> throw new IllegalStateException("unreachable");
+        };
+    }
+}
