@@ -8,9 +8,10 @@ import io.gtran.txn.common.ElementKind;
 import io.gtran.txn.common.Isolation;
 import io.gtran.txn.common.TransactionConflictException;
 import io.gtran.txn.common.TxnWords;
+import io.gtran.txn.protocol.Chain;
+import io.gtran.txn.protocol.OpsMessage.ChainReport;
 import io.gtran.txn.protocol.OpsMessage;
 import io.gtran.txn.protocol.Wire;
-import io.gtran.txn.query.Chain;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -31,12 +32,11 @@ import java.util.function.LongToIntFunction;
  * Runs {@link Chain}s across the cluster (docs/cluster-transactions.md, "Pushed chains"): each
  * node runs the stages on the vertices it owns, under the transaction's part there, and sends the
  * vertices owned elsewhere straight to their owners ({@code FORWARD}); each forward's node reports
- * what it sent on ({@link Report}), to the coordinator with what came out of the last stage
+ * what it sent on ({@link ChainReport}), to the coordinator with what came out of the last stage
  * ({@code RESULT}), or, when it has nothing else to say, carried by its first forward. The
  * coordinator's ledger of outstanding forwards tells it when the chain is done.
  */
 final class Chains {
-    private static final byte[] NO_BODY = new byte[0];
 
     private final ClusterParts cluster;
     private final TransactionEngine engine;
@@ -86,14 +86,6 @@ final class Chains {
                 bag.add(vertices[i], bulks[i]);
             }
             return bag;
-        }
-
-        void write(Wire.Writer w) {
-            w.putLongs(vertices()).putLongs(bulks());
-        }
-
-        static Bag read(Wire.Reader in) {
-            return of(in.getLongs(), in.getLongs());
         }
     }
 
@@ -202,8 +194,8 @@ final class Chains {
         }
     }
 
-    /** Why a run failed: a node's status and body, or an exception thrown here. */
-    private record Failure(int node, int status, byte[] body, RuntimeException thrown) {
+    /** Why a run failed: what a node answered (a conflict, a failure or a refusal), or an exception thrown here. */
+    private record Failure(int node, OpsMessage.Answer why, RuntimeException thrown) {
     }
 
     /**
@@ -231,8 +223,8 @@ final class Chains {
                 runHere(txn, chain, 0, own, piece, cluster::remoteOwner);
             }
             Onward onward = onward(txn.id(), txn.beginTime(), txn.isolation(), run.id, chain, piece);
-            Report root = new Report(node, run.id, false, false, onward.ids, onward.to);
-            report(run, node, ClusterParts.OK, List.of(root), piece.results, piece.unseen.toArray(), NO_BODY);
+            ChainReport root = new ChainReport(node, run.id, false, false, onward.ids, onward.to);
+            report(run, node, null, List.of(root), piece.results, piece.unseen.toArray());
             String refused = onward.send(List.of(), node, 0, null);
             if (refused != null) {
                 finish(run); // no stage runs on txn here while it aborts
@@ -300,7 +292,7 @@ final class Chains {
     }
 
     private Failure unreachable(String reason) {
-        return new Failure(node, ClusterParts.REFUSED, new Wire.Writer().putString(reason).bytes(), null);
+        return new Failure(node, new OpsMessage.Refused(reason), null);
     }
 
     /** The exception a failed run throws, in the client's thread; the transaction is aborted. */
@@ -308,62 +300,25 @@ final class Chains {
         if (failure.thrown() instanceof TransactionConflictException e) {
             return e; // aborted the transaction when thrown
         }
-        Wire.Reader body = new Wire.Reader(failure.body());
-        switch (failure.status()) {
-            case ClusterParts.CONFLICT -> {
-                ConflictKind kind = ConflictKind.values()[body.getByte()];
-                long other = body.getLong();
-                String on = body.getString();
-                String detail = body.getString();
-                return txn.remoteConflict(kind, other, on, "at node " + failure.node() + (detail == null ? "" : ": " + detail));
-            }
-            case ClusterParts.REFUSED -> {
-                return txn.conflict(ConflictKind.PARTICIPANT_UNREACHABLE, 0, null, body.getString());
-            }
-            default -> {
-                String what = failure.thrown() != null ? failure.thrown().toString() : body.getString() + ": " + body.getString();
-                txn.abortQuietly();
-                return new IllegalStateException("a pushed chain failed at node " + failure.node() + ": " + what
-                        + "; the transaction was rolled back", failure.thrown());
-            }
+        if (failure.why() instanceof OpsMessage.Conflict c) {
+            return txn.remoteConflict(c.kind(), c.other(), c.on(), "at node " + failure.node() + (c.detail() == null ? "" : ": " + c.detail()));
         }
-    }
-
-    /**
-     * What a node did with one forward: the forward id, whether the transaction's part there has
-     * written or pre-read, and the forwards it sent on (ids and nodes). Sent to the coordinator in
-     * a {@code RESULT}, or carried by the first forward sent on when there is nothing else to report.
-     */
-    record Report(int node, long forward, boolean wrote, boolean preReads, long[] spawned, int[] spawnedNodes) {
-        void write(Wire.Writer w) {
-            w.putInt(node).putLong(forward).putBoolean(wrote).putBoolean(preReads).putLongs(spawned).putParticipants(spawnedNodes);
+        if (failure.why() instanceof OpsMessage.Refused refused) {
+            return txn.conflict(ConflictKind.PARTICIPANT_UNREACHABLE, 0, null, refused.reason());
         }
-
-        static Report read(Wire.Reader in) {
-            return new Report(in.getInt(), in.getLong(), in.getBoolean(), in.getBoolean(), in.getLongs(), in.getParticipants());
-        }
-
-        static void writeAll(Wire.Writer w, List<Report> reports) {
-            w.putInt(reports.size());
-            reports.forEach(r -> r.write(w));
-        }
-
-        static List<Report> readAll(Wire.Reader in) {
-            int n = in.getInt();
-            List<Report> reports = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                reports.add(read(in));
-            }
-            return reports;
-        }
+        String what = failure.thrown() != null ? failure.thrown().toString()
+                : ((OpsMessage.Failed) failure.why()).type() + ": " + ((OpsMessage.Failed) failure.why()).message();
+        txn.abortQuietly();
+        return new IllegalStateException("a pushed chain failed at node " + failure.node() + ": " + what
+                + "; the transaction was rolled back", failure.thrown());
     }
 
     /**
      * Enters reports in {@code run}'s ledger (each forward once), with the results and unseen
      * vertices that came with the last of them (the sender's own, the others it carried); a
-     * failed status ends the run.
+     * failure ends the run.
      */
-    private void report(Run run, int from, int status, List<Report> reports, Bag results, long[] unseen, byte[] body) {
+    private void report(Run run, int from, OpsMessage.Answer failure, List<ChainReport> reports, Bag results, long[] unseen) {
         synchronized (run) {
             if (run.done || run.failure != null) {
                 return;
@@ -373,7 +328,7 @@ final class Chains {
                 run.messages++;
             }
             boolean fresh = false; // whether the last report, the sender's own, which the results go with, is new
-            for (Report r : reports) {
+            for (ChainReport r : reports) {
                 fresh = run.reported.add(r.forward());
                 if (!fresh) {
                     continue;
@@ -392,8 +347,8 @@ final class Chains {
                     run.early.add(r.forward());
                 }
             }
-            if (status != ClusterParts.OK) {
-                run.failure = new Failure(from, status, body, null);
+            if (failure != null) {
+                run.failure = new Failure(from, failure, null);
                 run.notifyAll();
                 return;
             }
@@ -409,7 +364,7 @@ final class Chains {
     }
 
     /** A forward for a chain this node coordinates: its stages run on the coordinator's own transaction. */
-    private void runAtCoordinator(Run run, long forward, Chain chain, int stage, Bag bag, List<Report> carried) {
+    private void runAtCoordinator(Run run, long forward, Chain chain, int stage, Bag bag, List<ChainReport> carried) {
         Piece piece = new Piece();
         RuntimeException thrown = null;
         synchronized (run.lock) {
@@ -423,10 +378,10 @@ final class Chains {
             }
         }
         if (thrown != null) {
-            report(run, node, ClusterParts.OK, carried, new Bag(), new long[0], NO_BODY);
+            report(run, node, null, carried, new Bag(), new long[0]);
             synchronized (run) {
                 if (run.failure == null) {
-                    run.failure = new Failure(node, ClusterParts.ERROR, NO_BODY, thrown);
+                    run.failure = new Failure(node, null, thrown);
                 }
                 run.notifyAll();
             }
@@ -439,13 +394,12 @@ final class Chains {
             }
         }
         Onward onward = onward(txn.id(), txn.beginTime(), txn.isolation(), run.id, chain, piece);
-        List<Report> reports = new ArrayList<>(carried);
-        reports.add(new Report(node, forward, false, false, onward.ids, onward.to));
-        report(run, node, ClusterParts.OK, reports, piece.results, piece.unseen.toArray(), NO_BODY);
+        List<ChainReport> reports = new ArrayList<>(carried);
+        reports.add(new ChainReport(node, forward, false, false, onward.ids, onward.to));
+        report(run, node, null, reports, piece.results, piece.unseen.toArray());
         String refused = onward.send(List.of(), node, 0, null);
         if (refused != null) {
-            byte[] why = new Wire.Writer().putString(refused).bytes();
-            report(run, node, ClusterParts.REFUSED, List.of(), new Bag(), new long[0], why);
+            report(run, node, new OpsMessage.Refused(refused), List.of(), new Bag(), new long[0]);
         }
     }
 
@@ -463,13 +417,13 @@ final class Chains {
         final int[] to;
         final long[] ids;
         final long[] requests;
-        final byte[][] heads;
+        final OpsMessage.Traversers[] heads;
 
         Onward(int n) {
             to = new int[n];
             ids = new long[n];
             requests = new long[n];
-            heads = new byte[n][];
+            heads = new OpsMessage.Traversers[n];
         }
 
         /**
@@ -477,7 +431,7 @@ final class Chains {
          * {@code RESULT} numbered {@code resultRequest}) to the coordinator, if not null; waits
          * until each is acknowledged. Returns null, or why a forward was not taken.
          */
-        String send(List<Report> carried, int coordinator, long resultRequest, byte[] result) {
+        String send(List<ChainReport> carried, int coordinator, long resultRequest, OpsMessage.Result result) {
             int n = to.length + (result == null ? 0 : 1);
             if (n == 0) {
                 return null;
@@ -486,22 +440,20 @@ final class Chains {
             long[] numbers = java.util.Arrays.copyOf(requests, n);
             byte[][] payloads = new byte[n][];
             for (int i = 0; i < to.length; i++) {
-                Wire.Writer w = new Wire.Writer().putByte(OpsMessage.FORWARD).putLong(requests[i]).putBytes(heads[i]);
-                Report.writeAll(w, i == 0 ? carried : List.of());
-                payloads[i] = w.bytes();
+                payloads[i] = OpsMessage.encode(new OpsMessage.Forward(requests[i], heads[i], i == 0 ? carried : List.of()));
             }
             if (result != null) {
                 all[n - 1] = coordinator;
                 numbers[n - 1] = resultRequest;
-                payloads[n - 1] = result;
+                payloads[n - 1] = OpsMessage.encode(result);
             }
             engine.remoteCalls.add(to.length);
             try {
                 Wire.Reader[] answers = cluster.exchange(all, numbers, payloads);
                 for (int i = 0; i < to.length; i++) {
-                    Wire.Reader answer = new Wire.Reader(OpsMessage.chainAckOf(answers[i]));
-                    if (answer.getByte() != ClusterParts.OK) {
-                        return answer.getString();
+                    OpsMessage.ChainAck ack = OpsMessage.chainAckOf(numbers[i], answers[i]);
+                    if (ack.refusal() != null) {
+                        return ack.refusal();
                     }
                 }
                 return null;
@@ -520,29 +472,28 @@ final class Chains {
                 onward.to[i] = byNode.getKey();
                 onward.requests[i] = cluster.newRequest();
                 onward.ids[i] = newId();
-                Wire.Writer w = new Wire.Writer().putLong(onward.ids[i]).putLong(txnId).putLong(beginTime)
-                        .putByte(isolation.ordinal()).putLong(chainId);
-                chain.write(w);
-                w.putInt(byStage.getKey());
-                byStage.getValue().write(w);
-                onward.heads[i++] = w.bytes();
+                Bag bag = byStage.getValue();
+                onward.heads[i] = new OpsMessage.Traversers(onward.ids[i], txnId, beginTime, isolation, chainId, chain,
+                        byStage.getKey(), bag.vertices(), bag.bulks());
+                i++;
             }
         }
         return onward;
     }
 
     /** Takes a FORWARD (on the receiving thread: acknowledges it and leaves the work to another). */
-    void forward(int from, long request, Wire.Reader in) {
-        Wire.Reader head = new Wire.Reader(in.getBytes());
-        long forward = head.getLong();
-        long txnId = head.getLong();
-        long beginTime = head.getLong();
-        Isolation isolation = Isolation.values()[head.getByte()];
-        long chainId = head.getLong();
-        Chain chain = Chain.read(head);
-        int stage = head.getInt();
-        Bag bag = Bag.read(head);
-        List<Report> carried = Report.readAll(in);
+    void forward(int from, OpsMessage.Forward message) {
+        long request = message.request();
+        OpsMessage.Traversers head = message.traversers();
+        long forward = head.forward();
+        long txnId = head.txn();
+        long beginTime = head.beginTime();
+        Isolation isolation = head.isolation();
+        long chainId = head.chainId();
+        Chain chain = head.chain();
+        int stage = head.stage();
+        Bag bag = Bag.of(head.vertices(), head.bulks());
+        List<ChainReport> carried = message.carried();
         if (TxnWords.node(txnId) == node) {
             Run run = runs.get(chainId);
             boolean fresh = run != null && run.txn.id() == txnId && run.seen.add(forward);
@@ -567,11 +518,7 @@ final class Chains {
     }
 
     private void ack(int to, long request, String refusal) {
-        Wire.Writer body = new Wire.Writer().putByte(refusal == null ? ClusterParts.OK : ClusterParts.REFUSED);
-        if (refusal != null) {
-            body.putString(refusal);
-        }
-        cluster.reply(to, request, body.bytes());
+        cluster.acknowledge(to, request, refusal);
     }
 
     /**
@@ -580,68 +527,61 @@ final class Chains {
      * its first forward; any other reports in a {@code RESULT}.
      */
     private void runAtPart(ClusterParts.Context context, long chainId, long forward, Chain chain, int stage, Bag bag,
-            List<Report> carried) {
+            List<ChainReport> carried) {
         Transaction txn = context.txn;
         Piece piece = new Piece();
-        int status = ClusterParts.OK;
-        byte[] body = NO_BODY;
+        OpsMessage.Answer failure = null;
         boolean wrote;
         boolean preReads;
         synchronized (context) {
             String refused = cluster.refusesOperations(context);
             if (refused != null) {
-                status = ClusterParts.REFUSED;
-                body = new Wire.Writer().putString(refused).bytes();
+                failure = new OpsMessage.Refused(refused);
             } else {
                 try {
                     runHere(txn, chain, stage, bag, piece, cluster::remoteOwner);
                 } catch (TransactionConflictException e) {
-                    status = ClusterParts.CONFLICT;
-                    body = new Wire.Writer().putByte(e.kind().ordinal()).putLong(e.otherTransaction()).putString(e.on())
-                            .putString(e.detail()).bytes();
+                    failure = new OpsMessage.Conflict(false, false, e.kind(), e.otherTransaction(), e.on(), e.detail());
                 } catch (RuntimeException e) {
-                    status = ClusterParts.ERROR;
-                    body = new Wire.Writer().putString(e.getClass().getName()).putString(String.valueOf(e.getMessage())).bytes();
+                    failure = new OpsMessage.Failed(false, false, e.getClass().getName(), String.valueOf(e.getMessage()));
                 }
             }
             wrote = context.wrote;
             preReads = !txn.visibility.preReadDependencies.isEmpty();
         }
         int coordinator = TxnWords.node(txn.id());
-        Onward onward = status == ClusterParts.OK ? onward(txn.id(), txn.beginTime(), txn.isolation(), chainId, chain, piece)
+        Onward onward = failure == null ? onward(txn.id(), txn.beginTime(), txn.isolation(), chainId, chain, piece)
                 : new Onward(0);
-        List<Report> reports = new ArrayList<>(carried);
-        reports.add(new Report(node, forward, wrote, preReads, onward.ids, onward.to));
-        if (status != ClusterParts.OK) {
-            sendResult(coordinator, chainId, status, reports, new Piece(), body);
+        List<ChainReport> reports = new ArrayList<>(carried);
+        reports.add(new ChainReport(node, forward, wrote, preReads, onward.ids, onward.to));
+        if (failure != null) {
+            sendResult(coordinator, chainId, failure, reports, new Piece());
             return;
         }
         boolean handOn = onward.to.length > 0 && piece.results.isEmpty() && piece.unseen.size() == 0;
         long request = cluster.newRequest();
-        byte[] result = handOn ? null : result(request, chainId, ClusterParts.OK, reports, piece, NO_BODY);
+        OpsMessage.Result result = handOn ? null : result(request, chainId, null, reports, piece);
         // The result goes with the forwards, not after their acknowledgements: the ledger holds the forwards until they report.
         String refused = onward.send(handOn ? reports : List.of(), coordinator, request, result);
         if (refused != null) {
-            byte[] why = new Wire.Writer().putString(refused).bytes();
-            sendResult(coordinator, chainId, ClusterParts.REFUSED, reports, new Piece(), why);
+            sendResult(coordinator, chainId, new OpsMessage.Refused(refused), reports, new Piece());
         }
     }
 
-    private static byte[] result(long request, long chainId, int status, List<Report> reports, Piece piece, byte[] body) {
-        Wire.Writer w = new Wire.Writer().putByte(OpsMessage.RESULT).putLong(request).putLong(chainId).putByte(status);
-        Report.writeAll(w, reports);
-        piece.results.write(w);
-        return w.putLongs(piece.unseen.toArray()).putBytes(body).bytes();
+    private static OpsMessage.Result result(long request, long chainId, OpsMessage.Answer failure, List<ChainReport> reports,
+            Piece piece) {
+        return new OpsMessage.Result(request, chainId, failure, reports, piece.results.vertices(), piece.results.bulks(),
+                piece.unseen.toArray());
     }
 
     /**
      * Sends a {@code RESULT} until acknowledged; a coordinator gone or cut off times the chain out
      * (or its loss aborts the part here).
      */
-    private void sendResult(int coordinator, long chainId, int status, List<Report> reports, Piece piece, byte[] body) {
+    private void sendResult(int coordinator, long chainId, OpsMessage.Answer failure, List<ChainReport> reports, Piece piece) {
         long request = cluster.newRequest();
         try {
-            byte[] payload = result(request, chainId, status, reports, piece, body);
+            byte[] payload = OpsMessage.encode(result(request, chainId, failure, reports, piece));
             cluster.exchange(new int[] {coordinator}, new long[] {request}, new byte[][] {payload});
         } catch (TimeoutException | RuntimeException e) {
             // nothing more to do here
@@ -649,17 +589,11 @@ final class Chains {
     }
 
     /** Takes a RESULT for a run this node coordinates (on the receiving thread). */
-    void result(int from, long request, Wire.Reader in) {
-        long chainId = in.getLong();
-        int status = in.getByte();
-        List<Report> reports = Report.readAll(in);
-        Bag results = Bag.read(in);
-        long[] unseen = in.getLongs();
-        byte[] body = in.getBytes();
-        ack(from, request, null);
-        Run run = runs.get(chainId);
+    void result(int from, OpsMessage.Result message) {
+        ack(from, message.request(), null);
+        Run run = runs.get(message.chainId());
         if (run != null) {
-            report(run, from, status, reports, results, unseen, body);
+            report(run, from, message.failure(), message.reports(), Bag.of(message.vertices(), message.bulks()), message.unseen());
         }
     }
 }

@@ -53,11 +53,6 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     /** The dictionaries a {@link OpsMessage.Name} asks about. */
     static final int LABELS = 0;
     static final int PROPERTY_KEYS = 1;
-    /** The status of a pushed chain's report (see {@link Chains}). */
-    static final int OK = 0;
-    static final int CONFLICT = 1;
-    static final int ERROR = 3;
-    static final int REFUSED = 4;
     /** Whether {@code payload}, sent to mailbox {@value #MAILBOX}, is an operation's request or reply. */
     static boolean isOperation(byte[] payload) {
         return payload.length > 0 && OpsMessage.isOperation(payload[0]);
@@ -158,9 +153,9 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         return view.isLost(member);
     }
 
-    /** Sends {@code body} to {@code to} as the answer to its request {@code request}. */
-    void reply(int to, long request, byte[] body) {
-        send(to, OpsMessage.encode(new OpsMessage.ChainAck(request, body)));
+    /** Tells {@code to} that its chain message {@code request} was taken, or refused ({@code refusal}: why). */
+    void acknowledge(int to, long request, String refusal) {
+        send(to, OpsMessage.encode(new OpsMessage.ChainAck(request, refusal)));
     }
 
     // ------------------------------------------------------------------ coordinator side
@@ -365,19 +360,15 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                     }
                     return;
                 }
-                case OpsMessage.FORWARD -> {
-                    chains.forward(from, request, in);
-                    return;
-                }
-                case OpsMessage.RESULT -> {
-                    chains.result(from, request, in);
-                    return;
-                }
                 default -> {
                 }
             }
             OpsMessage decoded = OpsMessage.decode(type, request, in);
-            if (decoded instanceof OpsMessage.Name name) {
+            if (decoded instanceof OpsMessage.Forward forward) {
+                chains.forward(from, forward); // acknowledges it and leaves the work to another thread
+            } else if (decoded instanceof OpsMessage.Result result) {
+                chains.result(from, result);
+            } else if (decoded instanceof OpsMessage.Name name) {
                 work.execute(() -> send(from, OpsMessage.encode(serveName(from, name))));
             } else if (decoded instanceof OpsMessage.Request asked) {
                 work.execute(() -> {

@@ -10,7 +10,7 @@ import io.gtran.storage.EdgeDirection;
 import io.gtran.txn.common.ConflictKind;
 import io.gtran.txn.common.Isolation;
 import io.gtran.txn.common.TransactionConflictException;
-import io.gtran.txn.query.Chain;
+import io.gtran.txn.protocol.Chain;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;

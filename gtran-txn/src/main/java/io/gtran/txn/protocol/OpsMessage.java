@@ -2,14 +2,15 @@ package io.gtran.txn.protocol;
 
 import io.gtran.txn.common.ConflictKind;
 import io.gtran.txn.common.Isolation;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The messages that carry a transaction's {@link Op operations} and the name look-ups between
- * members (docs/cluster-transactions.md, "Execution"), on mailbox {@code gtran.ops}, and their one
- * encoding: a type byte, the request number (an answer names the request it answers), then the
- * type's fields. Membership's messages share the mailbox and the first two fields ({@link
- * MemberMessage}); a pushed chain's {@code FORWARD} and {@code RESULT} have their own layout
- * after them.
+ * The messages that carry a transaction's {@link Op operations}, a pushed chain's traversers
+ * and the name look-ups between members (docs/cluster-transactions.md, "Execution" and "Pushed
+ * chains"), on mailbox {@code gtran.ops}, and their one encoding: a type byte, the request number
+ * (an answer names the request it answers), then the type's fields. Membership's messages share
+ * the mailbox and the first two fields ({@link MemberMessage}).
  */
 public sealed interface OpsMessage {
     int REQUEST = 0;
@@ -48,8 +49,33 @@ public sealed interface OpsMessage {
     record NameAck(long request, int id, String failure, String reason) implements OpsMessage {
     }
 
-    /** A chain's forward taken (or refused) by its receiver: {@code body} is the chain's own (see {@code Chains}). */
-    record ChainAck(long request, byte[] body) implements OpsMessage {
+    /** A chain's forward or result taken by its receiver, or refused ({@code refusal} says why; null: taken). */
+    record ChainAck(long request, String refusal) implements OpsMessage {
+    }
+
+    /**
+     * Traversers of chain run {@code chainId} of {@code txn} for the receiver to take through
+     * {@code chain} from stage {@code stage}: its vertices, each with its bulk.
+     */
+    record Traversers(long forward, long txn, long beginTime, Isolation isolation, long chainId, Chain chain, int stage,
+            long[] vertices, long[] bulks) {
+    }
+
+    /** What a node did with one forward: whether the part there has written or pre-read, and the forwards it sent on. */
+    record ChainReport(int node, long forward, boolean wrote, boolean preReads, long[] spawned, int[] spawnedNodes) {
+    }
+
+    /** Traversers sent on to their owner, with reports for the coordinator carried along when there is nothing else to send. */
+    record Forward(long request, Traversers traversers, List<ChainReport> carried) implements OpsMessage {
+    }
+
+    /**
+     * A node's report to the chain's coordinator: its results (vertices and bulks), the vertices
+     * it does not see, and why the run failed there ({@code failure}: a {@link Conflict}, {@link
+     * Failed} or {@link Refused}; null if it did not).
+     */
+    record Result(long request, long chainId, Answer failure, List<ChainReport> reports, long[] vertices, long[] bulks,
+            long[] unseen) implements OpsMessage {
     }
 
     /**
@@ -106,7 +132,24 @@ public sealed interface OpsMessage {
             return w.bytes();
         }
         if (message instanceof ChainAck a) {
-            return new Wire.Writer().putByte(REPLY).putLong(a.request()).putBytes(a.body()).bytes();
+            return new Wire.Writer().putByte(REPLY).putLong(a.request()).putString(a.refusal()).bytes();
+        }
+        if (message instanceof Forward f) {
+            Traversers h = f.traversers();
+            Wire.Writer w = new Wire.Writer().putByte(FORWARD).putLong(f.request()).putLong(h.forward()).putLong(h.txn())
+                    .putLong(h.beginTime()).putByte(h.isolation().ordinal()).putLong(h.chainId());
+            h.chain().write(w);
+            w.putInt(h.stage()).putLongs(h.vertices()).putLongs(h.bulks());
+            putReports(w, f.carried());
+            return w.bytes();
+        }
+        if (message instanceof Result r) {
+            Wire.Writer w = new Wire.Writer().putByte(RESULT).putLong(r.request()).putLong(r.chainId()).putBoolean(r.failure() != null);
+            if (r.failure() != null) {
+                putAnswer(w, r.failure());
+            }
+            putReports(w, r.reports());
+            return w.putLongs(r.vertices()).putLongs(r.bulks()).putLongs(r.unseen()).bytes();
         }
         if (message instanceof Name n) {
             return new Wire.Writer().putByte(NAME).putLong(n.request()).putByte(n.dictionary()).putBoolean(n.create())
@@ -118,15 +161,22 @@ public sealed interface OpsMessage {
     }
 
     /**
-     * A {@link Request} or {@link Name} numbered {@code request} whose fields {@code in} holds next
-     * (the two header fields already read), or null for another type. An answer ({@code REPLY},
-     * {@code NAME_ACK}) is read by whoever waits for it, who knows what it asked: {@link #answerOf},
-     * {@link #nameAckOf}, or a chain's {@link ChainAck#body}.
+     * A {@link Request}, {@link Name}, {@link Forward} or {@link Result} numbered {@code request}
+     * whose fields {@code in} holds next (the two header fields already read), or null for another
+     * type. An answer ({@code REPLY}, {@code NAME_ACK}) is read by whoever waits for it, who knows
+     * what it asked: {@link #answerOf}, {@link #nameAckOf} or {@link #chainAckOf}.
      */
     static OpsMessage decode(int type, long request, Wire.Reader in) {
         return switch (type) {
             case REQUEST -> new Request(request, in.getLong(), in.getLong(), Isolation.values()[in.getByte()], in.getInt(), in.getBytes());
             case NAME -> new Name(request, in.getByte(), in.getBoolean(), in.getString());
+            case FORWARD -> new Forward(request, new Traversers(in.getLong(), in.getLong(), in.getLong(),
+                    Isolation.values()[in.getByte()], in.getLong(), Chain.read(in), in.getInt(), in.getLongs(), in.getLongs()), getReports(in));
+            case RESULT -> {
+                long chainId = in.getLong();
+                Answer failure = in.getBoolean() ? answerOf(in) : null;
+                yield new Result(request, chainId, failure, getReports(in), in.getLongs(), in.getLongs(), in.getLongs());
+            }
             default -> null;
         };
     }
@@ -136,9 +186,26 @@ public sealed interface OpsMessage {
         return in.getBoolean() ? new NameAck(request, in.getInt(), null, null) : new NameAck(request, 0, in.getString(), in.getString());
     }
 
-    /** The body of a {@link ChainAck}, read from {@code in} after the header. */
-    static byte[] chainAckOf(Wire.Reader in) {
-        return in.getBytes();
+    /** The {@link ChainAck} numbered {@code request}, read from {@code in} after the header. */
+    static ChainAck chainAckOf(long request, Wire.Reader in) {
+        return new ChainAck(request, in.getString());
+    }
+
+    private static void putReports(Wire.Writer w, List<ChainReport> reports) {
+        w.putInt(reports.size());
+        for (ChainReport r : reports) {
+            w.putInt(r.node()).putLong(r.forward()).putBoolean(r.wrote()).putBoolean(r.preReads())
+                    .putLongs(r.spawned()).putParticipants(r.spawnedNodes());
+        }
+    }
+
+    private static List<ChainReport> getReports(Wire.Reader in) {
+        int n = in.getInt();
+        List<ChainReport> reports = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            reports.add(new ChainReport(in.getInt(), in.getLong(), in.getBoolean(), in.getBoolean(), in.getLongs(), in.getParticipants()));
+        }
+        return reports;
     }
 
     /** The first byte of an encoded {@link Answer}. */

@@ -19,7 +19,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** Every operation and every message that carries one reads back as it was written. */
+/** Every operation, every message that carries one and a chain's messages read back as written. */
 class OpCodecTest {
     private static final Object[] VALUES = {null, 7L, "x", 2.5d, true, UUID.fromString("00000000-0000-0001-0000-000000000002")};
 
@@ -121,9 +121,47 @@ class OpCodecTest {
         assertEquals(new OpsMessage.NameAck(79L, 12, null, null), nameAckTrip(new OpsMessage.NameAck(79L, 12, null, null)));
         OpsMessage.NameAck refused = new OpsMessage.NameAck(80L, 0, "io.gtran.storage.StoreCapacityException", "full");
         assertEquals(refused, nameAckTrip(refused));
-        Wire.Reader ack = new Wire.Reader(OpsMessage.encode(new OpsMessage.ChainAck(81L, new byte[] {4})));
-        assertEquals(new OpsMessage.Header(OpsMessage.REPLY, 81L), OpsMessage.headerOf(ack));
-        assertArrayEquals(new byte[] {4}, OpsMessage.chainAckOf(ack));
+        for (OpsMessage.ChainAck sent : List.of(new OpsMessage.ChainAck(81L, null), new OpsMessage.ChainAck(82L, "node 2 is closing"))) {
+            Wire.Reader ack = new Wire.Reader(OpsMessage.encode(sent));
+            OpsMessage.Header header = OpsMessage.headerOf(ack);
+            assertEquals(OpsMessage.REPLY, header.type());
+            assertEquals(sent, OpsMessage.chainAckOf(header.request(), ack));
+        }
+    }
+
+    @Test
+    void aChainsForwardAndResultReadBackAsWritten() {
+        Chain chain = Chain.empty().hop(EdgeDirection.OUT, "knows").hasLabel("person");
+        OpsMessage.ChainReport report = new OpsMessage.ChainReport(2, 9L, true, false, new long[] {10, 11}, new int[] {0, 1});
+        OpsMessage.Forward forward = (OpsMessage.Forward) roundTrip(new OpsMessage.Forward(83L,
+                new OpsMessage.Traversers(8L, 5L, 6L, Isolation.SERIALIZABLE, 7L, chain, 1, new long[] {1, 2}, new long[] {3, 4}),
+                List.of(report)));
+        OpsMessage.Traversers t = forward.traversers();
+        assertEquals(List.of(8L, 5L, 6L, Isolation.SERIALIZABLE, 7L, 1), List.of(t.forward(), t.txn(), t.beginTime(),
+                t.isolation(), t.chainId(), t.stage()));
+        assertEquals(chain.toString(), t.chain().toString());
+        assertArrayEquals(new long[] {1, 2}, t.vertices());
+        assertArrayEquals(new long[] {3, 4}, t.bulks());
+        assertReport(report, forward.carried().get(0));
+
+        for (OpsMessage.Answer failure : java.util.Arrays.asList(null, new OpsMessage.Refused("gone"),
+                new OpsMessage.Conflict(false, false, ConflictKind.WRITE_WRITE, 9L, "vertex 3", "d"))) {
+            OpsMessage.Result result = (OpsMessage.Result) roundTrip(new OpsMessage.Result(84L, 7L, failure, List.of(report, report),
+                    new long[] {5}, new long[] {6}, new long[] {12}));
+            assertEquals(failure, result.failure());
+            assertEquals(2, result.reports().size());
+            assertReport(report, result.reports().get(1));
+            assertArrayEquals(new long[] {5}, result.vertices());
+            assertArrayEquals(new long[] {6}, result.bulks());
+            assertArrayEquals(new long[] {12}, result.unseen());
+        }
+    }
+
+    private static void assertReport(OpsMessage.ChainReport want, OpsMessage.ChainReport got) {
+        assertEquals(List.of(want.node(), want.forward(), want.wrote(), want.preReads()),
+                List.of(got.node(), got.forward(), got.wrote(), got.preReads()));
+        assertArrayEquals(want.spawned(), got.spawned());
+        assertArrayEquals(want.spawnedNodes(), got.spawnedNodes());
     }
 
     private static OpsMessage roundTrip(OpsMessage message) {

@@ -5,7 +5,7 @@ import io.gtran.core.GtranHelper;
 import io.gtran.core.TransactionScope;
 import io.gtran.storage.ElementIds;
 import io.gtran.txn.common.ElementKind;
-import io.gtran.txn.query.Chain;
+import io.gtran.txn.protocol.Chain;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;

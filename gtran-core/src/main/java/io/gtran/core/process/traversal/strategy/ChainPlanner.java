@@ -5,7 +5,7 @@ import io.gtran.core.GtranHelper;
 import io.gtran.core.process.traversal.step.GtranChainStep;
 import io.gtran.core.process.traversal.step.GtranChainedStep;
 import io.gtran.core.process.traversal.step.GtranGraphStep;
-import io.gtran.txn.query.Chain;
+import io.gtran.txn.protocol.Chain;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;

@@ -1,14 +1,13 @@
-package io.gtran.txn.query;
+package io.gtran.txn.protocol;
 
 import io.gtran.storage.EdgeDirection;
-import io.gtran.txn.protocol.Wire;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * Stages that traversers go through at the nodes that own their vertices, passed from node to
- * node without coming back to the coordinator between stages ({@link Transaction#runChain},
+ * node without coming back to the coordinator between stages ({@code Transaction#runChain},
  * docs/cluster-transactions.md, "Pushed chains"): a hop to the vertices at the other end of a
  * vertex's edges, or a filter keeping vertices with one of some labels. Labels travel by name.
  * Immutable: each method returns a longer chain.
