@@ -60,7 +60,6 @@ final class Adjacency {
         }
     }
 
-
     long[][] manyHere(long[] vertices, EdgeDirection direction, int[] labels) {
         long[][] answers = new long[vertices.length][];
         for (int i = 0; i < vertices.length; i++) {
@@ -79,7 +78,6 @@ final class Adjacency {
         }
         return answers;
     }
-
 
     /** {@link Transaction#edges} ({@code pairs} false) or {@link Transaction#adjacent} (true) of a vertex on this node. */
     long[] here(long vertexId, EdgeDirection direction, int label, boolean pairs) {

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A node's side of transactions that span nodes (docs/cluster-transactions.md): as coordinator it
- * sends a transaction's operations on other nodes' elements ({@link #call}); as participant it
+ * sends a transaction's operations on other nodes' elements ({@link #callAll}); as participant it
  * runs other nodes' transactions' operations here, each under a participant context (a {@link
  * Transaction} with the coordinator's id and begin time, holding this node's part of the read and
  * write sets), and it votes and stamps for them through the {@link CommitMessenger}.
@@ -161,16 +161,6 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     // ------------------------------------------------------------------ coordinator side
 
     /**
-     * Sends operation {@code op} of {@code txn} (sequence number {@code seq}) to node {@code to}
-     * and waits for the answer, sending again while none comes.
-     *
-     * @throws TimeoutException if none came within gtran.txn.remote-timeout-ms, or {@code to} is lost
-     */
-    OpsMessage.Answer call(int to, Transaction txn, int seq, byte[] op) throws TimeoutException {
-        return callAll(new int[] {to}, txn, new int[] {seq}, new byte[][] {op})[0];
-    }
-
-    /**
      * Runs operation {@code ops[i]} of {@code txn} on node {@code to[i]}, all at once, each request
      * numbered {@code seqs[i]} there, and returns the replies in the same order once all have come.
      *
@@ -270,7 +260,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
      * The id that node {@code authority} gives {@code name} in its dictionary {@code dictionary}
      * ({@link #LABELS} or {@link #PROPERTY_KEYS}): interning it there if {@code create}, else
      * {@link Dictionary#ABSENT} if it was never interned. Asking is idempotent, so it is sent again
-     * until answered, as {@link #call} does.
+     * until answered, as {@link #callAll} does.
      *
      * @throws IllegalStateException naming the name, the dictionary, the authority and the reason
      *         if the authority did not answer within gtran.txn.remote-timeout-ms, is lost, or refused

@@ -39,7 +39,6 @@ class CrossEdges {
         return edgeId;
     }
 
-
     /** The mirror of edge {@code edgeId} (on another node) at its in-vertex, which lives here. */
     void addMirror(long edgeId, long outVertex, long inVertex, int label) {
         txn.ensureActive();
@@ -57,7 +56,6 @@ class CrossEdges {
         txn.rules.requireNotBeingDeleted(inVertex);
     }
 
-
     /** Ends the mirror of a removed edge whose in-vertex lives on another member than the edge. */
     void removeMirrorOf(long edgeId, long inVertex) {
         int inHome = txn.home(inVertex);
@@ -69,7 +67,6 @@ class CrossEdges {
             }
         }
     }
-
 
     /** The edges of a vertex to other members first, each with its mirror; the vertex's owner then ends the rest. */
     void removeAcross(long vertexId) {
@@ -84,7 +81,6 @@ class CrossEdges {
             }
         }
     }
-
 
     /** Ends this node's mirror of edge {@code edgeId}, which the edge's node ends in the same transaction. */
     void removeMirror(long edgeId) {

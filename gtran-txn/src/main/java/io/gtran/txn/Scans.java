@@ -48,20 +48,17 @@ final class Scans {
         return all.toArray();
     }
 
-
     private long[] scanHere(ElementKind kind, int label) {
         Transaction.LongList result = new Transaction.LongList();
         scanHere(kind, label, 0, Integer.MAX_VALUE, result);
         return result.toArray();
     }
 
-
     long[] scanPageHere(ElementKind kind, int label, int fromSlot, int max, int[] nextSlot) {
         Transaction.LongList result = new Transaction.LongList();
         nextSlot[0] = scanHere(kind, label, fromSlot, max, result);
         return result.toArray();
     }
-
 
     /**
      * Adds the visible elements from slot {@code fromSlot} on to {@code result}, at most {@code max};
@@ -94,7 +91,6 @@ final class Scans {
         return -1;
     }
 
-
     long count(ElementKind kind, int label) {
         long total = countHere(kind, label);
         for (Wire.Reader reply : txn.remote.callEach(txn.remote.otherMembers(),
@@ -104,8 +100,7 @@ final class Scans {
         return total;
     }
 
-
-    long countHere(ElementKind kind, int label) {
+    private long countHere(ElementKind kind, int label) {
         txn.ensureActive();
         ConflictKey.Kind scan = kind == ElementKind.VERTEX ? ConflictKey.Kind.VERTEX_SCAN : ConflictKey.Kind.EDGE_SCAN;
         txn.recordRead(new ConflictKey(scan, label, 0));
@@ -116,8 +111,7 @@ final class Scans {
             return total;
         }
         for (ElementCounts.Delta d = counter.head(); d != null; d = d.next) {
-            ElementCounts.Delta delta = d;
-            long time = txn.visibility.readSettled(() -> delta.word, true, scan, label);
+            long time = txn.visibility.readDelta(d, scan, label);
             if (time != Visibility.OWN && time != NEVER && time <= txn.beginTime()) {
                 total += d.delta; // OWN: published at commit; counted above from countDeltas
             }
@@ -125,8 +119,7 @@ final class Scans {
         return total;
     }
 
-
-    /** {@link #visibleVertices}/{@link #visibleEdges} over candidates on several nodes, in their order. */
+    /** {@link #visible} over candidates on several nodes, in their order. */
     private long[] visibleAcross(ElementKind kind, long[] candidates) {
         Map<Integer, Transaction.LongList> byNode = new TreeMap<>();
         for (long candidate : candidates) {
@@ -152,7 +145,6 @@ final class Scans {
         }
         return result.toArray();
     }
-
 
     private long[] visibleHere(ElementKind kind, long[] candidates) {
         Transaction.LongList result = new Transaction.LongList();

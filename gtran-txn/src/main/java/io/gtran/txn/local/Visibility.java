@@ -244,12 +244,13 @@ public final class Visibility {
     }
 
     /**
-     * The time a reader compares with its begin time for the word {@code word} reads (see {@link
-     * #readTime}), reading the word again for as long as the answer is {@link #RETRY}.
+     * The time a reader compares with its begin time for count delta {@code delta}'s word (see
+     * {@link #readTime}; {@code key} and {@code label} name the label's scan key), reading the
+     * word again for as long as the answer is {@link #RETRY}.
      */
-    public long readSettled(LongSupplier word, boolean beginWord, ConflictKey.Kind key, long keyElement) {
-        while (true) {
-            long t = readTime(word.getAsLong(), beginWord, key, keyElement);
+    public long readDelta(ElementCounts.Delta delta, ConflictKey.Kind key, long label) {
+        while (true) { // no lambda: a count reads every delta of its counter
+            long t = readTime(delta.word, true, key, label);
             if (t != RETRY) {
                 return t;
             }
