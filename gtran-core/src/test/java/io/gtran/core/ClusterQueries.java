@@ -5,6 +5,7 @@ import io.gtran.rdma.Fabric;
 import io.gtran.rdma.ForwardingFabric;
 import io.gtran.rdma.ForwardingMailbox;
 import io.gtran.rdma.Mailbox;
+import io.gtran.txn.protocol.NodeMailbox;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -17,7 +18,7 @@ import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSo
 /**
  * Queries compared across execution modes on a 3-node in-JVM cluster graph (vertices spread, node
  * 0 coordinating in every mode, so the same elements are remote), with the messages of operations
- * ({@code gtran.ops}) that nodes send each other counted by their type byte.
+ * (the operations family of each node's mailbox) that nodes send each other counted by their type byte.
  */
 final class ClusterQueries {
     /** Operation requests. */
@@ -28,7 +29,7 @@ final class ClusterQueries {
     private ClusterQueries() {
     }
 
-    /** Counts the {@code gtran.ops} messages of {@code types} a node sends to other nodes. */
+    /** Counts the operations messages of {@code types} a node sends to other nodes. */
     private static final class Counting extends ForwardingFabric {
         private final LongAdder sent;
         private final int[] types;
@@ -44,7 +45,7 @@ final class ClusterQueries {
             return new ForwardingMailbox(super.openMailbox(name, capacity)) {
                 @Override
                 public CompletableFuture<Void> send(int node, String mailbox, byte[] payload) {
-                    if (node != localNode() && mailbox.equals("gtran.ops") && payload.length > 0 && counted(payload[0])) {
+                    if (node != localNode() && mailbox.equals(NodeMailbox.NAME) && payload.length > 0 && counted(payload[0])) {
                         sent.increment();
                     }
                     return super.send(node, mailbox, payload);

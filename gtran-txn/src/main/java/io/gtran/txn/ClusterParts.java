@@ -1,13 +1,10 @@
 package io.gtran.txn;
 
 import io.gtran.rdma.Fabric;
-import io.gtran.rdma.Mailbox;
-import io.gtran.rdma.Message;
 import io.gtran.storage.Dictionary;
 import io.gtran.storage.ElementIds;
 import io.gtran.storage.StoreCapacityException;
 import io.gtran.txn.agent.AgentHandle;
-import io.gtran.txn.agent.MessageAgent;
 import io.gtran.txn.commit.CommitMessenger;
 import io.gtran.txn.common.ElementNotFoundException;
 import io.gtran.txn.common.Isolation;
@@ -15,6 +12,8 @@ import io.gtran.txn.common.TransactionConflictException;
 import io.gtran.txn.common.TxnWords;
 import io.gtran.txn.membership.MemberView;
 import io.gtran.txn.membership.Membership;
+import io.gtran.txn.protocol.Family;
+import io.gtran.txn.protocol.NodeMailbox;
 import io.gtran.txn.protocol.Op;
 import io.gtran.txn.protocol.OpsMessage;
 import io.gtran.txn.protocol.Outcome;
@@ -41,21 +40,21 @@ import org.slf4j.LoggerFactory;
  * Transaction} with the coordinator's id and begin time, holding this node's part of the read and
  * write sets), and it votes and stamps for them through the {@link CommitMessenger}.
  *
- * <p>Operations go through mailbox {@value #MAILBOX}. A request carries the transaction's id,
+ * <p>It holds the node's one mailbox ({@link NodeMailbox}): operations, membership's messages, the
+ * commit protocol's and the clock's all arrive through its one receive path. A request carries the transaction's id,
  * begin time, isolation and a sequence number; the coordinator sends it again until answered, and
  * a participant answers a repeated sequence number with the reply it gave, so each operation runs
  * once. A participant refuses operations of a transaction it has voted for or finished, and
  * starts no context for a transaction whose begin time is below the GC watermark.
  */
 final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
-    static final String MAILBOX = "gtran.ops";
     private static final Logger LOG = LoggerFactory.getLogger(ClusterParts.class);
     /** The dictionaries a {@link OpsMessage.Name} asks about. */
     static final int LABELS = 0;
     static final int PROPERTY_KEYS = 1;
-    /** Whether {@code payload}, sent to mailbox {@value #MAILBOX}, is an operation's request or reply. */
+    /** Whether {@code payload}, sent to a node's mailbox, is an operation's request or reply, or a chain's. */
     static boolean isOperation(byte[] payload) {
-        return payload.length > 0 && OpsMessage.isOperation(payload[0]);
+        return Family.of(payload) == Family.OPS && OpsMessage.isOperation(payload[0]);
     }
 
     /** First resend of an unanswered request; doubled up to {@link #MAX_RESEND_MS}. */
@@ -66,11 +65,9 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     private final TransactionEngine engine;
     private final Fabric fabric;
     private final int node;
-    private final Mailbox mailbox;
+    private final NodeMailbox mailbox;
     private final CommitMessenger messenger;
     private final ExecutorService work;
-    /** The receive path and the heartbeat, once {@link #start}ed. */
-    private volatile AgentHandle receiver;
     private final AtomicLong nextRequest = new AtomicLong();
     /** Requests sent and not yet answered: each answer, read past its header, goes to whoever waits. */
     private final Map<Long, CompletableFuture<Wire.Reader>> waiting = new ConcurrentHashMap<>();
@@ -103,14 +100,17 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         this.fabric = fabric;
         this.node = fabric.localNode();
         this.members = engine.members();
-        this.mailbox = fabric.openMailbox(MAILBOX, 1 << 16);
+        this.mailbox = new NodeMailbox(fabric, engine.agents());
         this.work = engine.agents().workers("ops-" + node);
         int lease = engine.config().leaseMs;
         String description = "members=" + members.nodes() + " " + TxnConfig.LEASE_MS + "=" + lease;
         this.view = new MemberView(node, members.others(), lease, description, engine.time(),
                 this::send, work, () -> engine.clock().fence());
         fabric.onPeerLost(view::peerLost); // the only subscriber: the rest are told by the view
-        this.messenger = new CommitMessenger(fabric, this, engine.config().remoteTimeoutMs, COMMIT_TICK_MS, view::hasMajority,
+        mailbox.onHeard(view::heard);
+        mailbox.on(Family.MEMBER, view::onMessage);
+        mailbox.on(Family.OPS, this::onMessage);
+        this.messenger = new CommitMessenger(mailbox, this, engine.config().remoteTimeoutMs, COMMIT_TICK_MS, view::hasMajority,
                 lease + lease / 5, engine.config().decidedKeepMs, engine.agents());
         view.attach(messenger);
         messenger.onActedOn(view::actedOn);
@@ -119,8 +119,13 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
 
     /** Starts taking messages and sending heartbeats (after the engine has set its dictionaries' authority). */
     void start() {
-        receiver = engine.agents().start(new Receiver(), mailbox);
+        mailbox.start();
         heartbeat = engine.agents().start(view.heartbeat());
+    }
+
+    /** The node's one mailbox, for the roles outside the transaction engine (the clock's synchronisation). */
+    NodeMailbox mailbox() {
+        return mailbox;
     }
 
     /** This node's view of the members: whom it hears from, whom it counts lost. */
@@ -309,7 +314,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     /** Sends {@code payload} to {@code to}'s mailbox; the future fails if it was not delivered (never throws). */
     private CompletableFuture<Void> send(int to, byte[] payload) {
         try {
-            return mailbox.send(to, MAILBOX, payload); // a lost message shows as a missing answer: sent again
+            return mailbox.send(to, payload); // a lost message shows as a missing answer: sent again
         } catch (IllegalStateException e) { // this node's mailbox or fabric is closed
             LOG.debug("node={} could not send to node {}: {}", node, to, e.getMessage());
             return CompletableFuture.failedFuture(e);
@@ -330,51 +335,39 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
 
     // ------------------------------------------------------------------ participant side
 
-    /** The receive path of mailbox {@value #MAILBOX}: membership's messages to the view, the rest handled here. */
-    private final class Receiver implements MessageAgent {
-        @Override
-        public void onMessage(Message message, long nowNanos) {
-            Wire.Reader in = new Wire.Reader(message.payload());
-            OpsMessage.Header header = OpsMessage.headerOf(in);
-            int type = header.type();
-            long request = header.request();
-            int from = message.fromNode();
-            if (view.take(type, from, request, in, nowNanos)) {
-                return; // membership's
-            }
-            switch (type) {
-                case OpsMessage.REPLY, OpsMessage.NAME_ACK -> {
-                    CompletableFuture<Wire.Reader> answer = waiting.get(request);
-                    if (answer != null) {
-                        answer.complete(in); // read by the waiter, who knows what it asked
-                    }
-                    return;
+    /** Handles an {@link Family#OPS} message of {@code from}: the node's receive path calls it; none may wait here. */
+    private void onMessage(int from, byte[] payload, long nowNanos) {
+        Wire.Reader in = new Wire.Reader(payload);
+        OpsMessage.Header header = OpsMessage.headerOf(in);
+        int type = header.type();
+        long request = header.request();
+        switch (type) {
+            case OpsMessage.REPLY, OpsMessage.NAME_ACK -> {
+                CompletableFuture<Wire.Reader> answer = waiting.get(request);
+                if (answer != null) {
+                    answer.complete(in); // read by the waiter, who knows what it asked
                 }
-                default -> {
-                }
+                return;
             }
-            OpsMessage decoded = OpsMessage.decode(type, request, in);
-            if (decoded instanceof OpsMessage.Forward forward) {
-                chains.forward(from, forward); // acknowledges it and leaves the work to another thread
-            } else if (decoded instanceof OpsMessage.Result result) {
-                chains.result(from, result);
-            } else if (decoded instanceof OpsMessage.Name name) {
-                work.execute(() -> send(from, OpsMessage.encode(serveName(from, name))));
-            } else if (decoded instanceof OpsMessage.Request asked) {
-                work.execute(() -> {
-                    OpsMessage.Answer reply = serve(from, asked);
-                    if (reply != null) {
-                        send(from, OpsMessage.encode(new OpsMessage.Reply(request, reply)));
-                    }
-                });
-            } else {
-                LOG.warn("node={} ignored a message of unknown type {} from node {} on {}", node, type, from, MAILBOX);
+            default -> {
             }
         }
-
-        @Override
-        public String roleName() {
-            return "ops-receive-" + node;
+        OpsMessage decoded = OpsMessage.decode(type, request, in);
+        if (decoded instanceof OpsMessage.Forward forward) {
+            chains.forward(from, forward); // acknowledges it and leaves the work to another thread
+        } else if (decoded instanceof OpsMessage.Result result) {
+            chains.result(from, result);
+        } else if (decoded instanceof OpsMessage.Name name) {
+            work.execute(() -> send(from, OpsMessage.encode(serveName(from, name))));
+        } else if (decoded instanceof OpsMessage.Request asked) {
+            work.execute(() -> {
+                OpsMessage.Answer reply = serve(from, asked);
+                if (reply != null) {
+                    send(from, OpsMessage.encode(new OpsMessage.Reply(request, reply)));
+                }
+            });
+        } else {
+            LOG.warn("node={} ignored an operations message of unknown type {} from node {}", node, type, from);
         }
     }
 
@@ -561,10 +554,8 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         closed = true;
         view.close();
         messenger.close();
-        for (AgentHandle agent : new AgentHandle[] {receiver, heartbeat}) {
-            if (agent != null) {
-                agent.close();
-            }
+        if (heartbeat != null) {
+            heartbeat.close();
         }
         work.shutdownNow();
         mailbox.close();

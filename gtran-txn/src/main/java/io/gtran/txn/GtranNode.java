@@ -222,12 +222,13 @@ public final class GtranNode implements AutoCloseable {
             } else {
                 synced = new SyncedClock(fabric.localNode(), plan.time(), plan.clock().drift(),
                         TimeUnit.MILLISECONDS.toNanos(plan.clock().waitLimitMs()));
-                clockSync = new ClockSync(fabric, synced, plan.time(), new TreeSet<>(plan.members().nodes()),
-                        plan.clock().syncIntervalMs());
                 clock = synced;
             }
             engine = TransactionEngine.open(store, fabric, plan.txn(), clock, plan.members(), plan.time());
-            if (clockSync != null && engine.clusterParts() != null) {
+            if (synced != null) {
+                // on the node's one mailbox, which takes clock messages from now on (one sent before is a lost one)
+                clockSync = new ClockSync(engine.clusterParts().mailbox(), synced, plan.time(),
+                        new TreeSet<>(plan.members().nodes()), plan.clock().syncIntervalMs());
                 // nothing is lost yet, so no loss or rejoin came before
                 ClockSync sync = clockSync;
                 engine.clusterParts().view().onLossActedOn(sync::lost); // the master changes with a majority only

@@ -95,7 +95,7 @@ class ClusterClockTest {
                 assertTrue(t.beginTime() >= before && t.beginTime() <= after + 1000,
                         "plain microseconds since the epoch: " + t.beginTime());
                 t.rollback();
-                node.fabric().openMailbox(io.gtran.txn.clock.ClockSync.MAILBOX).close(); // no clock sync took it
+                node.fabric().openMailbox(io.gtran.txn.protocol.NodeMailbox.NAME).close(); // nothing receives: no clock sync, no parts
                 assertFalse(node.engine().clusterWatermark().othersMin() < Long.MAX_VALUE, "no other member to read");
             });
         }

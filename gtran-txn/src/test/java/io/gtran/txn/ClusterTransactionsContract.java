@@ -338,7 +338,7 @@ abstract class ClusterTransactionsContract extends ClusterContract {
     }
 
     /**
-     * Commit messages (mailbox gtran.commit) per commit, as docs/cluster-transactions.md counts
+     * Commit messages per commit, as docs/cluster-transactions.md counts
      * them: VALIDATE and DECIDE to each other participant, a VOTE and an ACK from each; a read-only
      * transaction sends no VALIDATE, only a DECIDE that releases each part; one node, nothing.
      */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gtran.check.fabric.CountingFabric;
 import io.gtran.rdma.Fabric;
 import io.gtran.txn.common.Isolation;
+import io.gtran.txn.protocol.Family;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -13,8 +14,8 @@ import java.util.function.Consumer;
  * The messages a commit costs, for {@link ClusterTransactionsContract}: each node's fabric is
  * wrapped ({@link #wrap}, for {@link ClusterNodes}) in a {@link CountingFabric} over a {@link
  * MessageTally}, and {@link #assertCommit} runs one transaction of node 0 and checks what each
- * node sent to mailbox {@code gtran.commit} from its begin until every decision is acknowledged.
- * Operations ({@code gtran.ops}) and clock samples ({@code gtran.clock}) go to other mailboxes.
+ * node sent ({@link Family#COMMIT}) from its begin until every decision is acknowledged; operations
+ * and clock samples are other families.
  */
 final class CommitCosts {
     private final MessageTally[] tallies;
@@ -58,12 +59,12 @@ final class CommitCosts {
         settle();
         StringBuilder all = new StringBuilder(what + ":");
         for (int node = 0; node < tallies.length; node++) {
-            all.append(" node ").append(node).append(" commit=").append(tallies[node].sent("gtran.commit")).append(" ops=")
-                    .append(tallies[node].sent("gtran.ops")).append(" all=").append(counting[node].counts().messages());
+            all.append(" node ").append(node).append(" commit=").append(tallies[node].sent(Family.COMMIT)).append(" ops=")
+                    .append(tallies[node].sent(Family.OPS)).append(" all=").append(counting[node].counts().messages());
         }
         System.out.println(c.nodes[0].fabric() + " " + all);
         for (int node = 0; node < tallies.length; node++) {
-            assertEquals(expected[node], tallies[node].distinct("gtran.commit"),
+            assertEquals(expected[node], tallies[node].distinct(Family.COMMIT),
                     "commit messages sent by node " + node + "; " + all);
         }
     }

@@ -5,6 +5,7 @@ import io.gtran.rdma.ForwardingFabric;
 import io.gtran.rdma.ForwardingMailbox;
 import io.gtran.rdma.Mailbox;
 import io.gtran.txn.protocol.CommitMessage;
+import io.gtran.txn.protocol.Family;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -26,7 +27,7 @@ final class CrashingFabric extends ForwardingFabric {
     private volatile Trigger trigger;
     private volatile boolean afterSending;
     private volatile Runnable action;
-    /** If not 0, a commit message ({@code gtran.commit}) triggers only if it is about this transaction. */
+    /** If not 0, a commit message ({@link Family#COMMIT}) triggers only if it is about this transaction. */
     private volatile long onlyTxn;
 
     CrashingFabric(Fabric delegate) {
@@ -57,7 +58,7 @@ final class CrashingFabric extends ForwardingFabric {
 
     private boolean about(String mailbox, byte[] payload) {
         long txn = onlyTxn;
-        if (txn == 0 || !mailbox.equals(io.gtran.txn.commit.CommitMessenger.MAILBOX)) {
+        if (txn == 0 || Family.of(payload) != Family.COMMIT) {
             return true;
         }
         return CommitMessage.decode(payload).txn() == txn;
@@ -65,7 +66,7 @@ final class CrashingFabric extends ForwardingFabric {
 
     /** Whether a message is a commit message of {@code type}. */
     static boolean isCommit(String mailbox, byte[] payload, CommitMessage.Type type) {
-        return mailbox.equals(io.gtran.txn.commit.CommitMessenger.MAILBOX) && CommitMessage.decode(payload).type() == type;
+        return Family.of(payload) == Family.COMMIT && CommitMessage.decode(payload).type() == type;
     }
 
     /** Crashes the node now. */

@@ -5,6 +5,7 @@ import io.gtran.rdma.ForwardingFabric;
 import io.gtran.rdma.ForwardingMailbox;
 import io.gtran.rdma.Mailbox;
 import io.gtran.txn.protocol.CommitMessage;
+import io.gtran.txn.protocol.Family;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,16 +13,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * A fabric decorator that records every message its node sends to another node, by destination
- * mailbox, so that a test can tell the commit protocol's messages ({@code gtran.commit}) from
- * operations ({@code gtran.ops}) and clock samples ({@code gtran.clock}). Commit messages are
+ * A fabric decorator that records every message its node sends to another node, by {@link
+ * Family}, so that a test can tell the commit protocol's messages from operations, membership's
+ * and clock samples. Commit messages are
  * named by their type byte; a message sent again (a resend of an unanswered one, same bytes) is
  * counted in {@link #sent} and once in {@link #distinct}.
  */
 final class MessageTally extends ForwardingFabric {
-    /** CommitMessenger's message types, in the order of their type byte. */
-
-    private record Sent(String mailbox, int to, String what, String bytes) {
+    private record Sent(Family family, int to, String what, String bytes) {
     }
 
     private final ConcurrentLinkedQueue<Sent> sent = new ConcurrentLinkedQueue<>();
@@ -36,8 +35,9 @@ final class MessageTally extends ForwardingFabric {
             @Override
             public CompletableFuture<Void> send(int node, String mailbox, byte[] payload) {
                 if (node != localNode()) {
-                    String what = mailbox.equals("gtran.commit") ? CommitMessage.decode(payload).type().name() : mailbox;
-                    sent.add(new Sent(mailbox, node, what, HexFormat.of().formatHex(payload)));
+                    Family family = Family.of(payload);
+                    String what = family == Family.COMMIT ? CommitMessage.decode(payload).type().name() : String.valueOf(family);
+                    sent.add(new Sent(family, node, what, HexFormat.of().formatHex(payload)));
                 }
                 return super.send(node, mailbox, payload);
             }
@@ -48,11 +48,11 @@ final class MessageTally extends ForwardingFabric {
         sent.clear();
     }
 
-    /** Messages sent to {@code mailbox} on other nodes, by type for gtran.commit, resends included. */
-    Map<String, Integer> sent(String mailbox) {
+    /** Messages of {@code family} sent to other nodes, by type for {@link Family#COMMIT}, resends included. */
+    Map<String, Integer> sent(Family family) {
         Map<String, Integer> counts = new TreeMap<>();
         for (Sent s : sent) {
-            if (s.mailbox().equals(mailbox)) {
+            if (s.family() == family) {
                 counts.merge(s.what(), 1, Integer::sum);
             }
         }
@@ -60,9 +60,9 @@ final class MessageTally extends ForwardingFabric {
     }
 
     /** As {@link #sent}, a message sent again with the same bytes to the same node counted once. */
-    Map<String, Integer> distinct(String mailbox) {
+    Map<String, Integer> distinct(Family family) {
         Map<String, Integer> counts = new TreeMap<>();
-        sent.stream().filter(s -> s.mailbox().equals(mailbox)).distinct().forEach(s -> counts.merge(s.what(), 1, Integer::sum));
+        sent.stream().filter(s -> s.family() == family).distinct().forEach(s -> counts.merge(s.what(), 1, Integer::sum));
         return counts;
     }
 }

@@ -1,12 +1,12 @@
 package io.gtran.check.sim;
 
-import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Message;
-import io.gtran.txn.agent.MessageAgent;
 import io.gtran.txn.agent.TimeSource;
 import io.gtran.txn.commit.CommitMessenger;
 import io.gtran.txn.common.TxnWords;
 import io.gtran.txn.membership.MemberView;
+import io.gtran.txn.protocol.Family;
+import io.gtran.txn.protocol.NodeMailbox;
 import io.gtran.txn.protocol.Outcome;
 import io.gtran.txn.protocol.Wire;
 import java.util.HashMap;
@@ -15,17 +15,19 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * One simulated node: the real {@link MemberView} and {@link CommitMessenger} (with its
- * coordinator rounds, participant records and recovery) on a {@link SimFabric} and a {@link
- * SimHost}, over a {@link Shard} of data; a receive path for mailbox {@value #OPS} that stands in
- * for the node's operations (membership's messages to the view, as the real node does); and a
- * client that runs transactions from here.
+ * One simulated node: the real {@link NodeMailbox} (the node's one receive path), {@link
+ * MemberView} and {@link CommitMessenger} (with its coordinator rounds, participant records and
+ * recovery) on a {@link SimFabric} and a {@link SimHost}, over a {@link Shard} of data; a handler
+ * of {@link Family#OPS} messages that stands in for the node's operations; and a client that runs
+ * transactions from here.
  */
 final class SimNode {
-    static final String OPS = "gtran.ops";
-    /** Sim-only operation messages on {@value #OPS}: a transaction's writes at a participant, and the answer. */
-    private static final int WRITE = 100;
-    private static final int WRITE_ACK = 101;
+    /**
+     * Sim-only {@link Family#OPS} messages, in place of the real node's operations: a transaction's
+     * writes at a participant, and the answer (type numbers the real operations do not use).
+     */
+    private static final int WRITE = 14;
+    private static final int WRITE_ACK = 15;
 
     private final int id;
     private final Simulation sim;
@@ -36,7 +38,7 @@ final class SimNode {
     private final TimeSource time;
     private final SimFabric fabric;
     private final Shard shard;
-    private final Mailbox ops;
+    private final NodeMailbox mailbox;
     private final MemberView view;
     private final CommitMessenger messenger;
     private final Map<String, SimHost.Running> receivers = new HashMap<>();
@@ -59,15 +61,18 @@ final class SimNode {
         this.fabric = new SimFabric(this, network);
         this.shard = shard;
         SimHost host = new SimHost(this, scheduler);
-        this.ops = fabric.openMailbox(OPS);
+        this.mailbox = new NodeMailbox(fabric, host);
         List<Integer> others = sim.others(id);
-        this.view = new MemberView(id, others, Simulation.LEASE_MS, "simulated", time,
-                (to, payload) -> ops.send(to, OPS, payload), host.workers("members-" + id), () -> lastBegin);
+        this.view = new MemberView(id, others, Simulation.LEASE_MS, "simulated", time, mailbox::send,
+                host.workers("members-" + id), () -> lastBegin);
         fabric.onPeerLost(view::peerLost);
-        this.messenger = new CommitMessenger(fabric, shard, Simulation.VOTE_TIMEOUT_MS, Simulation.TICK_MS, view::hasMajority,
+        mailbox.onHeard(view::heard);
+        mailbox.on(Family.MEMBER, view::onMessage);
+        mailbox.on(Family.OPS, this::onOpsMessage);
+        this.messenger = new CommitMessenger(mailbox, shard, Simulation.VOTE_TIMEOUT_MS, Simulation.TICK_MS, view::hasMajority,
                 Simulation.LEASE_MS + Simulation.LEASE_MS / 5, CommitMessenger.FORGET_MILLIS_DEFAULT, host);
         view.attach(messenger);
-        host.start(new OpsReceiver(), ops);
+        mailbox.start();
         host.start(view.heartbeat());
         this.client = new Client(this);
     }
@@ -149,7 +154,7 @@ final class SimNode {
     }
 
     void send(int to, byte[] payload) {
-        ops.send(to, OPS, payload);
+        mailbox.send(to, payload);
     }
 
     /** Sends {@code txn}'s {@code writes} here to node {@code to}, to run there (again, if sent before). */
@@ -187,30 +192,18 @@ final class SimNode {
         }
     }
 
-    /** Mailbox {@value #OPS}: membership's messages to the view, and the transactions' writes. */
-    private final class OpsReceiver implements MessageAgent {
-        @Override
-        public void onMessage(Message message, long nowNanos) {
-            Wire.Reader in = new Wire.Reader(message.payload());
-            int type = in.getByte();
-            long request = in.getLong();
-            int from = message.fromNode();
-            if (view.take(type, from, request, in, nowNanos)) {
-                return; // membership's
+    /** The stand-in operations: the transactions' writes, and their answers. */
+    private void onOpsMessage(int from, byte[] payload, long nowNanos) {
+        Wire.Reader in = new Wire.Reader(payload);
+        int type = in.getByte();
+        long request = in.getLong();
+        if (type == WRITE) {
+            runWrites(from, request, in);
+        } else if (type == WRITE_ACK) {
+            Client.Pending pending = waiting.get(request);
+            if (pending != null) {
+                pending.answered(from, in.getBoolean(), in.getString());
             }
-            if (type == WRITE) {
-                runWrites(from, request, in);
-            } else if (type == WRITE_ACK) {
-                Client.Pending pending = waiting.get(request);
-                if (pending != null) {
-                    pending.answered(from, in.getBoolean(), in.getString());
-                }
-            }
-        }
-
-        @Override
-        public String roleName() {
-            return "ops-receive-" + id;
         }
     }
 

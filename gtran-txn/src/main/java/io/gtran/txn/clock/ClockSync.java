@@ -1,22 +1,23 @@
 package io.gtran.txn.clock;
 
-import io.gtran.rdma.Fabric;
-import io.gtran.rdma.Mailbox;
-import io.gtran.rdma.Message;
 import io.gtran.txn.agent.Agent;
 import io.gtran.txn.agent.AgentHandle;
 import io.gtran.txn.agent.AgentHost;
 import io.gtran.txn.agent.TimeSource;
 import io.gtran.txn.protocol.ClockMessage;
+import io.gtran.txn.protocol.Family;
+import io.gtran.txn.protocol.NodeMailbox;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps one node's {@link SyncedClock} synchronised over the fabric. The clock master starts as the
  * member with the smallest id; every other member sends it a {@code REQUEST} every sync interval
- * through mailbox {@value #MAILBOX} and adds each {@code REPLY} (the master's time) as a sample.
+ * through the node's mailbox and adds each {@code REPLY} (the master's time) as a sample.
  * When the node acts on the master's loss, the smallest live member takes over, from above
  * everything it knew (see {@link SyncedClock#becomeMaster}), in a new epoch; a node acts on a loss
  * only with a majority. A re-admitted member never takes the role back: at the rejoin handshake
@@ -26,17 +27,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Messages are {@link ClockMessage}s. A reply is matched with the time its request was sent, kept for the
  * last {@value #REMEMBERED} requests, so a round trip longer than the sync interval still gives a
- * sample; a reply to an older request is ignored (its round trip is unknown). Requests are
+ * sample; a reply to an older request is ignored (its round trip is unknown). Requests go out on
+ * the agent, replies come in on the node's receive path: the ring is guarded by itself. Requests are
  * answered only by a node that is master; a requester whose master does not answer keeps asking,
  * and {@link SyncedClock#next()} fails after its wait limit if no sample comes.
  */
 public final class ClockSync implements AutoCloseable {
-    public static final String MAILBOX = "gtran.clock";
+    private static final Logger LOG = LoggerFactory.getLogger(ClockSync.class);
     /** How many requests' send times are kept to match replies with (a ring, by sequence number). */
     static final int REMEMBERED = 256;
 
     private final SyncedClock clock;
-    private final Mailbox mailbox;
+    private final NodeMailbox mailbox;
     private final long intervalNanos;
     private final Set<Integer> live; // guarded by itself
     /** The master this node follows (itself if it is master), and its epoch; guarded by {@link #live}. */
@@ -51,29 +53,32 @@ public final class ClockSync implements AutoCloseable {
     private final long[] sentSequence = new long[REMEMBERED];
 
     /**
-     * Starts synchronising {@code clock} with the other {@code members} of {@code fabric}'s cluster.
+     * Starts synchronising {@code clock} with the other {@code members} of the cluster, through its
+     * node's {@code mailbox}, which must tell its handlers the time of {@code time} (a reply's
+     * arrival is read on the same clock as its request's send).
      *
      * @param members every node id of the cluster, this node's included
      * @throws IllegalArgumentException if {@code members} does not contain this node
      */
-    public ClockSync(Fabric fabric, SyncedClock clock, TimeSource time, Set<Integer> members, long intervalMillis) {
-        this(fabric, clock, AgentHost.threads(time), members, intervalMillis);
+    public ClockSync(NodeMailbox mailbox, SyncedClock clock, TimeSource time, Set<Integer> members, long intervalMillis) {
+        this(mailbox, clock, AgentHost.threads(time), members, intervalMillis);
     }
 
     /** As above, its agent run by {@code host} (the node's: threads in production, a simulator's scheduler in tests). */
-    public ClockSync(Fabric fabric, SyncedClock clock, AgentHost host, Set<Integer> members, long intervalMillis) {
-        if (!members.contains(fabric.localNode()) || clock.node() != fabric.localNode()) {
+    public ClockSync(NodeMailbox mailbox, SyncedClock clock, AgentHost host, Set<Integer> members, long intervalMillis) {
+        if (!members.contains(mailbox.node()) || clock.node() != mailbox.node()) {
             throw new IllegalArgumentException("members must include this node and the clock must be its: node="
-                    + fabric.localNode() + " clock=" + clock.node() + " members=" + members);
+                    + mailbox.node() + " clock=" + clock.node() + " members=" + members);
         }
         this.clock = clock;
         this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
         this.live = new TreeSet<>(members);
         this.master = ((TreeSet<Integer>) live).first();
-        this.mailbox = fabric.openMailbox(MAILBOX);
+        this.mailbox = mailbox;
         clock.follow(master);
         this.nextSend = host.time().nanos();
-        this.runner = host.start(new Syncer(), mailbox);
+        mailbox.on(Family.CLOCK, this::onMessage);
+        this.runner = host.start(new Syncer());
     }
 
     /** The clock master as this node sees it. */
@@ -138,7 +143,7 @@ public final class ClockSync implements AutoCloseable {
         }
     }
 
-    /** Asks the master for its time every interval, and handles requests and replies as they come. */
+    /** Asks the master for its time every interval. */
     private final class Syncer implements Agent {
         @Override
         public long doWork(long nowNanos) {
@@ -154,15 +159,6 @@ public final class ClockSync implements AutoCloseable {
         }
 
         @Override
-        public void onMessage(Message message, long nowNanos) {
-            try {
-                handle(message, nowNanos);
-            } catch (IllegalStateException goneMeanwhile) {
-                // a reply to a peer that just went
-            }
-        }
-
-        @Override
         public String roleName() {
             return "clock-sync-" + clock.node();
         }
@@ -173,37 +169,53 @@ public final class ClockSync implements AutoCloseable {
         if (master == clock.node()) {
             return;
         }
-        sequence++;
-        int at = (int) (sequence % REMEMBERED);
-        sentNanos[at] = now;
-        sentSequence[at] = sequence;
-        mailbox.send(master, MAILBOX, ClockMessage.encode(new ClockMessage.Request(sequence))); // failures show as a missing reply
+        long asked;
+        synchronized (sentNanos) {
+            asked = ++sequence;
+            int at = (int) (asked % REMEMBERED);
+            sentNanos[at] = now;
+            sentSequence[at] = asked;
+        }
+        mailbox.send(master, ClockMessage.encode(new ClockMessage.Request(asked))); // failures show as a missing reply
     }
 
-    private void handle(Message message, long now) {
+    /** Handles the clock message {@code payload} of {@code from}: the node's receive path calls it. */
+    private void onMessage(int from, byte[] payload, long now) {
+        if (closed.get()) {
+            return;
+        }
         ClockMessage received;
         try {
-            received = ClockMessage.decode(message.payload());
+            received = ClockMessage.decode(payload);
         } catch (IllegalArgumentException e) {
-            return; // not ours: nothing else is sent to this mailbox
+            LOG.warn("node={} ignored a message from node {}: {}", clock.node(), from, e.getMessage());
+            return;
         }
         long seq = received.sequence();
         if (received instanceof ClockMessage.Request && clock.isMaster()) {
-            mailbox.send(message.fromNode(), message.fromMailbox(), ClockMessage.encode(new ClockMessage.Reply(seq, clock.masterMicros())));
-        } else if (received instanceof ClockMessage.Reply reply && seq > 0 && message.fromNode() == master()) {
-            int at = (int) (seq % REMEMBERED);
-            if (sentSequence[at] == seq) { // one of the last requests: its own send time bounds the reading
-                clock.addSample(sentNanos[at], now, reply.masterMicros());
+            try {
+                mailbox.send(from, ClockMessage.encode(new ClockMessage.Reply(seq, clock.masterMicros())));
+            } catch (IllegalStateException closing) {
+                // the node is closing: nobody is owed a reply
             }
+        } else if (received instanceof ClockMessage.Reply reply && seq > 0 && from == master()) {
+            long sent;
+            synchronized (sentNanos) {
+                int at = (int) (seq % REMEMBERED);
+                if (sentSequence[at] != seq) {
+                    return; // not one of the last requests: its round trip is unknown
+                }
+                sent = sentNanos[at];
+            }
+            clock.addSample(sent, now, reply.masterMicros()); // its own send time bounds the reading
         }
     }
 
-    /** Stops the thread and closes the mailbox; idempotent. */
+    /** Stops the agent (the mailbox is its node's); idempotent. */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
             runner.close(TimeUnit.SECONDS.toMillis(5));
-            mailbox.close();
         }
     }
 }

@@ -1,17 +1,15 @@
 // Over 600 lines: the coordinator's rounds, the participants' parts and recovery share one message path and the locks that order a loss against a re-admission.
 package io.gtran.txn.commit;
 
-import io.gtran.rdma.Fabric;
-import io.gtran.rdma.Mailbox;
-import io.gtran.rdma.Message;
 import io.gtran.txn.agent.Agent;
 import io.gtran.txn.agent.AgentHandle;
 import io.gtran.txn.agent.AgentHost;
-import io.gtran.txn.agent.MessageAgent;
 import io.gtran.txn.agent.TimeSource;
 import io.gtran.txn.common.TxnWords;
 import io.gtran.txn.membership.MemberView;
 import io.gtran.txn.protocol.CommitMessage;
+import io.gtran.txn.protocol.Family;
+import io.gtran.txn.protocol.NodeMailbox;
 import io.gtran.txn.protocol.Outcome;
 import io.gtran.txn.protocol.Vote;
 import java.util.Map;
@@ -33,11 +31,11 @@ import org.slf4j.LoggerFactory;
  * ticker thread resends what is outstanding) and handled idempotently, by the rules of {@link
  * CoordinatorRound}, {@link ParticipantRecord} and {@link Recovery}.
  *
- * <p>A transaction's coordinator is the node in its id ({@link TxnWords#node}). Messages go through
- * mailbox {@value #MAILBOX}: a type byte, the transaction id, then the type's fields.
+ * <p>A transaction's coordinator is the node in its id ({@link TxnWords#node}). Its messages
+ * ({@link CommitMessage}) go through the node's one mailbox, whose receive path hands it those of
+ * {@link Family#COMMIT}.
  */
 public final class CommitMessenger implements MemberView.Commitments, AutoCloseable {
-    public static final String MAILBOX = "gtran.commit";
     /** How long a decided part is kept to answer retried messages, unless another constructor says. */
     public static final long FORGET_MILLIS_DEFAULT = 30_000;
     private static final Logger LOG = LoggerFactory.getLogger(CommitMessenger.class);
@@ -57,7 +55,6 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         boolean hasMajority();
     }
 
-    private final Fabric fabric;
     private final int node;
     private final Quorum quorum;
     private final long lossDelayMillis;
@@ -65,10 +62,9 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     private final java.util.Queue<PendingLoss> pendingLosses = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final TimeSource time;
     private final Participant participant;
-    private final Mailbox mailbox;
+    private final NodeMailbox mailbox;
     private final long voteTimeoutNanos;
     private final ExecutorService work;
-    private final AgentHandle receiver;
     private final AgentHandle ticker;
     private final long tickMillis;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -152,13 +148,13 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     }
 
     /**
-     * Starts the messenger on {@code fabric}.
+     * Starts the messenger on its node's {@code mailbox}.
      *
      * @param voteTimeoutMillis how long the coordinator waits for votes before it fences the missing ones
      * @param tickMillis        how often outstanding messages are sent again
      */
-    public CommitMessenger(Fabric fabric, Participant participant, long voteTimeoutMillis, long tickMillis) {
-        this(fabric, participant, voteTimeoutMillis, tickMillis, () -> true, 0);
+    public CommitMessenger(NodeMailbox mailbox, Participant participant, long voteTimeoutMillis, long tickMillis) {
+        this(mailbox, participant, voteTimeoutMillis, tickMillis, () -> true, 0);
     }
 
     /**
@@ -168,9 +164,9 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      * partition then leaves every decision to the majority: its rounds wait (the client is told
      * the outcome is unknown) and are settled by the majority's recovery when messages flow again.
      */
-    public CommitMessenger(Fabric fabric, Participant participant, long voteTimeoutMillis, long tickMillis, Quorum quorum,
+    public CommitMessenger(NodeMailbox mailbox, Participant participant, long voteTimeoutMillis, long tickMillis, Quorum quorum,
             long lossDelayMillis) {
-        this(fabric, participant, voteTimeoutMillis, tickMillis, quorum, lossDelayMillis, FORGET_MILLIS_DEFAULT,
+        this(mailbox, participant, voteTimeoutMillis, tickMillis, quorum, lossDelayMillis, FORGET_MILLIS_DEFAULT,
                 AgentHost.threads(TimeSource.SYSTEM));
     }
 
@@ -182,24 +178,23 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      * <p>The messenger does not listen to the fabric for lost peers: its node's member view tells
      * it ({@link #lossReported}, {@link #reported}); a messenger used alone is told by its owner.
      */
-    public CommitMessenger(Fabric fabric, Participant participant, long voteTimeoutMillis, long tickMillis, Quorum quorum,
+    public CommitMessenger(NodeMailbox mailbox, Participant participant, long voteTimeoutMillis, long tickMillis, Quorum quorum,
             long lossDelayMillis, long forgetMillis, AgentHost host) {
         this.time = host.time();
         this.forgetNanos = TimeUnit.MILLISECONDS.toNanos(forgetMillis);
-        this.fabric = fabric;
-        this.node = fabric.localNode();
+        this.mailbox = mailbox;
+        this.node = mailbox.node();
         this.quorum = quorum;
         this.lossDelayMillis = lossDelayMillis;
         this.participant = participant;
         this.voteTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(voteTimeoutMillis);
         this.tickMillis = tickMillis;
-        this.mailbox = fabric.openMailbox(MAILBOX);
         this.work = host.workers("commit-work-" + node);
-        this.receiver = host.start(new Receiver(), mailbox);
+        mailbox.on(Family.COMMIT, this::onMessage);
         this.ticker = host.start(new Ticker());
     }
 
-    /** Runs {@code task} on the work pool, unless this messenger is closed (the fabric outlives it). */
+    /** Runs {@code task} on the work pool, unless this messenger is closed (the mailbox outlives it). */
     private void execute(Runnable task) {
         if (closed.get()) {
             return;
@@ -335,24 +330,19 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         return true;
     }
 
-    /** The receive path of mailbox {@value #MAILBOX}. */
-    private final class Receiver implements MessageAgent {
-        @Override
-        public void onMessage(Message message, long nowNanos) {
-            try {
-                handle(message.fromNode(), CommitMessage.decode(message.payload()));
-            } catch (IllegalArgumentException e) {
-                LOG.warn("node={} ignored a message from node {} on {}: {}", node, message.fromNode(), MAILBOX, e.getMessage());
-            } catch (IllegalStateException e) {
-                if (!closed.get()) {
-                    LOG.warn("node={} commit message refused: {}", node, e.getMessage());
-                }
-            }
+    /** Handles the commit message {@code payload} of {@code from}: the node's receive path calls it; malformed, it is dropped. */
+    private void onMessage(int from, byte[] payload, long nowNanos) {
+        if (closed.get()) {
+            return;
         }
-
-        @Override
-        public String roleName() {
-            return "commit-receive-" + node;
+        try {
+            handle(from, CommitMessage.decode(payload));
+        } catch (IllegalArgumentException e) {
+            LOG.warn("node={} ignored a message from node {}: {}", node, from, e.getMessage());
+        } catch (IllegalStateException e) {
+            if (!closed.get()) {
+                LOG.warn("node={} commit message refused: {}", node, e.getMessage());
+            }
         }
     }
 
@@ -709,7 +699,6 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         part.acked.add(node);
     }
 
-    /** Sends again what is outstanding: VALIDATE, RECOVER to late voters, DECIDE, and recovery's RECOVER and DECIDE. */
     /** Losses left for lack of a majority: acted on once this node hears from a majority again. */
     private void actOnUnactedLosses() {
         if (unacted.isEmpty() || !quorum.hasMajority()) {
@@ -804,7 +793,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
 
     private void send(int to, CommitMessage message) {
         try {
-            mailbox.send(to, MAILBOX, CommitMessage.encode(message)); // a failure shows as a missing answer: resent at the next tick
+            mailbox.send(to, CommitMessage.encode(message)); // a failure shows as a missing answer: resent at the next tick
         } catch (IllegalStateException e) {
             if (!closed.get()) {
                 LOG.debug("node={} could not send {} to node {}: {}", node, message.type(), to, e.getMessage());
@@ -837,10 +826,8 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            receiver.close();
             ticker.close();
             work.shutdownNow();
-            mailbox.close();
         }
     }
 }

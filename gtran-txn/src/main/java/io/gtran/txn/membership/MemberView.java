@@ -32,19 +32,14 @@ import org.slf4j.LoggerFactory;
  * handshake. It is the only subscriber to the fabric's peer loss: the commit layer, the GC
  * watermark and the clock are told by it ({@link #onLoss}, {@link #onRejoin}) or ask it.
  *
- * <p>Its messages travel on the operations mailbox of the node (one receive path): the owner hands
- * every message's sender to {@link #heard} and the membership messages ({@link #handles}) to
- * {@link #onMessage}, and sends for it through a {@link Sender}. Its one loop, the heartbeat, is an
+ * <p>Its messages travel on the node's one mailbox ({@code NodeMailbox}, one receive path): the
+ * owner hands every message's sender to {@link #heard} and the membership messages to {@link
+ * #onMessage}, and sends for it through a {@link Sender}. Its one loop, the heartbeat, is an
  * {@link Agent} ({@link #heartbeat}); time comes from the node's {@link TimeSource}.
  */
 public final class MemberView {
     private static final Logger LOG = LoggerFactory.getLogger(MemberView.class);
-    /** Whether a message of {@code type} on the operations mailbox is membership's ({@link MemberMessage}). */
-    public static boolean handles(int type) {
-        return MemberMessage.isMembership(type);
-    }
-
-    /** How the view sends: to node {@code to}'s operations mailbox; the future fails if it was not delivered. */
+    /** How the view sends: to node {@code to}'s mailbox; the future fails if it was not delivered. */
     @FunctionalInterface
     public interface Sender {
         CompletableFuture<Void> send(int to, byte[] payload);
@@ -309,25 +304,16 @@ public final class MemberView {
 
     // ------------------------------------------------------------------ messages
 
-    /**
-     * Takes a message that arrived on the operations mailbox: notes its sender as heard and, if it is
-     * one of membership's ({@link #handles}), handles it. Returns whether it did; the rest is the
-     * owner's. The owner's receive path calls this first for every message.
-     */
-    public boolean take(int type, int from, long request, Wire.Reader in, long nowNanos) {
-        heard(from, nowNanos);
-        if (!handles(type)) {
-            return false;
-        }
+    /** Handles the membership message {@code payload} of {@code from}, arrived at {@code nowNanos}; malformed, it is dropped. */
+    public void onMessage(int from, byte[] payload, long nowNanos) {
         MemberMessage message;
         try {
-            message = MemberMessage.decode(type, request, in);
+            message = MemberMessage.decode(payload);
         } catch (IllegalArgumentException e) {
             LOG.warn("node={} ignored a message from node {}: {}", self, from, e.getMessage());
-            return true;
+            return;
         }
         onMessage(from, message, nowNanos);
-        return true;
     }
 
     /** Notes that a message of {@code from} arrived at {@code nowNanos}. */

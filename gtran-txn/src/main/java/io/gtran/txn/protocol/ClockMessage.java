@@ -3,12 +3,15 @@ package io.gtran.txn.protocol;
 import java.nio.ByteBuffer;
 
 /**
- * The clock synchronisation's messages (docs/cluster-transactions.md, "Time"), on mailbox
- * {@code gtran.clock}, and their one encoding: 17 bytes, a kind (1 = request, 2 = reply), a
- * sequence number, and the master's time in microseconds (0 in a request).
+ * The clock synchronisation's messages (docs/cluster-transactions.md, "Time"), on a node's
+ * mailbox ({@link NodeMailbox}), and their one encoding: 17 bytes, a type ({@link Family#CLOCK}'s
+ * {@value #REQUEST} request, {@value #REPLY} reply), a sequence number, and the master's time in
+ * microseconds (0 in a request).
  */
 public sealed interface ClockMessage {
     int LENGTH = 17;
+    int REQUEST = 48;
+    int REPLY = 49;
 
     /** Which request a reply answers. */
     long sequence();
@@ -24,9 +27,9 @@ public sealed interface ClockMessage {
     static byte[] encode(ClockMessage message) {
         ByteBuffer out = ByteBuffer.allocate(LENGTH);
         if (message instanceof Reply r) {
-            out.put((byte) 2).putLong(r.sequence()).putLong(r.masterMicros());
+            out.put((byte) REPLY).putLong(r.sequence()).putLong(r.masterMicros());
         } else {
-            out.put((byte) 1).putLong(message.sequence()).putLong(0);
+            out.put((byte) REQUEST).putLong(message.sequence()).putLong(0);
         }
         return out.array();
     }
@@ -45,9 +48,9 @@ public sealed interface ClockMessage {
         long sequence = in.getLong();
         long micros = in.getLong();
         return switch (kind) {
-            case 1 -> new Request(sequence);
-            case 2 -> new Reply(sequence, micros);
-            default -> throw new IllegalArgumentException("not a clock message: kind " + kind);
+            case REQUEST -> new Request(sequence);
+            case REPLY -> new Reply(sequence, micros);
+            default -> throw new IllegalArgumentException("not a clock message: type " + kind);
         };
     }
 }

@@ -1,9 +1,10 @@
 package io.gtran.txn.protocol;
 
 /**
- * The messages of the commit protocol (docs/cluster-transactions.md, "Commit"), on mailbox
- * {@code gtran.commit}, and their one encoding: a type byte (the order of {@link Type}), the
- * transaction id, then the fields of the type. Each names the transaction it is about.
+ * The messages of the commit protocol (docs/cluster-transactions.md, "Commit"), on a node's
+ * mailbox ({@link NodeMailbox}), and their one encoding: a type byte ({@link Family#COMMIT}'s
+ * first plus the order of {@link Type}), the transaction id, then the fields of the type. Each
+ * names the transaction it is about.
  */
 public sealed interface CommitMessage {
     /** The transaction the message is about. */
@@ -66,7 +67,7 @@ public sealed interface CommitMessage {
 
     /** The bytes of {@code message}. */
     static byte[] encode(CommitMessage message) {
-        Wire.Writer w = new Wire.Writer().putByte(message.type().ordinal()).putLong(message.txn());
+        Wire.Writer w = new Wire.Writer().putByte(Family.COMMIT.base() + message.type().ordinal()).putLong(message.txn());
         if (message instanceof Validate m) {
             w.putLong(m.commitTime()).putParticipants(m.participants());
         } else if (message instanceof VoteOf m) {
@@ -89,7 +90,7 @@ public sealed interface CommitMessage {
     static CommitMessage decode(byte[] bytes) {
         try {
             Wire.Reader in = new Wire.Reader(bytes);
-            Type type = Type.values()[in.getByte()];
+            Type type = Type.values()[in.getByte() - Family.COMMIT.base()];
             long txn = in.getLong();
             return switch (type) {
                 case VALIDATE -> new Validate(txn, in.getLong(), in.getParticipants());

@@ -2,19 +2,18 @@ package io.gtran.txn.protocol;
 
 /**
  * The membership messages (docs/cluster-transactions.md, "Members" and "Rejoining after a
- * partition heals"), on a node's operations mailbox, and their one encoding: the operations
- * header (a type byte, then a long: here the sender's incarnation), then the fields of the type.
- * The type bytes are distinct from those of the operations that share the mailbox.
+ * partition heals"), on a node's mailbox ({@link NodeMailbox}), and their one encoding: a type
+ * byte ({@link Family#MEMBER}'s), the sender's incarnation, then the fields of the type.
  */
 public sealed interface MemberMessage {
-    int PING = 2;
-    int HELLO = 3;
-    int HELLO_ACK = 4;
-    int REJOIN = 9;
-    int REJOIN_ACK = 10;
-    int EXCLUDED = 11;
+    int PING = 16;
+    int HELLO = 17;
+    int HELLO_ACK = 18;
+    int REJOIN = 19;
+    int REJOIN_ACK = 20;
+    int EXCLUDED = 21;
 
-    /** Whether a message of type byte {@code type} on the operations mailbox is membership's. */
+    /** Whether a message of type byte {@code type} is membership's. */
     static boolean isMembership(int type) {
         return type == PING || type == HELLO || type == HELLO_ACK || type == REJOIN || type == REJOIN_ACK || type == EXCLUDED;
     }
@@ -100,6 +99,24 @@ public sealed interface MemberMessage {
             w.putLong(m.yours());
         }
         return w.bytes();
+    }
+
+    /**
+     * The message {@code bytes} encode.
+     *
+     * @throws IllegalArgumentException if they are not a membership message, or a field is missing
+     */
+    static MemberMessage decode(byte[] bytes) {
+        Wire.Reader in = new Wire.Reader(bytes);
+        int type;
+        long incarnation;
+        try {
+            type = in.getByte();
+            incarnation = in.getLong();
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("not a membership message (" + bytes.length + " bytes): " + e, e);
+        }
+        return decode(type, incarnation, in);
     }
 
     /**

@@ -8,14 +8,12 @@ import java.util.List;
 /**
  * The messages that carry a transaction's {@link Op operations}, a pushed chain's traversers
  * and the name look-ups between members (docs/cluster-transactions.md, "Execution" and "Pushed
- * chains"), on mailbox {@code gtran.ops}, and their one encoding: a type byte, the request number
- * (an answer names the request it answers), then the type's fields. Membership's messages share
- * the mailbox and the first two fields ({@link MemberMessage}).
+ * chains"), {@link Family#OPS} on a node's mailbox ({@link NodeMailbox}), and their one encoding: a
+ * type byte, the request number (an answer names the request it answers), then the type's fields.
  */
 public sealed interface OpsMessage {
     int REQUEST = 0;
     int REPLY = 1;
-    // 2, 3, 4, 9, 10 and 11 are membership's (MemberMessage).
     int NAME = 5;
     int NAME_ACK = 6;
     int FORWARD = 7;
@@ -24,7 +22,7 @@ public sealed interface OpsMessage {
     /** The request this message is, or answers. */
     long request();
 
-    /** The two fields every message on the mailbox begins with, membership's too. */
+    /** The two fields every operations message begins with. */
     record Header(int type, long request) {
     }
 
@@ -116,7 +114,7 @@ public sealed interface OpsMessage {
         }
     }
 
-    /** Whether a message on the ops mailbox with first byte {@code type} is an operation's (not membership's, not a name's). */
+    /** Whether an operations message with first byte {@code type} is an operation's or a chain's (not a name's). */
     static boolean isOperation(int type) {
         return type == REQUEST || type == REPLY || type == FORWARD || type == RESULT;
     }

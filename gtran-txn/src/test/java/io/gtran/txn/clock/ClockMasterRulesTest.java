@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.txn.agent.TimeSource;
+import io.gtran.txn.protocol.TestMailboxes;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ class ClockMasterRulesTest {
     private final InJvmCluster cluster = new InJvmCluster();
     private final Fabric fabric = cluster.join(1);
     private final SyncedClock clock = new SyncedClock(1, TimeSource.SYSTEM, SyncedClock.DEFAULT_DRIFT, 1_000_000_000L);
-    private final ClockSync sync = new ClockSync(fabric, clock, TimeSource.SYSTEM, Set.of(0, 1, 2), 1_000);
+    private final ClockSync sync = new ClockSync(TestMailboxes.started(fabric), clock, TimeSource.SYSTEM, Set.of(0, 1, 2), 1_000);
 
     @AfterEach
     void close() {

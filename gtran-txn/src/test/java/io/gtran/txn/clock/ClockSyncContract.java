@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
 import io.gtran.txn.agent.TimeSource;
+import io.gtran.txn.protocol.TestMailboxes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,7 +72,7 @@ abstract class ClockSyncContract {
                     SyncedClock clock = new SyncedClock(n, time, SyncedClock.DEFAULT_DRIFT, 5_000 * MS);
                     fabrics.add(fabric);
                     clocks.add(clock);
-                    syncs.add(toldOfLosses(fabric, new ClockSync(fabric, clock, time, Set.of(0, 1, 2), 5)));
+                    syncs.add(toldOfLosses(fabric, new ClockSync(TestMailboxes.started(fabric, time), clock, time, Set.of(0, 1, 2), 5)));
                 }
                 assertTrue(clocks.get(0).isMaster(), "the smallest id is the first master");
                 RealTimeOrder order = new RealTimeOrder();
@@ -122,7 +123,7 @@ abstract class ClockSyncContract {
             for (int n = 0; n < 2; n++) {
                 clocks[n] = new SyncedClock(n, TimeSource.SYSTEM, SyncedClock.DEFAULT_DRIFT, 10_000 * MS);
                 Fabric wrapped = plan.wrap(started[n]);
-                syncs.add(toldOfLosses(wrapped, new ClockSync(wrapped, clocks[n], TimeSource.SYSTEM, Set.of(0, 1), 5)));
+                syncs.add(toldOfLosses(wrapped, new ClockSync(TestMailboxes.started(wrapped), clocks[n], TimeSource.SYSTEM, Set.of(0, 1), 5)));
             }
             long first = clocks[0].next();
             long second = clocks[1].next(); // ClockUnavailableException after 10 s without a sample

@@ -8,6 +8,7 @@ import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
 import io.gtran.txn.common.TxnWords;
 import io.gtran.txn.protocol.Outcome;
+import io.gtran.txn.protocol.TestMailboxes;
 import io.gtran.txn.protocol.Vote;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,7 +83,7 @@ abstract class CommitMessengerContract {
      * its node's member view tells it).
      */
     CommitMessenger messenger(Fabric fabric, CommitMessenger.Participant participant, long voteTimeoutMillis, long tickMillis) {
-        CommitMessenger messenger = closeLater(new CommitMessenger(fabric, participant, voteTimeoutMillis, tickMillis));
+        CommitMessenger messenger = closeLater(new CommitMessenger(TestMailboxes.started(fabric), participant, voteTimeoutMillis, tickMillis));
         fabric.onPeerLost((peer, reason) -> messenger.lossReported(peer));
         return messenger;
     }

@@ -7,6 +7,7 @@ import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.InJvmCluster;
 import io.gtran.txn.protocol.Outcome;
+import io.gtran.txn.protocol.TestMailboxes;
 import io.gtran.txn.protocol.Vote;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +43,7 @@ class CommitMessengerLossTest {
             Fabric f0 = plan.wrap(cluster.join(0));
             plan.wrap(cluster.join(1));
             plan.wrap(cluster.join(2));
-            try (CommitMessenger m = toldOfLosses(f0, new CommitMessenger(f0, NOBODY, 1_000, 10, majority::get, 0))) {
+            try (CommitMessenger m = toldOfLosses(f0, new CommitMessenger(TestMailboxes.started(f0), NOBODY, 1_000, 10, majority::get, 0))) {
                 plan.partition(Set.of(0), Set.of(1));
                 Thread.sleep(200); // real time: a loss acted on without a majority would be by now (ticks of 10 ms)
                 assertFalse(m.countsLost(1), "no majority: the loss is left to the majority");
@@ -58,7 +59,7 @@ class CommitMessengerLossTest {
             Fabric f0 = plan.wrap(cluster.join(0));
             plan.wrap(cluster.join(1));
             plan.wrap(cluster.join(2));
-            try (CommitMessenger m = toldOfLosses(f0, new CommitMessenger(f0, NOBODY, 1_000, 10))) {
+            try (CommitMessenger m = toldOfLosses(f0, new CommitMessenger(TestMailboxes.started(f0), NOBODY, 1_000, 10))) {
                 plan.partition(Set.of(0), Set.of(1));
                 await(() -> m.countsLost(1), "node 1 counted lost");
                 plan.heal();

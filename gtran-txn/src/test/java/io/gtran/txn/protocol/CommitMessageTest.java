@@ -22,6 +22,7 @@ class CommitMessageTest {
                 new CommitMessage.Decide(TXN, Outcome.COMMIT, 987_654_321L),
                 new CommitMessage.Ack(TXN));
         for (CommitMessage m : messages) {
+            assertEquals(Family.COMMIT, Family.of(CommitMessage.encode(m)), m.toString());
             assertEquals(m, CommitMessage.decode(CommitMessage.encode(m)), m.toString());
         }
         CommitMessage.Validate validate = (CommitMessage.Validate) CommitMessage.decode(
@@ -37,13 +38,13 @@ class CommitMessageTest {
     @Test
     void theFirstByteIsTheTypeAndTheTransactionFollows() {
         byte[] bytes = CommitMessage.encode(new CommitMessage.Decide(TXN, Outcome.ABORT, 7L));
-        assertEquals(CommitMessage.Type.DECIDE.ordinal(), bytes[0]);
+        assertEquals(Family.COMMIT.base() + CommitMessage.Type.DECIDE.ordinal(), bytes[0]);
         assertEquals(TXN, java.nio.ByteBuffer.wrap(bytes, 1, 8).getLong());
     }
 
     @Test
     void bytesThatAreNoCommitMessageAreRefused() {
-        for (byte[] bad : new byte[][] {new byte[0], {9, 0, 0, 0, 0, 0, 0, 0, 1}, {4, 0, 0, 0}}) {
+        for (byte[] bad : new byte[][] {new byte[0], {41, 0, 0, 0, 0, 0, 0, 0, 1}, {36, 0, 0, 0}, {4, 0, 0, 0, 0, 0, 0, 0, 1}}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CommitMessage.decode(bad));
             assertTrue(e.getMessage().startsWith("not a commit message"), e.getMessage());
         }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** Membership and clock messages read back as written; bytes that are none are refused. */
 class MemberAndClockMessagesTest {
     @Test
-    void everyMembershipMessageReadsBackThroughTheOperationsHeader() {
+    void everyMembershipMessageReadsBackAndNamesItsFamily() {
         List<MemberMessage> messages = List.of(
                 new MemberMessage.Ping(7),
                 new MemberMessage.Hello(7, "members=[0, 1, 2] gtran.txn.lease-ms=500"),
@@ -20,10 +20,10 @@ class MemberAndClockMessagesTest {
                 new MemberMessage.RejoinAck(7, 8, 2_000L << 10, -1, 0),
                 new MemberMessage.Excluded(7, 9));
         for (MemberMessage m : messages) {
-            Wire.Reader in = new Wire.Reader(MemberMessage.encode(m));
-            int type = in.getByte();
-            assertTrue(MemberMessage.isMembership(type), m.toString());
-            assertEquals(m, MemberMessage.decode(type, in.getLong(), in));
+            byte[] bytes = MemberMessage.encode(m);
+            assertEquals(Family.MEMBER, Family.of(bytes), m.toString());
+            assertTrue(MemberMessage.isMembership(bytes[0]), m.toString());
+            assertEquals(m, MemberMessage.decode(bytes));
         }
         assertFalse(MemberMessage.isMembership(0), "the operations' own types are not membership's");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -32,15 +32,16 @@ class MemberAndClockMessagesTest {
     }
 
     @Test
-    void clockMessagesAreSeventeenBytesAndReadBack() {
+    void clockMessagesAreSeventeenBytesReadBackAndNameTheirFamily() {
         for (ClockMessage m : List.of(new ClockMessage.Request(5), new ClockMessage.Reply(5, 1_795_933_312_674_156L))) {
             byte[] bytes = ClockMessage.encode(m);
             assertEquals(ClockMessage.LENGTH, bytes.length);
+            assertEquals(Family.CLOCK, Family.of(bytes), m.toString());
             assertEquals(m, ClockMessage.decode(bytes));
         }
         assertThrows(IllegalArgumentException.class, () -> ClockMessage.decode(new byte[16]));
         byte[] unknownKind = new byte[ClockMessage.LENGTH];
-        unknownKind[0] = 3;
+        unknownKind[0] = ClockMessage.REPLY + 1;
         assertThrows(IllegalArgumentException.class, () -> ClockMessage.decode(unknownKind));
     }
 }

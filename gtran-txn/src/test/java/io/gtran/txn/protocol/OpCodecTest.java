@@ -165,7 +165,9 @@ class OpCodecTest {
     }
 
     private static OpsMessage roundTrip(OpsMessage message) {
-        Wire.Reader in = new Wire.Reader(OpsMessage.encode(message));
+        byte[] bytes = OpsMessage.encode(message);
+        assertEquals(Family.OPS, Family.of(bytes), message.toString());
+        Wire.Reader in = new Wire.Reader(bytes);
         OpsMessage.Header header = OpsMessage.headerOf(in);
         assertEquals(message.request(), header.request());
         return OpsMessage.decode(header.type(), header.request(), in);

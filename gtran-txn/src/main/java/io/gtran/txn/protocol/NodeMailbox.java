@@ -1,0 +1,131 @@
+package io.gtran.txn.protocol;
+
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.Mailbox;
+import io.gtran.rdma.Message;
+import io.gtran.txn.agent.AgentHandle;
+import io.gtran.txn.agent.AgentHost;
+import io.gtran.txn.agent.MessageAgent;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node's one mailbox, {@value #NAME}, and its one receive path: an agent that takes each
+ * message, tells the listener whom it heard from, and hands the message to the role its first
+ * byte names ({@link Family}). Every role sends through it.
+ *
+ * <p>Handlers run on the receiving agent, one message after another: one that may wait (for a
+ * lock, for another message) hands its work to a pool. A message of a family no role has taken
+ * yet is dropped (it is resent or answered late, as a lost one would be), and so is one whose
+ * first byte names no family, with a log line.
+ */
+public final class NodeMailbox implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeMailbox.class);
+
+    /** The mailbox's name on every node. */
+    public static final String NAME = "gtran";
+    /** Messages it holds undelivered. */
+    private static final int CAPACITY = 1 << 16;
+
+    /** A role's receive path: handles message {@code payload} of node {@code from}, arrived at {@code nowNanos}. */
+    @FunctionalInterface
+    public interface Handler {
+        void onMessage(int from, byte[] payload, long nowNanos);
+    }
+
+    /** Told of every message's sender before its role handles it (membership: whom this node hears). */
+    @FunctionalInterface
+    public interface Heard {
+        void heard(int from, long nowNanos);
+    }
+
+    private final int node;
+    private final AgentHost host;
+    private final Mailbox mailbox;
+    private final AtomicReferenceArray<Handler> handlers = new AtomicReferenceArray<>(Family.values().length);
+    private volatile Heard heard = (from, nowNanos) -> { };
+    private volatile AgentHandle receiver;
+    private volatile boolean closed;
+
+    /** Opens the mailbox on {@code fabric}; it receives once {@link #start()}ed, on {@code host}. */
+    public NodeMailbox(Fabric fabric, AgentHost host) {
+        this.node = fabric.localNode();
+        this.host = host;
+        this.mailbox = fabric.openMailbox(NAME, CAPACITY);
+    }
+
+    /** The node it is on. */
+    public int node() {
+        return node;
+    }
+
+    /**
+     * Hands the messages of {@code family} to {@code handler} from now on.
+     *
+     * @throws IllegalStateException if a role took the family already
+     */
+    public void on(Family family, Handler handler) {
+        if (!handlers.compareAndSet(family.ordinal(), null, handler)) {
+            throw new IllegalStateException("node=" + node + " already hands " + family + " messages to a role");
+        }
+    }
+
+    /** Tells {@code listener} the sender of every message from now on, before its role handles it. */
+    public void onHeard(Heard listener) {
+        this.heard = listener;
+    }
+
+    /** Starts receiving. */
+    public synchronized void start() {
+        if (receiver == null && !closed) {
+            receiver = host.start(new Receiver(), mailbox);
+        }
+    }
+
+    /**
+     * Sends {@code payload}, a message whose first byte names its family, to node {@code to}'s
+     * mailbox; the future fails if it was not delivered. A failure shows as a missing answer.
+     *
+     * @throws IllegalStateException if this node's mailbox or fabric is closed
+     */
+    public CompletableFuture<Void> send(int to, byte[] payload) {
+        return mailbox.send(to, NAME, payload);
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (receiver != null) {
+            receiver.close();
+        }
+        mailbox.close();
+    }
+
+    private final class Receiver implements MessageAgent {
+        @Override
+        public void onMessage(Message message, long nowNanos) {
+            int from = message.fromNode();
+            byte[] payload = message.payload();
+            Family family = Family.of(payload);
+            if (family == null) {
+                LOG.warn("node={} ignored a message from node {} on {}: first byte names no family ({} bytes)", node, from,
+                        NAME, payload.length);
+                return;
+            }
+            heard.heard(from, nowNanos);
+            Handler handler = handlers.get(family.ordinal());
+            if (handler == null) {
+                LOG.debug("node={} dropped a {} message from node {}: no role takes them yet", node, family, from);
+                return;
+            }
+            handler.onMessage(from, payload, nowNanos); // one that throws is the host's to log (a simulator's to count)
+        }
+
+        @Override
+        public String roleName() {
+            return "receive-" + node;
+        }
+    }
+}

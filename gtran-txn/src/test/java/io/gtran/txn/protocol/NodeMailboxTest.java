@@ -1,0 +1,92 @@
+package io.gtran.txn.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gtran.rdma.Fabric;
+import io.gtran.rdma.InJvmCluster;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A node's one mailbox: each message to the role its first byte names, every sender to the listener first. */
+class NodeMailboxTest {
+    private final InJvmCluster cluster = new InJvmCluster();
+    private final Fabric sender = cluster.join(0);
+    private final NodeMailbox from = TestMailboxes.started(sender);
+    private final NodeMailbox to = TestMailboxes.started(cluster.join(1));
+    private final LinkedBlockingQueue<String> arrived = new LinkedBlockingQueue<>();
+
+    @AfterEach
+    void close() {
+        cluster.close();
+    }
+
+    private void record(Family family) {
+        to.on(family, (node, payload, now) -> arrived.add(family + " from " + node + " " + Family.of(payload)));
+    }
+
+    private String next() throws InterruptedException {
+        String got = arrived.poll(10, TimeUnit.SECONDS);
+        assertTrue(got != null, "nothing arrived in 10 s");
+        return got;
+    }
+
+    @Test
+    void everyMessageGoesToTheRoleItsFamilyNamesAfterItsSenderIsHeard() throws Exception {
+        to.onHeard((node, now) -> arrived.add("heard " + node));
+        for (Family family : Family.values()) {
+            record(family);
+        }
+        List<byte[]> messages = List.of(
+                OpsMessage.encode(new OpsMessage.Name(1L, 0, false, "person")),
+                MemberMessage.encode(new MemberMessage.Ping(7)),
+                CommitMessage.encode(new CommitMessage.Ack(9L)),
+                ClockMessage.encode(new ClockMessage.Request(3)));
+        List<String> got = new ArrayList<>();
+        for (byte[] message : messages) {
+            from.send(1, message).get(10, TimeUnit.SECONDS);
+            got.add(next());
+            got.add(next());
+        }
+        assertEquals(List.of("heard 0", "OPS from 0 OPS", "heard 0", "MEMBER from 0 MEMBER", "heard 0", "COMMIT from 0 COMMIT",
+                "heard 0", "CLOCK from 0 CLOCK"), got);
+    }
+
+    @Test
+    void aMessageOfNoFamilyOrOfNoRoleYetIsDroppedAndTheNextArrives() throws Exception {
+        record(Family.MEMBER);
+        from.send(1, new byte[] {(byte) 200, 1, 2}).get(10, TimeUnit.SECONDS);
+        from.send(1, CommitMessage.encode(new CommitMessage.Ack(9L))).get(10, TimeUnit.SECONDS); // no role takes COMMIT yet
+        from.send(1, MemberMessage.encode(new MemberMessage.Ping(7))).get(10, TimeUnit.SECONDS);
+        assertEquals("MEMBER from 0 MEMBER", next());
+        record(Family.COMMIT);
+        from.send(1, CommitMessage.encode(new CommitMessage.Ack(9L))).get(10, TimeUnit.SECONDS);
+        assertEquals("COMMIT from 0 COMMIT", next(), "a role that takes its family later gets what comes after");
+        assertEquals(0, arrived.size());
+    }
+
+    @Test
+    void aFamilyHasOneRole() {
+        record(Family.CLOCK);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> record(Family.CLOCK));
+        assertEquals("node=1 already hands CLOCK messages to a role", e.getMessage());
+    }
+
+    @Test
+    void everyTypeByteBelongsToOneFamilyAtMost() {
+        for (int type = 0; type < 256; type++) {
+            Family family = Family.of(type);
+            if (type < 64) {
+                assertEquals(Family.values()[type / 16], family, "type " + type);
+            } else {
+                assertEquals(null, family, "type " + type);
+            }
+        }
+        assertEquals(null, Family.of(new byte[0]));
+    }
+}
