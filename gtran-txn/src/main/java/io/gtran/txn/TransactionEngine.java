@@ -173,7 +173,7 @@ public final class TransactionEngine implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("transaction engine is closed: node=" + store.nodeId());
         }
-        long txnId = statusTable.allocate();
+        long txnId = statusTable.allocate(clock.current()); // every begin time taken from here on is above it
         long beginTime;
         try {
             beginTime = clock.next();

@@ -193,7 +193,7 @@ class LostUpdateAndDependencyTest extends DoBetterScenario {
         FakeValidator(long vertex, long value) {
             StatusTable st = node.engine.statusTable();
             MvStore mv = node.store.mvStore();
-            id = st.allocate();
+            id = st.allocate(0);
             st.publishBeginTime(id, node.engine.clock().next());
             int head = node.store.vertices().propertyVersion(vertex, x);
             assertFalse(MvStore.isBase(head));

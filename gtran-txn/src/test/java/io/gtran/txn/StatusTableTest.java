@@ -1,7 +1,9 @@
 package io.gtran.txn;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.gtran.rdma.Batch;
@@ -48,7 +50,7 @@ class StatusTableTest {
 
     @Test
     void aRemoteStatusIsReadInOneBatchOfThreeReads() {
-        long txnId = owner.allocate();
+        long txnId = owner.allocate(0);
         reader.read(txnId); // connects to node 1's table
         node0.reset();
         assertEquals(StatusTableDescriptor.statusWord(TxnStatus.EXECUTING, 0), reader.read(txnId));
@@ -68,7 +70,7 @@ class StatusTableTest {
 
     @Test
     void anEntryReusedWhileItIsReadIsGone() {
-        long txnId = owner.allocate();
+        long txnId = owner.allocate(0);
         reader.read(txnId);
         // between the batch's first read (the id, still this transaction's) and the status word,
         // the owner finishes the transaction and gives the entry to a new one
@@ -76,7 +78,7 @@ class StatusTableTest {
         node0.afterFirstOperation = () -> {
             owner.move(txnId, TxnStatus.EXECUTING, 0, TxnStatus.ABORTED, 0);
             owner.release(txnId);
-            next[0] = owner.allocate();
+            next[0] = owner.allocate(0);
         };
         assertEquals(StatusTable.GONE, reader.read(txnId), "the status read was the new transaction's");
         assertEquals(TxnWords.slot(txnId), TxnWords.slot(next[0]), "the same entry, reused");
@@ -84,8 +86,22 @@ class StatusTableTest {
     }
 
     @Test
+    void anEntryTakingItsBeginTimeHoldsTheWatermarkAtItsFloorAndGivesNoFoldCuts() {
+        long synced = 1_795_000_000_000_000L << 10; // a synchronised clock's timestamp: above 2^60
+        long txnId = owner.allocate(synced);
+        assertEquals(synced, reader.minActiveBeginTime(1, Long.MAX_VALUE), "the floor, read remotely, not 0");
+        assertEquals(synced, owner.minActiveBeginTime(1, Long.MAX_VALUE), "and by its owner");
+        assertEquals(synced - 5, owner.minActiveBeginTime(1, synced - 5), "a bound below the floor");
+        assertNull(owner.activeBeginTimes(1, Long.MAX_VALUE), "its begin time may fall anywhere above the floor");
+        owner.publishBeginTime(txnId, synced + 9);
+        assertEquals(synced + 9, reader.minActiveBeginTime(1, Long.MAX_VALUE));
+        assertArrayEquals(new long[] {synced + 9}, owner.activeBeginTimes(1, TxnWords.INFINITY));
+        assertThrows(IllegalArgumentException.class, () -> owner.allocate(-1));
+    }
+
+    @Test
     void thisNodesOwnStatusIsReadWithoutABatch() {
-        long txnId = reader.allocate();
+        long txnId = reader.allocate(0);
         node0.reset();
         assertEquals(StatusTableDescriptor.statusWord(TxnStatus.EXECUTING, 0), reader.read(txnId));
         assertEquals(0, node0.flushes, "its own memory: nothing to save");
@@ -94,7 +110,7 @@ class StatusTableTest {
     @Test
     void everyTimestampAWordHoldsFitsTheStatusWordAndNoneIsGone() {
         long synced = (1_795_000_000_000_000L << 10) | 1023; // a synchronised clock's timestamp in 2026: above 2^60
-        long txnId = owner.allocate();
+        long txnId = owner.allocate(0);
         owner.move(txnId, TxnStatus.EXECUTING, 0, TxnStatus.VALIDATING, StatusTableDescriptor.PENDING_COMMIT_TIME);
         owner.move(txnId, TxnStatus.VALIDATING, StatusTableDescriptor.PENDING_COMMIT_TIME, TxnStatus.VALIDATING, synced);
         long word = reader.read(txnId);

@@ -60,7 +60,7 @@ public class StatusTableReadBenchmark extends GtranForkSettings {
         node1 = Fabrics.start(ClusterConfig.builder(1).transport("netty").nodes(nodes).build());
         node0 = Fabrics.start(ClusterConfig.builder(0).transport("netty").nodes(nodes).build());
         StatusTable owner = new StatusTable(node1, 16);
-        txnId = owner.allocate();
+        txnId = owner.allocate(0);
         reader = new StatusTable(node0, 16);
         remote = node0.connect(1, StatusTable.REGION_NAME);
         base = StatusTableDescriptor.offset(TxnWords.slot(txnId));

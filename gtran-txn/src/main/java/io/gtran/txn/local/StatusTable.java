@@ -50,13 +50,15 @@ public final class StatusTable {
     }
 
     /**
-     * Takes a free entry for a new transaction: status EXECUTING, begin time {@link
-     * StatusTableDescriptor#ANNOUNCING} (holding the GC watermark down until the real one is
-     * published). Returns the transaction's id.
+     * Takes a free entry for a new transaction: status EXECUTING, begin time announcing above
+     * {@code floor} ({@link StatusTableDescriptor#announcing}: it holds the GC watermark at the floor
+     * until the real one is published), where {@code floor} is below every begin time the clock
+     * can still hand out ({@code Clock.current()}). Returns the transaction's id.
      *
      * @throws IllegalStateException if every entry is in use
      */
-    public long allocate() {
+    public long allocate(long floor) {
+        long announcing = StatusTableDescriptor.announcing(floor);
         int slot;
         long sequence;
         synchronized (this) {
@@ -70,7 +72,7 @@ public final class StatusTable {
         long txnId = TxnWords.txnId(node, slot, sequence);
         long base = StatusTableDescriptor.offset(slot);
         local.writeLong(base + STATUS_OFFSET, StatusTableDescriptor.statusWord(TxnStatus.EXECUTING, 0));
-        local.writeLong(base + BEGIN_TIME_OFFSET, StatusTableDescriptor.ANNOUNCING);
+        local.writeLong(base + BEGIN_TIME_OFFSET, announcing);
         local.writeLong(base + TXN_ID_OFFSET, txnId);
         return txnId;
     }
@@ -147,14 +149,16 @@ public final class StatusTable {
 
     /**
      * The smallest begin time published in {@code node}'s table, or {@code upperBound} if it is
-     * smaller (or no transaction runs there). An entry still taking its begin time counts as 0.
+     * smaller (or no transaction runs there). An entry still taking its begin time counts as its
+     * floor, which is below the begin time it will publish.
      */
     public long minActiveBeginTime(int node, long upperBound) {
         Region region = regionOf(node);
         long min = upperBound;
         long entries = region.size() / StatusTableDescriptor.LENGTH;
         for (int slot = 0; slot < entries; slot++) {
-            long beginTime = publishedBeginTime(region, slot);
+            long beginTime = StatusTableDescriptor.floorOf(
+                    region.readLong(StatusTableDescriptor.offset(slot) + BEGIN_TIME_OFFSET));
             if (beginTime < min) {
                 min = beginTime;
             }
@@ -173,7 +177,7 @@ public final class StatusTable {
         int n = 0;
         for (int slot = 0; slot < entries; slot++) {
             long beginTime = publishedBeginTime(region, slot);
-            if (beginTime == StatusTableDescriptor.ANNOUNCING) {
+            if (StatusTableDescriptor.isAnnouncing(beginTime)) {
                 return null;
             }
             if (beginTime < upperBound) {
@@ -191,9 +195,9 @@ public final class StatusTable {
     private static long publishedBeginTime(Region region, int slot) {
         long offset = StatusTableDescriptor.offset(slot) + BEGIN_TIME_OFFSET;
         long beginTime = region.readLong(offset);
-        // A transaction between taking its entry and publishing its begin time: a matter of
-        // nanoseconds, so wait a little rather than let it hold the watermark at 0.
-        for (int spin = 0; beginTime == StatusTableDescriptor.ANNOUNCING && spin < 1_000; spin++) {
+        // A transaction between taking its entry and publishing its begin time: usually a matter
+        // of nanoseconds, so wait a little for the exact time rather than give up on this pass.
+        for (int spin = 0; StatusTableDescriptor.isAnnouncing(beginTime) && spin < 1_000; spin++) {
             Thread.onSpinWait();
             beginTime = region.readLong(offset);
         }

@@ -19,8 +19,9 @@ import io.gtran.txn.common.TxnWords;
  * The transaction id word is 0 while the entry is free; a reader checks it before and after
  * reading the status word, so an entry reused by a newer transaction is never mistaken for the
  * one the reader asked about. The begin-time word publishes the begin time of the running
- * transaction for the GC watermark: {@link #ANNOUNCING} while it is being taken, {@link
- * #INACTIVE} when the entry is free.
+ * transaction for the GC watermark: while it is being taken (which may wait out the clock's
+ * uncertainty), a floor below it, marked announcing ({@link #announcing}: the floor's complement,
+ * a negative word); {@link #INACTIVE} when the entry is free.
  *
  * <p>The commit time field is as wide as a timestamp in a version word ({@link TxnWords}: 62
  * bits), so it holds every timestamp a clock hands out; a synchronised clock's
@@ -38,12 +39,31 @@ public final class StatusTableDescriptor {
     public static final long COMMIT_TIME_MASK = (1L << STATUS_SHIFT) - 1;
     /** The commit time of a transaction that is taking one: VALIDATING only. */
     public static final long PENDING_COMMIT_TIME = COMMIT_TIME_MASK;
-    /** Begin-time word of an entry whose transaction is taking its begin time: holds the watermark at 0. */
-    public static final long ANNOUNCING = 0L;
     /** Begin-time word of a free entry: ignored by the watermark. */
     public static final long INACTIVE = TxnWords.INFINITY;
 
     private StatusTableDescriptor() {
+    }
+
+    /**
+     * The begin-time word of an entry whose transaction is taking its begin time, which will be
+     * above {@code floor} (a timestamp, at least 0): the watermark counts the floor.
+     */
+    public static long announcing(long floor) {
+        if (floor < 0) {
+            throw new IllegalArgumentException("a floor is a timestamp, not " + floor);
+        }
+        return ~floor;
+    }
+
+    /** Whether begin-time word {@code word} is an {@link #announcing} one. */
+    public static boolean isAnnouncing(long word) {
+        return word < 0;
+    }
+
+    /** The floor an {@link #announcing} word holds; a published begin time is its own. */
+    public static long floorOf(long word) {
+        return word < 0 ? ~word : word;
     }
 
     public static long statusWord(TxnStatus status, long commitTime) {
