@@ -49,6 +49,11 @@ public final class SyncedClock implements Clock {
     private long baseNanos;
     private long lastMicros;
     private long resets;
+    /**
+     * A fence this follower was lifted to that its master's time was not surely above: samples
+     * at or below it were taken before the master's own lift and are ignored; MIN_VALUE if none.
+     */
+    private long liftMicros = Long.MIN_VALUE;
     /** An upper bound on the old master's time, kept when its samples are dropped; MIN_VALUE if none. */
     private long floorMicros = Long.MIN_VALUE;
     private long floorNanos;
@@ -94,6 +99,7 @@ public final class SyncedClock implements Clock {
         master = true;
         masterNode = node;
         samples.clear();
+        liftMicros = Long.MIN_VALUE;
     }
 
     /** Follows {@code masterNode}'s timescale: samples of any earlier master are dropped. */
@@ -110,6 +116,7 @@ public final class SyncedClock implements Clock {
         } else if (this.masterNode != masterNode) {
             keepFloor(now);
             samples.clear();
+            liftMicros = Long.MIN_VALUE; // a lift awaited from the old master says nothing of the new one
         }
         master = false;
         this.masterNode = masterNode;
@@ -118,19 +125,27 @@ public final class SyncedClock implements Clock {
     /**
      * Keeps every later timestamp of this clock above {@code timestamp}, one another member issued
      * or may have issued (its fence at a rejoin, see {@link ClockSync#readmitted}). The master moves
-     * its timescale forward, so its followers' samples carry the lift; a follower raises the last
-     * timestamp it handed out, so {@link #next()} waits until its master's time passes it.
+     * its timescale forward, so its followers' samples carry the lift. A follower raises the last
+     * timestamp it handed out; unless its samples put the master's time surely above the fence,
+     * they may predate the master's lift, after which the master's time is above what they bound:
+     * they are dropped, and {@link #next()} waits for a sample above the fence, so a timestamp
+     * here still exceeds every one the master gave after its lift.
      */
     public synchronized void atLeast(long timestamp) {
         long micros = micros(timestamp);
+        long now = time.nanos();
         if (master) {
-            long now = time.nanos();
             if (masterMicros(now) <= micros) {
                 baseMicros = micros + 1;
                 baseNanos = now;
             }
-        } else {
-            lastMicros = Math.max(lastMicros, micros);
+            return;
+        }
+        lastMicros = Math.max(lastMicros, micros);
+        Marzullo.Interval held = followerInterval(now);
+        if (held == null || held.lo() <= micros) {
+            samples.clear();
+            liftMicros = Math.max(liftMicros, micros);
         }
     }
 
@@ -181,6 +196,10 @@ public final class SyncedClock implements Clock {
         if (recvNanos < sendNanos) {
             throw new IllegalArgumentException("sample received before it was sent: send=" + sendNanos + " recv=" + recvNanos);
         }
+        if (masterMicros <= liftMicros) {
+            return; // read before the master lifted its time above a fence this node was lifted to
+        }
+        liftMicros = Long.MIN_VALUE;
         if (!samples.isEmpty()) {
             Marzullo.Interval held = followerInterval(recvNanos);
             long hi = masterMicros + microsUp((recvNanos - sendNanos) * (1 + drift));

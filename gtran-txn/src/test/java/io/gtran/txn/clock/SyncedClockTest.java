@@ -146,6 +146,32 @@ class SyncedClockTest {
         assertFalse(order.violations().isEmpty(), "the check must catch a 200 ms skew");
     }
 
+    /**
+     * A member rejoins with a fence 500 ms above the cluster's timescale; master and follower each
+     * lift to it when they re-admit it. The follower's samples predate the master's lift: a
+     * timestamp from them (the fence plus one, once their bound passed it) would fall below the
+     * ones the master gives after its lift, so it waits for a sample above the fence instead.
+     */
+    @Test
+    void aFollowerLiftedToAFenceWaitsForItsMastersLiftedTime() {
+        World world = new World(7);
+        for (int k = 0; k < 5; k++) {
+            world.sim.advance(MS);
+            world.sample(1);
+        }
+        long fence = (world.clocks[0].masterMicros() + 500_000) << 10;
+        world.clocks[0].atLeast(fence);
+        world.clocks[1].atLeast(fence);
+        world.sim.advance(3 * MS);
+        long y = world.clocks[0].next();
+        ClockUnavailableException e = assertThrows(ClockUnavailableException.class, () -> world.clocks[1].next(),
+                "a timestamp from samples taken before the master's lift");
+        assertTrue(e.getMessage().contains("no reading of clock master 0"), e.getMessage());
+        world.sample(1);
+        long x = world.clocks[1].next();
+        assertTrue(x > y, "the follower gave " + x + " after the master gave " + y);
+    }
+
     @Test
     void timestampsNameTheirNodeAndAreUnique() {
         SimulatedTime sim = new SimulatedTime(1);
