@@ -138,10 +138,12 @@ class CommitProtocol {
         if (txn.isReadOnly()) {
             remote.resolvePreReads();
             awaitPreReadDependencies();
-            statusTable.release(txn.id());
             txn.markCommitted(txn.beginTime());
             engine.countCommit();
-            messenger.abort(txn.id(), nodes); // drops the parts: they wrote nothing, so nothing is undone
+            // Drops the parts (they wrote nothing, so nothing is undone); the slot goes to another
+            // transaction only once every part has dropped this one (SlotSequences relies on it).
+            long id = txn.id();
+            messenger.abort(id, nodes).whenComplete((done, failure) -> statusTable.release(id));
             return;
         }
         RecentCommittedTable.Entry entry = enterValidating();

@@ -54,9 +54,9 @@ public final class TxnConfig {
     public static final int LEASE_MS_DEFAULT = 500;
 
     /**
-     * How long a node keeps its decided part of another node's transaction to answer retried
-     * messages (a part it voted YES for and decided without the coordinator is kept until the
-     * coordinator's DECIDE). Tests shorten it to reach what happens after it is forgotten.
+     * How long a node keeps its decided part of a transaction whose coordinator restarted (a new
+     * incarnation). Any other decided part is kept until its coordinator reuses the part's status
+     * slot (docs/cluster-transactions.md, "Forgetting a decided part").
      */
     public static final String DECIDED_KEEP_MS = "gtran.txn.decided-keep-ms";
     public static final int DECIDED_KEEP_MS_DEFAULT = 30_000;

@@ -134,9 +134,10 @@ class RejoinAfterHealTest {
 
     /**
      * T, coordinated by node 1, writes a on node 0; node 1 is cut off; node 0 acts on the loss and
-     * aborts its part of T (T never sent VALIDATE), then forgets the decided part. After the heal,
-     * T writes b on node 0 and commits. Without the fence node 0 starts a fresh part for T, votes
-     * YES and T commits with b and without a: half of a transaction.
+     * aborts its part of T (T never sent VALIDATE). After the heal, T writes b on node 0 and
+     * commits. Were the decided part gone and the fence missing, node 0 would start a fresh part
+     * for T, vote YES and T would commit with b and without a: half of a transaction. The kept
+     * part (node 1 cannot reuse T's slot while T runs) and the fence each refuse it.
      */
     @Test
     void aTransactionAbortedByTheMajorityIsNotRevived() throws Exception {

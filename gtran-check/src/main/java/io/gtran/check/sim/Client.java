@@ -3,6 +3,7 @@ package io.gtran.check.sim;
 import io.gtran.txn.commit.CommitMessenger;
 import io.gtran.txn.common.TxnWords;
 import io.gtran.txn.protocol.Outcome;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,14 +25,27 @@ final class Client {
     /** How long the client waits for the commit's outcome before it is told the outcome is unknown. */
     private static final long COMMIT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(2);
 
+    /** Status slots per node: the real engine's are 4,096; few here, so that they are reused often. */
+    private static final int SLOTS = 4;
+
     private final SimNode node;
     private final Scheduler scheduler;
-    private int sequence;
+    /**
+     * The slots free for a new transaction, taken last-in first-out as the status table does; a
+     * slot is freed only when the real engine frees its entry (the round acknowledged, or the
+     * abort's DECIDE), since participants rely on it (docs/cluster-transactions.md, "Forgetting a
+     * decided part").
+     */
+    private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
+    private final int[] sequences = new int[SLOTS];
     private Pending current;
 
     Client(SimNode node) {
         this.node = node;
         this.scheduler = node.sim().scheduler();
+        for (int slot = 0; slot < SLOTS; slot++) {
+            freeSlots.addLast(slot);
+        }
     }
 
     /** Whether a transaction of this client waits for its outcome. */
@@ -50,7 +64,12 @@ final class Client {
     }
 
     private void begin() {
-        long txn = TxnWords.txnId(node.id(), 0, ++sequence);
+        Integer slot = freeSlots.pollLast();
+        if (slot == null) {
+            next(); // every slot waits for acknowledgements: try again a little later
+            return;
+        }
+        long txn = TxnWords.txnId(node.id(), slot, ++sequences[slot]);
         List<Ledger.Write> writes = node.sim().workload(node.random());
         Ledger.Txn record = node.sim().ledger().begin(txn, node.id(), writes);
         Map<Integer, List<Ledger.Write>> byOwner = new TreeMap<>();
@@ -60,12 +79,14 @@ final class Client {
         List<Ledger.Write> own = byOwner.remove(node.id());
         if (own != null && !node.shard().execute(txn, own)) {
             record.told = "ABORT"; // a lock of its own is taken: nothing ran anywhere
+            freeSlots.addLast(slot);
             next();
             return;
         }
         if (byOwner.isEmpty()) {
             node.applyOwnPart(txn, Outcome.COMMIT);
             record.told = "COMMIT";
+            freeSlots.addLast(slot);
             next();
             return;
         }
@@ -143,7 +164,10 @@ final class Client {
                     next();
                 }
             });
-            messenger.acknowledged(txn).thenRun(() -> appliedBeforeAcknowledged(participants));
+            messenger.acknowledged(txn).thenRun(() -> {
+                appliedBeforeAcknowledged(participants);
+                freeSlots.addLast(TxnWords.slot(txn));
+            });
             scheduler.at(scheduler.now() + COMMIT_TIMEOUT_NANOS, node, () -> {
                 if (record.told == null) {
                     record.told = "UNKNOWN"; // the client gives up waiting; the outcome comes later
@@ -165,7 +189,7 @@ final class Client {
         private void abort() {
             done = true;
             node.stopAwaiting(txn);
-            node.messenger().abort(txn, participants());
+            node.messenger().abort(txn, participants()).thenRun(() -> freeSlots.addLast(TxnWords.slot(txn)));
             node.applyOwnPart(txn, Outcome.ABORT);
             record.told = "ABORT";
             next();

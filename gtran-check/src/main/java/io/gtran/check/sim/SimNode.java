@@ -70,7 +70,7 @@ final class SimNode {
         mailbox.on(Family.MEMBER, view::onMessage);
         mailbox.on(Family.OPS, this::onOpsMessage);
         this.messenger = new CommitMessenger(mailbox, shard, Simulation.VOTE_TIMEOUT_MS, Simulation.TICK_MS, view::hasMajority,
-                Simulation.LEASE_MS + Simulation.LEASE_MS / 5, CommitMessenger.FORGET_MILLIS_DEFAULT, host);
+                Simulation.LEASE_MS + Simulation.LEASE_MS / 5, Simulation.FORGET_MS, host);
         view.attach(messenger);
         mailbox.start();
         host.start(view.heartbeat());

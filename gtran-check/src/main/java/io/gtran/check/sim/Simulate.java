@@ -105,16 +105,19 @@ public final class Simulate {
         ConcurrentLinkedQueue<Simulation.Result> failures = new ConcurrentLinkedQueue<>();
         AtomicLong committed = new AtomicLong();
         AtomicLong events = new AtomicLong();
+        AtomicLong inDoubt = new AtomicLong();
         LongStream.range(0, options.schedules()).parallel().forEach(i -> {
             Simulation.Result result = new Simulation(options.seed() + i, options.nodes(), options.faults(), options.maxFaults()).run();
             committed.addAndGet(result.committed());
             events.addAndGet(result.events());
+            inDoubt.addAndGet(result.inDoubt());
             if (!result.violations().isEmpty()) {
                 failures.add(result);
             }
             if (options.verbose()) {
                 out.println("schedule seed=" + result.seed() + " committed=" + result.committed() + " aborted=" + result.aborted()
-                        + " unknown=" + result.unknown() + " events=" + result.events() + " faults=" + result.faults());
+                        + " unknown=" + result.unknown() + " in_doubt=" + result.inDoubt() + " events=" + result.events()
+                        + " faults=" + result.faults());
             }
         });
         List<Simulation.Result> failed = new ArrayList<>(failures);
@@ -131,8 +134,8 @@ public final class Simulate {
         long millis = (System.nanoTime() - start) / 1_000_000;
         Summary summary = new Summary(options, failed, committed.get(), events.get(), millis);
         out.println(String.format(Locale.ROOT, "SIMULATION nodes=%d schedules=%d violations=%d seed=%d committed=%d events=%d"
-                + " failing_schedules=%d seconds=%.1f", options.nodes(), options.schedules(), summary.violations(), options.seed(),
-                summary.committed(), summary.events(), failed.size(), millis / 1000.0));
+                + " failing_schedules=%d in_doubt=%d seconds=%.1f", options.nodes(), options.schedules(), summary.violations(),
+                options.seed(), summary.committed(), summary.events(), failed.size(), inDoubt.get(), millis / 1000.0));
         return summary;
     }
 }

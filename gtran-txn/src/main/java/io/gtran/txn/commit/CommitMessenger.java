@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * {@link Family#COMMIT}.
  */
 public final class CommitMessenger implements MemberView.Commitments, AutoCloseable {
-    /** How long a decided part is kept to answer retried messages, unless another constructor says. */
+    /** How long a decided part of a restarted coordinator is kept, unless another constructor says. */
     public static final long FORGET_MILLIS_DEFAULT = 30_000;
     private static final Logger LOG = LoggerFactory.getLogger(CommitMessenger.class);
 
@@ -87,6 +87,8 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     /** Losses reported while this node had no majority, by epoch: acted on once it has one again. */
     private final Map<Integer, Integer> unacted = new ConcurrentHashMap<>();
     private final long forgetNanos;
+    /** The highest transaction sequence seen per slot of each coordinator: what this node may have forgotten. */
+    private final SlotSequences sequences = new SlotSequences();
     /** Transactions this node coordinates. */
     private final Map<Long, Round> rounds = new ConcurrentHashMap<>();
     /**
@@ -130,10 +132,10 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         final Set<Integer> ackWhenDone = ConcurrentHashMap.newKeySet();
         /** When this part was decided here (the time source's nanos), 0 before. */
         volatile long decidedNanos;
-        /** Set once the coordinator itself sent DECIDE: its round has the decision, it will not ask again. */
-        volatile boolean settledByCoordinator;
         /** While recovering: the reports collected; null otherwise. */
         volatile Map<Integer, ParticipantRecord.Report> recovery;
+        /** Whether a recovery that cannot decide (a participant forgot) has said so. */
+        final AtomicBoolean waitLogged = new AtomicBoolean();
         /** After a decision this node spreads (recovery): who has acknowledged it. */
         final Set<Integer> acked = ConcurrentHashMap.newKeySet();
         volatile long sentNanos;
@@ -171,8 +173,8 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     }
 
     /**
-     * As above, keeping a decided part {@code forgetMillis} to answer retried messages (a part
-     * decided without its coordinator after voting YES is kept until the coordinator's DECIDE), and
+     * As above, keeping a decided part of a coordinator known restarted {@code forgetMillis} (any
+     * other decided part is kept until its coordinator reuses its slot: {@link SlotSequences}), and
      * running its loops and work on {@code host}, which also tells it the time.
      *
      * <p>The messenger does not listen to the fabric for lost peers: its node's member view tells
@@ -266,13 +268,23 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      * is lost before VALIDATE arrives, the part is aborted here ({@link Participant#apply}).
      */
     public void open(long txn) {
-        part(txn);
+        if (!forgotten(txn)) {
+            part(txn);
+        }
     }
 
-    /** Whether operations of {@code txn} may still run here: false once it voted, was fenced or decided. */
+    /**
+     * Whether operations of {@code txn} may still run here: false once it voted, was fenced or
+     * decided, and for one this node forgot (see {@link SlotSequences}).
+     */
     public boolean acceptsOperations(long txn) {
         Part part = parts.get(txn);
-        return part == null || part.record.acceptsOperations();
+        return part == null ? !forgotten(txn) : part.record.acceptsOperations();
+    }
+
+    /** Whether {@code txn} has no part here and is not new here: it was decided and forgotten, or passed this node by. */
+    private boolean forgotten(long txn) {
+        return !parts.containsKey(txn) && sequences.seenSince(txn);
     }
 
     private void sendValidates(long txn, Round round) {
@@ -349,6 +361,10 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     private void handle(int from, CommitMessage message) {
         long txn = message.txn();
         if (message instanceof CommitMessage.Validate m) {
+            if (forgotten(txn)) {
+                LOG.debug("node={} ignored VALIDATE of txn {} from node {}: its round is over", node, txn, from);
+                return;
+            }
             Part part = part(txn);
             part.commitTime = m.commitTime();
             execute(() -> {
@@ -362,6 +378,10 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                 decided(txn, round);
             }
         } else if (message instanceof CommitMessage.Recover m) {
+            if (forgotten(txn)) {
+                send(from, new CommitMessage.Forgotten(txn)); // never a fresh NO: it may have voted YES and committed
+                return;
+            }
             Part part = part(txn);
             // Off the receiver: the record is locked while this node validates the transaction,
             // which may wait for other transactions' DECIDEs, which this thread must go on receiving.
@@ -369,8 +389,10 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                 ParticipantRecord.Report report = part.record.recover(m.participants());
                 send(from, new CommitMessage.Report(txn, report.vote(), report.decision()));
             });
-        } else if (message instanceof CommitMessage.Report m) {
-            ParticipantRecord.Report report = new ParticipantRecord.Report(from, m.vote(), m.decision());
+        } else if (message instanceof CommitMessage.Report || message instanceof CommitMessage.Forgotten) {
+            ParticipantRecord.Report report = message instanceof CommitMessage.Report m
+                    ? new ParticipantRecord.Report(from, m.vote(), m.decision())
+                    : ParticipantRecord.Report.forgottenAt(from);
             Round round = rounds.get(txn);
             if (round != null) {
                 round.round.onReport(report);
@@ -384,9 +406,10 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         } else if (message instanceof CommitMessage.Decide m) {
             Outcome outcome = m.outcome();
             long commitTime = m.commitTime();
-            if (outcome == Outcome.COMMIT && !parts.containsKey(txn)) {
-                // COMMIT needs this node's YES, so its part was decided, applied and forgotten: the
-                // acknowledgement was lost (a decision owed to a node that was cut off, sent again).
+            if (!parts.containsKey(txn) && (outcome == Outcome.COMMIT || forgotten(txn))) {
+                // COMMIT needs this node's YES, so its part was decided, applied and forgotten; and a
+                // forgotten part was applied when it was decided: the acknowledgement was lost (a
+                // decision owed to a node that was cut off, sent again). Nothing is applied twice.
                 send(from, new CommitMessage.Ack(txn));
                 return;
             }
@@ -398,9 +421,6 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                 if (outcome == Outcome.COMMIT && part.record.vote() != Vote.YES && part.record.decision() == null) {
                     LOG.error("node={} told to commit txn {} it did not vote YES for; ignored", node, txn);
                     return;
-                }
-                if (from == TxnWords.node(txn)) {
-                    part.settledByCoordinator = true;
                 }
                 boolean appliedBefore = part.done;
                 part.ackWhenDone.add(from);
@@ -430,7 +450,10 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     }
 
     private Part part(long txn) {
-        return parts.computeIfAbsent(txn, t -> new Part(node));
+        return parts.computeIfAbsent(txn, t -> {
+            sequences.saw(t);
+            return new Part(node);
+        });
     }
 
     /**
@@ -622,6 +645,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      */
     @Override
     public void forget(int peer) {
+        sequences.restarted(peer);
         synchronized (lossLock) {
             gone.add(peer);
             peerLost(peer, true); // out for good: the clock moves on if it was the master
@@ -694,6 +718,13 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             }
         }
         Outcome outcome = Recovery.outcome(reports.values(), all.length);
+        if (outcome == null) {
+            if (part.waitLogged.compareAndSet(false, true)) {
+                LOG.warn("node={} cannot recover txn {} of lost node {}: a participant forgot it and none holds the decision;"
+                        + " it stays in doubt until the decision reaches this node", node, txn, TxnWords.node(txn));
+            }
+            return;
+        }
         LOG.info("node={} recovered txn {} of lost node {}: {}", node, txn, TxnWords.node(txn), outcome);
         decideHere(txn, part, outcome);
         part.acked.add(node);
@@ -764,12 +795,13 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             }
         });
         parts.forEach((txn, part) -> {
-            if (part.decidedNanos != 0 && part.done && now - part.decidedNanos > forgetNanos
+            if (part.decidedNanos != 0 && part.done
                     && (part.recovery == null || allAcked(part.acked, part.record.participants()))
-                    && (part.settledByCoordinator || part.record.vote() != Vote.YES || gone.contains(TxnWords.node(txn)))) {
-                // A YES part decided without its coordinator is kept: the coordinator's round,
-                // cut off meanwhile, asks for it with RECOVER and must get the decision, not a fresh NO.
-                parts.remove(txn); // a late message for it finds no part: VALIDATE is then the engine's to refuse
+                    && (sequences.laterSeen(txn)
+                            || (gone.contains(TxnWords.node(txn)) && now - part.decidedNanos > forgetNanos))) {
+                // Its coordinator reused the slot, so its round is over: no participant it counts live
+                // is in doubt. A late message finds no part and is answered as forgotten (SlotSequences).
+                parts.remove(txn);
                 return;
             }
             if (part.recovery == null || part.sentNanos - resendBefore > 0) {

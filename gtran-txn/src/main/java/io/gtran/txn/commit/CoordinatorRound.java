@@ -47,9 +47,17 @@ public final class CoordinatorRound {
         return decision;
     }
 
-    /** A fenced participant's report (the answer to the coordinator's own RECOVER after a timeout). */
+    /**
+     * A fenced participant's report (the answer to the coordinator's own RECOVER after a timeout).
+     * One that holds no part ({@link ParticipantRecord.Report#forgotten}) cannot vote YES: while
+     * this round runs, no later transaction of its slot exists for the participant to have seen,
+     * so it never had a part, and a VALIDATE would find none.
+     */
     public synchronized Outcome onReport(ParticipantRecord.Report report) {
         if (decision == null && isParticipant(report.node())) {
+            if (report.forgotten()) {
+                return onLost(report.node());
+            }
             if (report.decision() != null) {
                 decision = report.decision(); // a recovery decided already: the same rule, so adopt it
                 return decision;

@@ -12,8 +12,19 @@ import java.util.function.Supplier;
  * reads the same frozen vote. Thread-safe.
  */
 public final class ParticipantRecord {
-    /** What a participant tells a recovery: its vote (null if none) and the decision it holds (null if none). */
-    public record Report(int node, Vote vote, Outcome decision) {
+    /**
+     * What a participant tells a recovery: its vote (null if none) and the decision it holds (null
+     * if none); or, {@code forgotten}, that it holds no part and cannot say ({@link SlotSequences}).
+     */
+    public record Report(int node, Vote vote, Outcome decision, boolean forgotten) {
+        public Report(int node, Vote vote, Outcome decision) {
+            this(node, vote, decision, false);
+        }
+
+        /** The report of a participant that forgot the transaction, or never had a part of it. */
+        public static Report forgottenAt(int node) {
+            return new Report(node, null, null, true);
+        }
     }
 
     private final int node;

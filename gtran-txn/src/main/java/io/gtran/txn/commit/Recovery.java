@@ -10,7 +10,9 @@ import java.util.Collection;
  * holds; else COMMIT only if every participant reported a YES vote; else ABORT. By the protocol's
  * invariants (the coordinator commits only on all YES; it aborts only on a NO or after fencing
  * every participant whose vote it lacked) this is the outcome the coordinator reached or would
- * have reached.
+ * have reached. A participant that forgot the transaction ({@link ParticipantRecord.Report#forgotten})
+ * says nothing of its vote: without a decision from another participant, there is no outcome
+ * yet, never a presumed one.
  */
 public final class Recovery {
     private Recovery() {
@@ -20,6 +22,7 @@ public final class Recovery {
      * @param reports one report per participant that answered
      * @param participants how many participants the transaction has; a missing report (a lost
      *                     participant) counts as no YES
+     * @return the outcome, or null if a participant forgot the transaction and none holds a decision
      * @throws IllegalStateException if two reports hold different decisions
      */
     public static Outcome outcome(Collection<ParticipantRecord.Report> reports, int participants) {
@@ -38,6 +41,11 @@ public final class Recovery {
         }
         if (held != null) {
             return held;
+        }
+        for (ParticipantRecord.Report report : reports) {
+            if (report.forgotten()) {
+                return null; // it may have voted YES and applied a COMMIT: wait for someone who knows
+            }
         }
         return yes == participants && reports.size() == participants ? Outcome.COMMIT : Outcome.ABORT;
     }

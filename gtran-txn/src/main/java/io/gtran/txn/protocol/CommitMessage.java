@@ -12,7 +12,7 @@ public sealed interface CommitMessage {
 
     /** What each message is, by its first byte on the wire. */
     enum Type {
-        VALIDATE, VOTE, RECOVER, REPORT, DECIDE, ACK
+        VALIDATE, VOTE, RECOVER, REPORT, DECIDE, ACK, FORGOTTEN
     }
 
     Type type();
@@ -46,6 +46,17 @@ public sealed interface CommitMessage {
         @Override
         public Type type() {
             return Type.REPORT;
+        }
+    }
+
+    /**
+     * The answer to RECOVER of a participant that holds no part of {@code txn} and has seen a later
+     * transaction in its slot: it forgot a decided part, or the transaction never reached it.
+     */
+    record Forgotten(long txn) implements CommitMessage {
+        @Override
+        public Type type() {
+            return Type.FORGOTTEN;
         }
     }
 
@@ -103,6 +114,7 @@ public sealed interface CommitMessage {
                 }
                 case DECIDE -> new Decide(txn, Outcome.values()[in.getByte()], in.getLong());
                 case ACK -> new Ack(txn);
+                case FORGOTTEN -> new Forgotten(txn);
             };
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("not a commit message (" + bytes.length + " bytes): " + e, e);

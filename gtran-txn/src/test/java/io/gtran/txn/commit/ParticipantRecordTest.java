@@ -87,6 +87,19 @@ class ParticipantRecordTest {
     }
 
     @Test
+    void aParticipantThatForgotDecidesNothingUnlessAnotherHoldsTheDecision() {
+        ParticipantRecord.Report yes1 = new ParticipantRecord.Report(1, Vote.YES, null);
+        ParticipantRecord.Report forgot2 = ParticipantRecord.Report.forgottenAt(2);
+        assertNull(Recovery.outcome(List.of(yes1, forgot2), 2), "it may have voted YES and applied a COMMIT: no presumed NO");
+        assertEquals(Outcome.COMMIT, Recovery.outcome(List.of(new ParticipantRecord.Report(1, Vote.YES, Outcome.COMMIT), forgot2), 2));
+        assertEquals(Outcome.ABORT, Recovery.outcome(List.of(new ParticipantRecord.Report(1, Vote.NO, Outcome.ABORT), forgot2), 2));
+
+        CoordinatorRound round = new CoordinatorRound(new int[] {1, 2});
+        round.onVote(1, Vote.YES);
+        assertEquals(Outcome.ABORT, round.onReport(forgot2), "in a round that runs, it never had a part: no YES can come");
+    }
+
+    @Test
     void theCoordinatorDecidesOnlyFromFinalAnswers() {
         CoordinatorRound round = new CoordinatorRound(new int[] {1, 2, 3});
         assertNull(round.onVote(1, Vote.YES));

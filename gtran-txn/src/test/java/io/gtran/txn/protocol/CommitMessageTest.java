@@ -20,7 +20,8 @@ class CommitMessageTest {
                 new CommitMessage.Report(TXN, null, null),
                 new CommitMessage.Report(TXN, Vote.YES, Outcome.ABORT),
                 new CommitMessage.Decide(TXN, Outcome.COMMIT, 987_654_321L),
-                new CommitMessage.Ack(TXN));
+                new CommitMessage.Ack(TXN),
+                new CommitMessage.Forgotten(TXN));
         for (CommitMessage m : messages) {
             assertEquals(Family.COMMIT, Family.of(CommitMessage.encode(m)), m.toString());
             assertEquals(m, CommitMessage.decode(CommitMessage.encode(m)), m.toString());
