@@ -220,8 +220,7 @@ public final class GtranNode implements AutoCloseable {
             if (plan.members().isSingle()) {
                 clock = new LocalClock(plan.time());
             } else {
-                synced = new SyncedClock(fabric.localNode(), plan.time(), plan.clock().drift(),
-                        TimeUnit.MILLISECONDS.toNanos(plan.clock().waitLimitMs()));
+                synced = plan.clock().clockFor(fabric.localNode(), plan.time());
                 clock = synced;
             }
             engine = TransactionEngine.open(store, fabric, plan.txn(), clock, plan.members(), plan.time());
@@ -321,7 +320,7 @@ public final class GtranNode implements AutoCloseable {
      * @throws IllegalStateException naming the members not heard from, if the time runs out
      */
     public void awaitMembers(long timeoutMillis) throws InterruptedException {
-        long deadline = time.nanos() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        long deadline = time.nanos() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (true) {
             java.util.Set<Integer> missing = new java.util.TreeSet<>(members.others());
             missing.removeAll(engine.membersInContact());

@@ -62,6 +62,7 @@ final class ListAppendLoad implements ClusterWorkload {
             append[i] = random.nextBoolean();
         }
         List<Op> ops = Collections.synchronizedList(new ArrayList<>());
+        long start = System.nanoTime(); // invoked: real-time order is taken on this client's one clock
         RemoteNodes.Attempt<Object> a = nodes.transaction(index, gtx -> {
             for (int i = 0; i < count; i++) {
                 int k = keyOf[i];
@@ -74,7 +75,7 @@ final class ListAppendLoad implements ClusterWorkload {
             }
             return null;
         });
-        record(thread, a, List.copyOf(ops), "node" + nodes.host(index).id());
+        record(thread, a, List.copyOf(ops), "node" + nodes.host(index).id(), start, System.nanoTime());
         return a;
     }
 
@@ -90,10 +91,10 @@ final class ListAppendLoad implements ClusterWorkload {
         return v == null ? "" : v.toString();
     }
 
-    private void record(int thread, RemoteNodes.Attempt<?> a, List<Op> ops, String where) {
+    private void record(int thread, RemoteNodes.Attempt<?> a, List<Op> ops, String where, long start, long end) {
         switch (a.outcome()) {
             case OK -> {
-                history.add(thread, TxnRecord.Outcome.COMMITTED, ops, where);
+                history.add(thread, TxnRecord.Outcome.COMMITTED, ops, where, start, end);
                 for (Op op : ops) {
                     if (op.isAppend()) {
                         acked.computeIfAbsent(op.key(), k -> Collections.synchronizedList(new ArrayList<>())).add(op.value());
@@ -124,11 +125,12 @@ final class ListAppendLoad implements ClusterWorkload {
             }
             int key = k;
             List<Op> readOps = Collections.synchronizedList(new ArrayList<>());
+            long readStart = System.nanoTime(); // at or before the attempt that read: a bound real-time order can use
             RemoteNodes.Attempt<int[]> r = nodes.retry(index, lockBoundMillis, gtx -> parse(read(gtx, key)), a -> { });
             if (r.ok()) {
                 finalReads.put(k, r.value());
                 readOps.add(Op.read(k, r.value()));
-                record(finalThread, r, List.copyOf(readOps), "final read on node" + owners[k]);
+                record(finalThread, r, List.copyOf(readOps), "final read on node" + owners[k], readStart, System.nanoTime());
             } else {
                 problems.add(new ClusterInvariants.Finding("unreadable", "k" + k + " on live node" + owners[k]
                         + " could not be read within " + lockBoundMillis + " ms: " + r.error()));
@@ -141,7 +143,8 @@ final class ListAppendLoad implements ClusterWorkload {
                 attempt.set(ops);
                 appendTo(gtx, key, ops);
                 return null;
-            }, a -> record(finalThread, a, List.copyOf(attempt.get()), where)); // every attempt: a late commit is explained
+            }, a -> record(finalThread, a, List.copyOf(attempt.get()), where, TxnRecord.NO_TIME,
+                    TxnRecord.NO_TIME)); // every attempt, untimed (it retries): a late commit is explained
             long waited = (System.nanoTime() - start) / 1_000_000;
             lockWaitMax = Math.max(lockWaitMax, waited);
             if (!w.ok()) {

@@ -18,6 +18,12 @@ public record Anomaly(Kind kind, List<TxnRecord> txns, String explanation) {
         G_SINGLE("G-single"),
         /** A cycle with two or more read-write anti-dependencies (write skew and its relatives). */
         G2("G2"),
+        /**
+         * A cycle through real-time order with at most one read-write anti-dependency: a
+         * transaction missed (or was ordered before) one acknowledged before it was invoked. Forbidden
+         * by strict serializability and by snapshot isolation with real-time ordered timestamps.
+         */
+        REALTIME("G-realtime"),
         /** Two committed reads of one key that are not prefixes of each other: no single version order explains them. */
         INCOMPATIBLE_ORDER("incompatible-order"),
         /** A committed read returned a list holding the same element twice. */

@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * The dependency graph of a history's committed transactions (nodes {@code 0..n-1}): typed edges
- * ({@link #WW}, {@link #WR}, {@link #RW}), strongly connected components by Tarjan's algorithm,
+ * ({@link #WW}, {@link #WR}, {@link #RW}, and real-time order {@link #RT}), strongly connected components by Tarjan's algorithm,
  * and shortest cycles of a given shape by breadth-first search inside a component.
  */
 final class DependencyGraph {
@@ -17,6 +17,8 @@ final class DependencyGraph {
     static final int WR = 2;
     static final int RW = 4;
     static final int ALL = WW | WR | RW;
+    /** Real-time order: the edge's source was acknowledged before its target was invoked. */
+    static final int RT = 8;
 
     /** The edge between two nodes, with every type it has and, per type, the first evidence for it. */
     static final class Edge {
@@ -24,9 +26,9 @@ final class DependencyGraph {
         final int to;
         int mask;
         /** Per type (index {@link #slot}): the key and the two elements that show the dependency. */
-        final int[] key = new int[3];
-        final int[] first = new int[3];
-        final int[] second = new int[3];
+        final int[] key = new int[4];
+        final int[] first = new int[4];
+        final int[] second = new int[4];
 
         Edge(int from, int to) {
             this.from = from;
@@ -202,9 +204,9 @@ final class DependencyGraph {
                     continue;
                 }
                 int types = e.mask & pathMask;
-                int plain = types & (WW | WR);
+                int plain = types & (WW | WR | RT);
                 if (plain != 0) {
-                    visit(state, e.to * 2 + layer, e, (plain & WW) != 0 ? WW : WR, queue);
+                    visit(state, e.to * 2 + layer, e, (plain & WW) != 0 ? WW : (plain & WR) != 0 ? WR : RT, queue);
                 }
                 if ((types & RW) != 0) {
                     visit(state, e.to * 2 + 1, e, RW, queue);

@@ -11,9 +11,18 @@ import java.util.List;
 public final class History {
     private final List<TxnRecord> txns = new ArrayList<>();
 
-    /** Records a transaction and returns it with its id. */
-    public synchronized TxnRecord add(int thread, TxnRecord.Outcome outcome, List<Op> ops, String note) {
-        TxnRecord record = new TxnRecord(txns.size(), thread, outcome, ops, note);
+    /** Records a transaction, its times unknown, and returns it with its id. */
+    public TxnRecord add(int thread, TxnRecord.Outcome outcome, List<Op> ops, String note) {
+        return add(thread, outcome, ops, note, TxnRecord.NO_TIME, TxnRecord.NO_TIME);
+    }
+
+    /**
+     * Records a transaction invoked at {@code startNanos} and acknowledged at {@code endNanos} (the
+     * client's monotonic clock; {@link TxnRecord#NO_TIME} if unknown) and returns it with its id.
+     */
+    public synchronized TxnRecord add(int thread, TxnRecord.Outcome outcome, List<Op> ops, String note, long startNanos,
+            long endNanos) {
+        TxnRecord record = new TxnRecord(txns.size(), thread, outcome, ops, note, startNanos, endNanos);
         txns.add(record);
         return record;
     }
@@ -21,6 +30,11 @@ public final class History {
     /** Records a committed transaction (thread 0): for hand-built histories. */
     public TxnRecord committed(Op... ops) {
         return add(0, TxnRecord.Outcome.COMMITTED, Arrays.asList(ops), "");
+    }
+
+    /** Records a committed transaction (thread 0) invoked at {@code start} and acknowledged at {@code end}. */
+    public TxnRecord committedAt(long start, long end, Op... ops) {
+        return add(0, TxnRecord.Outcome.COMMITTED, Arrays.asList(ops), "", start, end);
     }
 
     /** Records an aborted transaction (thread 0): for hand-built histories. */

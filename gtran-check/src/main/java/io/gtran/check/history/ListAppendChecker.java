@@ -1,6 +1,7 @@
 package io.gtran.check.history;
 
 import static io.gtran.check.history.DependencyGraph.ALL;
+import static io.gtran.check.history.DependencyGraph.RT;
 import static io.gtran.check.history.DependencyGraph.RW;
 import static io.gtran.check.history.DependencyGraph.WR;
 import static io.gtran.check.history.DependencyGraph.WW;
@@ -37,6 +38,11 @@ import java.util.TreeMap;
  *       which another appended the next element).
  *   <li>Tarjan SCCs; inside each, a shortest cycle of each shape: ww only (G0), ww and wr with at
  *       least one wr (G1c), exactly one rw (G-single), two or more rw (G2).
+ *   <li>Real-time order, for transactions whose invocation and acknowledgement the client timed:
+ *       an rt edge from each transaction acknowledged before another was invoked (only those not
+ *       implied by others, Elle's frontier), and a cycle through at least one rt edge with at most
+ *       one rw is G-realtime (a transaction missed one acknowledged before it began); with two or
+ *       more rw it is reported as G2, which snapshot isolation allows.
  * </ol>
  * Aborted transactions are never graph nodes: their reads are ignored, their appends only count
  * for G1a. One cycle anomaly is reported per component and kind; incompatible orders once per key.
@@ -129,7 +135,10 @@ public final class ListAppendChecker {
             checkReads(k);
             inferOrder(k);
         }
-        findCycles(buildGraph());
+        DependencyGraph graph = buildGraph();
+        findCycles(graph);
+        addRealTimeOrder(graph);
+        findRealTimeCycles(graph);
         anomalies.sort(Comparator.comparing(Anomaly::kind));
         return anomalies;
     }
@@ -340,6 +349,70 @@ public final class ListAppendChecker {
         }
     }
 
+    // ---------------------------------------------------------------- real time
+
+    /**
+     * Adds an rt edge from every committed transaction acknowledged before another was invoked,
+     * leaving out those implied by a chain of others: at each invocation, from the *frontier*
+     * (acknowledged transactions no later acknowledged one was invoked after); an acknowledgement
+     * takes the transactions its invocation saw out of the frontier. A tie in time is no order.
+     */
+    private void addRealTimeOrder(DependencyGraph graph) {
+        List<long[]> events = new ArrayList<>(); // time, 0 = invoked / 1 = acknowledged, node
+        for (int n = 0; n < committed.size(); n++) {
+            TxnRecord t = committed.get(n);
+            if (t.timed()) {
+                events.add(new long[] {t.startNanos(), 0, n});
+                events.add(new long[] {t.endNanos(), 1, n});
+            }
+        }
+        events.sort(Comparator.<long[]>comparingLong(e -> e[0]).thenComparingLong(e -> e[1]));
+        List<Integer> frontier = new ArrayList<>();
+        Map<Integer, List<Integer>> sawAtStart = new HashMap<>();
+        for (long[] e : events) {
+            int n = (int) e[2];
+            if (e[1] == 0) {
+                List<Integer> before = List.copyOf(frontier);
+                sawAtStart.put(n, before);
+                for (int p : before) {
+                    graph.add(p, n, RT, -1, -1, -1);
+                }
+            } else {
+                List<Integer> before = sawAtStart.remove(n);
+                if (before != null) {
+                    frontier.removeAll(before);
+                }
+                frontier.add(n);
+            }
+        }
+    }
+
+    private void findRealTimeCycles(DependencyGraph graph) {
+        int[] withRt = graph.components(ALL | RT);
+        for (int[] group : DependencyGraph.nonTrivial(withRt)) {
+            int id = withRt[group[0]];
+            List<Edge> rt = new ArrayList<>();
+            for (int n : group) {
+                for (Edge e : graph.out(n)) {
+                    if ((e.mask & RT) != 0 && withRt[e.to] == id) {
+                        rt.add(e);
+                    }
+                }
+            }
+            List<Step> cycle = null;
+            for (int i = 0; i < Math.min(rt.size(), CYCLE_TRIES) && cycle == null; i++) {
+                cycle = graph.cycle(rt.get(i), RT, withRt, id, WW | WR | RT, 0);
+            }
+            for (int i = 0; i < Math.min(rt.size(), CYCLE_TRIES) && cycle == null; i++) {
+                cycle = graph.cycle(rt.get(i), RT, withRt, id, ALL | RT, 1);
+            }
+            if (cycle != null) {
+                long rw = cycle.stream().filter(step -> step.type() == RW).count();
+                reportCycle(rw <= 1 ? Kind.REALTIME : Kind.G2, cycle);
+            }
+        }
+    }
+
     private static List<Step> firstCycle(DependencyGraph graph, List<Edge> starts, int[] component, int id, int pathMask, int pathRw) {
         for (int i = 0; i < Math.min(starts.size(), CYCLE_TRIES); i++) {
             List<Step> cycle = graph.cycle(starts.get(i), RW, component, id, pathMask, pathRw);
@@ -385,7 +458,9 @@ public final class ListAppendChecker {
         int first = e.first[s];
         int second = e.second[s];
         String why;
-        if (step.type() == WW) {
+        if (step.type() == RT) {
+            why = "rt(acknowledged before the next was invoked)";
+        } else if (step.type() == WW) {
             why = "ww(k" + key + ": " + second + " appended right after " + first + ")";
         } else if (step.type() == WR) {
             why = "wr(k" + key + ": read a list ending in " + first + ")";

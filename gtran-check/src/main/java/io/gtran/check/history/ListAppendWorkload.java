@@ -220,6 +220,7 @@ public final class ListAppendWorkload {
         List<Op> done = new ArrayList<>(count);
         int engine = thread % engines.size();
         int listKey = listKeys[engine];
+        long start = System.nanoTime(); // invoked: real-time order is taken on this JVM's one clock
         Transaction t = engines.get(engine).begin(settings.isolation());
         String reason;
         try {
@@ -236,7 +237,8 @@ public final class ListAppendWorkload {
                 }
             }
             t.commit();
-            return history.add(thread, TxnRecord.Outcome.COMMITTED, done, note(t, "commit=" + t.commitTime()));
+            return history.add(thread, TxnRecord.Outcome.COMMITTED, done, note(t, "commit=" + t.commitTime()), start,
+                    System.nanoTime());
         } catch (TransactionConflictException e) {
             reason = "aborted: " + e.kind();
         } catch (CommitOutcomeUnknownException e) {
@@ -244,7 +246,7 @@ public final class ListAppendWorkload {
             if (awaitDecided(t)) {
                 if (t.isCommitted()) {
                     return history.add(thread, TxnRecord.Outcome.COMMITTED, done, note(t, "commit=" + t.commitTime()
-                            + " (outcome known late)"));
+                            + " (outcome known late)"), start, System.nanoTime());
                 }
                 reason = "aborted: outcome known late";
             } else {
@@ -261,11 +263,12 @@ public final class ListAppendWorkload {
                 t.rollback();
             }
             if (t.isCommitted()) {
-                return history.add(thread, TxnRecord.Outcome.COMMITTED, done, note(t, "commit=" + t.commitTime() + " error: " + e));
+                return history.add(thread, TxnRecord.Outcome.COMMITTED, done, note(t, "commit=" + t.commitTime() + " error: " + e),
+                        start, System.nanoTime());
             }
             reason = "error: " + e;
         }
-        return history.add(thread, TxnRecord.Outcome.ABORTED, done, note(t, reason));
+        return history.add(thread, TxnRecord.Outcome.ABORTED, done, note(t, reason), start, System.nanoTime());
     }
 
     /** Waits, bounded, for a transaction whose commit outcome was unknown to be committed or aborted. */

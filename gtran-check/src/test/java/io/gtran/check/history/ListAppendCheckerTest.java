@@ -198,9 +198,51 @@ class ListAppendCheckerTest {
         assertThrows(IllegalArgumentException.class, () -> ListAppendChecker.check(h));
     }
 
-    /** A random serial history (one transaction at a time against a map), with aborts, is clean. */
+    /** G-realtime: T2 began after T1 was acknowledged and still read X without T1's append. */
+    @Test
+    void aReadMissingAnAppendAcknowledgedBeforeItBeganIsRealTimeAnomaly() {
+        TxnRecord t1 = h.committedAt(0, 10, append(X, 1));
+        TxnRecord t2 = h.committedAt(20, 30, read(X));
+        h.committedAt(40, 50, read(X, 1)); // a later read shows the order of X's elements
+        List<Anomaly> anomalies = ListAppendChecker.check(h);
+        assertOnly(Kind.REALTIME, anomalies);
+        assertEquals(Set.of(t1.id(), t2.id()), ids(anomalies.get(0)));
+        assertTrue(anomalies.get(0).explanation().contains("-rt("), anomalies.get(0).explanation());
+    }
+
+    /** Overlapping in time, or a time unknown, T2 may be ordered before T1: serializable, no real-time order. */
+    @Test
+    void overlappingOrUntimedTransactionsHaveNoRealTimeOrder() {
+        h.committedAt(0, 10, append(X, 1));
+        h.committedAt(5, 30, read(X));
+        h.committedAt(10, 40, read(X)); // invoked the instant T1 was acknowledged: no order
+        h.committed(append(Y, 1));
+        h.committedAt(50, 60, read(Y));
+        h.committedAt(70, 80, read(X, 1), read(Y, 1));
+        assertEquals(List.of(), ListAppendChecker.check(h));
+    }
+
+    /** Real-time order is transitive: T1 before T3 before T2 orders T1 before T2, though only adjacent edges are drawn. */
+    @Test
+    void realTimeOrderIsTransitive() {
+        TxnRecord t1 = h.committedAt(0, 10, append(X, 1));
+        TxnRecord t3 = h.committedAt(11, 12, append(Y, 1));
+        TxnRecord t2 = h.committedAt(20, 30, read(X));
+        h.committedAt(40, 50, read(X, 1));
+        List<Anomaly> anomalies = ListAppendChecker.check(h);
+        assertOnly(Kind.REALTIME, anomalies);
+        assertEquals(Set.of(t1.id(), t2.id(), t3.id()), ids(anomalies.get(0)));
+    }
+
+    /** A random serial history (one transaction at a time against a map), with aborts, is clean, timed or not. */
     @Test
     void serialHistoryIsClean() {
+        assertEquals(List.of(), ListAppendChecker.check(serialHistory(false)));
+        assertEquals(List.of(), ListAppendChecker.check(serialHistory(true)));
+    }
+
+    private static History serialHistory(boolean timed) {
+        History h = new History();
         Random random = new Random(42);
         Map<Integer, List<Integer>> store = new HashMap<>();
         Map<Integer, Integer> next = new HashMap<>();
@@ -225,9 +267,13 @@ class ListAppendCheckerTest {
             } else {
                 store.clear();
                 store.putAll(view);
-                h.committed(ops.toArray(Op[]::new));
+                if (timed) {
+                    h.committedAt(10L * t, 10L * t + 5, ops.toArray(Op[]::new));
+                } else {
+                    h.committed(ops.toArray(Op[]::new));
+                }
             }
         }
-        assertEquals(List.of(), ListAppendChecker.check(h));
+        return h;
     }
 }

@@ -1,8 +1,10 @@
 package io.gtran.txn.clock;
 
 import io.gtran.storage.Settings;
+import io.gtran.txn.agent.TimeSource;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The synchronised clock's settings, {@code gtran.clock.*}: how often a node asks the clock master
@@ -25,12 +27,19 @@ public final class ClockConfig {
      */
     public static final String WAIT_LIMIT_MS = "gtran.clock.wait-limit-ms";
     public static final int WAIT_LIMIT_MS_DEFAULT = 5_000;
+    /**
+     * Whether a timestamp waits out its uncertainty (true); off breaks real-time order across
+     * nodes, only to show the history checker's real-time check finds it
+     * ({@link SyncedClock#withoutUncertaintyWait}).
+     */
+    public static final String UNCERTAINTY_WAIT = "gtran.clock.uncertainty-wait";
 
-    private static final Set<String> KNOWN = Set.of(SYNC_INTERVAL_MS, DRIFT_PPM, WAIT_LIMIT_MS);
+    private static final Set<String> KNOWN = Set.of(SYNC_INTERVAL_MS, DRIFT_PPM, WAIT_LIMIT_MS, UNCERTAINTY_WAIT);
 
     private final int syncIntervalMs;
     private final int driftPpm;
     private final int waitLimitMs;
+    private final boolean uncertaintyWait;
     private final Map<String, Object> effective;
 
     private ClockConfig(Map<String, ?> raw) {
@@ -38,6 +47,7 @@ public final class ClockConfig {
         syncIntervalMs = settings.integer(SYNC_INTERVAL_MS, SYNC_INTERVAL_MS_DEFAULT, 1, 60_000);
         driftPpm = settings.integer(DRIFT_PPM, DRIFT_PPM_DEFAULT, 0, 99_999);
         waitLimitMs = settings.integer(WAIT_LIMIT_MS, WAIT_LIMIT_MS_DEFAULT, 1, 600_000);
+        uncertaintyWait = settings.bool(UNCERTAINTY_WAIT, true);
         if (waitLimitMs <= syncIntervalMs) {
             throw new IllegalArgumentException("configuration " + WAIT_LIMIT_MS + " must exceed " + SYNC_INTERVAL_MS + ": "
                     + WAIT_LIMIT_MS + "=" + waitLimitMs + " " + SYNC_INTERVAL_MS + "=" + syncIntervalMs);
@@ -69,6 +79,13 @@ public final class ClockConfig {
 
     public int waitLimitMs() {
         return waitLimitMs;
+    }
+
+    /** This node's clock under these settings. */
+    public SyncedClock clockFor(int node, TimeSource time) {
+        long waitLimitNanos = TimeUnit.MILLISECONDS.toNanos(waitLimitMs);
+        return uncertaintyWait ? new SyncedClock(node, time, drift(), waitLimitNanos)
+                : SyncedClock.withoutUncertaintyWait(node, time, drift(), waitLimitNanos);
     }
 
     /** Every key with the value in force, defaults included. */

@@ -34,10 +34,16 @@ class SyncedClockTest {
         int master = 0;
 
         World(long seed) {
+            this(seed, true);
+        }
+
+        /** {@code uncertaintyWait} false: the followers' clocks hand out {@code U} without waiting for {@code L} to pass it. */
+        World(long seed, boolean uncertaintyWait) {
             this.seed = seed;
             this.random = new Random(seed);
             for (int n = 0; n < 3; n++) {
-                clocks[n] = new SyncedClock(n, times[n], SyncedClock.DEFAULT_DRIFT, LIMIT);
+                clocks[n] = uncertaintyWait || n == 0 ? new SyncedClock(n, times[n], SyncedClock.DEFAULT_DRIFT, LIMIT)
+                        : SyncedClock.withoutUncertaintyWait(n, times[n], SyncedClock.DEFAULT_DRIFT, LIMIT);
             }
             clocks[0].becomeMaster();
             clocks[1].follow(0);
@@ -144,6 +150,20 @@ class SyncedClockTest {
             order.took(2, behind.next());
         }
         assertFalse(order.violations().isEmpty(), "the check must catch a 200 ms skew");
+    }
+
+    /**
+     * The same world with the followers' uncertainty wait off (gtran.clock.uncertainty-wait=false):
+     * a follower's {@code U} is above the master's time, so a timestamp the master takes right
+     * after can fall below it. Real-time order breaks: the wait is what keeps it.
+     */
+    @Test
+    @Timeout(60)
+    void withoutTheUncertaintyWaitTimestampsBreakRealTimeOrder() {
+        World world = new World(1, false);
+        RealTimeOrder order = new RealTimeOrder();
+        world.run(10_000, order, () -> { });
+        assertFalse(order.violations().isEmpty(), "seed=1: no timestamp out of real-time order without the wait");
     }
 
     /**
