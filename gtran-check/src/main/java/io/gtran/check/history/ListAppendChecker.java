@@ -334,18 +334,11 @@ public final class ListAppendChecker {
         }
         for (int[] group : DependencyGraph.nonTrivial(all)) {
             int id = all[group[0]];
-            List<Edge> rw = new ArrayList<>();
-            for (int n : group) {
-                for (Edge e : graph.out(n)) {
-                    if ((e.mask & RW) != 0 && all[e.to] == id) {
-                        rw.add(e);
-                    }
-                }
-            }
+            List<Edge> rw = internalEdges(graph, group, all, RW);
             // An rw edge inside a ww/wr component surely closes a G-single cycle: try those first.
             rw.sort(Comparator.comparing(e -> wwwr[e.from] == wwwr[e.to] ? 0 : 1));
-            reportCycle(Kind.G_SINGLE, firstCycle(graph, rw, all, id, WW | WR, 0));
-            reportCycle(Kind.G2, firstCycle(graph, rw, all, id, ALL, 1));
+            reportCycle(Kind.G_SINGLE, firstCycle(graph, rw, RW, all, id, WW | WR, 0));
+            reportCycle(Kind.G2, firstCycle(graph, rw, RW, all, id, ALL, 1));
         }
     }
 
@@ -391,20 +384,10 @@ public final class ListAppendChecker {
         int[] withRt = graph.components(ALL | RT);
         for (int[] group : DependencyGraph.nonTrivial(withRt)) {
             int id = withRt[group[0]];
-            List<Edge> rt = new ArrayList<>();
-            for (int n : group) {
-                for (Edge e : graph.out(n)) {
-                    if ((e.mask & RT) != 0 && withRt[e.to] == id) {
-                        rt.add(e);
-                    }
-                }
-            }
-            List<Step> cycle = null;
-            for (int i = 0; i < Math.min(rt.size(), CYCLE_TRIES) && cycle == null; i++) {
-                cycle = graph.cycle(rt.get(i), RT, withRt, id, WW | WR | RT, 0);
-            }
-            for (int i = 0; i < Math.min(rt.size(), CYCLE_TRIES) && cycle == null; i++) {
-                cycle = graph.cycle(rt.get(i), RT, withRt, id, ALL | RT, 1);
+            List<Edge> rt = internalEdges(graph, group, withRt, RT);
+            List<Step> cycle = firstCycle(graph, rt, RT, withRt, id, WW | WR | RT, 0);
+            if (cycle == null) {
+                cycle = firstCycle(graph, rt, RT, withRt, id, ALL | RT, 1);
             }
             if (cycle != null) {
                 long rw = cycle.stream().filter(step -> step.type() == RW).count();
@@ -413,9 +396,24 @@ public final class ListAppendChecker {
         }
     }
 
-    private static List<Step> firstCycle(DependencyGraph graph, List<Edge> starts, int[] component, int id, int pathMask, int pathRw) {
+    /** The edges of {@code type} between two nodes of the group's component. */
+    private static List<Edge> internalEdges(DependencyGraph graph, int[] group, int[] component, int type) {
+        List<Edge> edges = new ArrayList<>();
+        for (int n : group) {
+            for (Edge e : graph.out(n)) {
+                if ((e.mask & type) != 0 && component[e.to] == component[n]) {
+                    edges.add(e);
+                }
+            }
+        }
+        return edges;
+    }
+
+    /** The first cycle found starting with one of {@code starts} (used as {@code startType}), trying at most {@value #CYCLE_TRIES}. */
+    private static List<Step> firstCycle(DependencyGraph graph, List<Edge> starts, int startType, int[] component, int id,
+            int pathMask, int pathRw) {
         for (int i = 0; i < Math.min(starts.size(), CYCLE_TRIES); i++) {
-            List<Step> cycle = graph.cycle(starts.get(i), RW, component, id, pathMask, pathRw);
+            List<Step> cycle = graph.cycle(starts.get(i), startType, component, id, pathMask, pathRw);
             if (cycle != null) {
                 return cycle;
             }
@@ -425,14 +423,8 @@ public final class ListAppendChecker {
 
     /** An edge with {@code type} between two nodes of the group's component, or null. */
     private static Edge internalEdge(DependencyGraph graph, int[] group, int[] component, int type) {
-        for (int n : group) {
-            for (Edge e : graph.out(n)) {
-                if ((e.mask & type) != 0 && component[e.to] == component[n]) {
-                    return e;
-                }
-            }
-        }
-        return null;
+        List<Edge> edges = internalEdges(graph, group, component, type);
+        return edges.isEmpty() ? null : edges.get(0);
     }
 
     private void reportCycle(Kind kind, List<Step> cycle) {
