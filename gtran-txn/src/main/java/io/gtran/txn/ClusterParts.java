@@ -10,8 +10,12 @@ import io.gtran.txn.common.ElementNotFoundException;
 import io.gtran.txn.common.Isolation;
 import io.gtran.txn.common.TransactionConflictException;
 import io.gtran.txn.common.TxnWords;
+import io.gtran.txn.membership.HeardMajority;
+import io.gtran.txn.membership.LossQuorum;
+import io.gtran.txn.membership.MemberGroup;
 import io.gtran.txn.membership.MemberView;
 import io.gtran.txn.membership.Membership;
+import io.gtran.txn.membership.MembershipLog;
 import io.gtran.txn.protocol.Family;
 import io.gtran.txn.protocol.NodeMailbox;
 import io.gtran.txn.protocol.Op;
@@ -75,6 +79,10 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     private final Membership members;
     private final MemberView view;
     private volatile AgentHandle heartbeat;
+    /** The membership group's log and this node's part of the group, or null (a cluster in one JVM). */
+    private final MembershipLog groupLog;
+    private final MemberGroup group;
+    private volatile AgentHandle groupAgent;
     private volatile boolean closed;
     private final Chains chains;
 
@@ -95,7 +103,11 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         }
     }
 
-    ClusterParts(TransactionEngine engine, Fabric fabric) {
+    /**
+     * @param groupLog the membership group's log that decides losses ({@link MemberGroup}), or null
+     *     for a cluster in one JVM, whose members decide by {@link HeardMajority}
+     */
+    ClusterParts(TransactionEngine engine, Fabric fabric, MembershipLog groupLog) {
         this.engine = engine;
         this.fabric = fabric;
         this.node = fabric.localNode();
@@ -110,7 +122,10 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         mailbox.onHeard(view::heard);
         mailbox.on(Family.MEMBER, view::onMessage);
         mailbox.on(Family.OPS, this::onMessage);
-        this.messenger = new CommitMessenger(mailbox, this, engine.config().remoteTimeoutMs, COMMIT_TICK_MS, view::hasMajority,
+        this.groupLog = groupLog;
+        this.group = groupLog == null ? null : new MemberGroup(view, node, members.nodes(), groupLog, lease);
+        LossQuorum quorum = group != null ? group : new HeardMajority(view);
+        this.messenger = new CommitMessenger(mailbox, this, engine.config().remoteTimeoutMs, COMMIT_TICK_MS, quorum,
                 lease + lease / 5, engine.config().decidedKeepMs, engine.agents());
         view.attach(messenger);
         messenger.onActedOn(view::actedOn);
@@ -119,8 +134,22 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
 
     /** Starts taking messages and sending heartbeats (after the engine has set its dictionaries' authority). */
     void start() {
+        if (group != null) {
+            try {
+                group.start(); // an applied loss counts before any message of the lost member is taken
+            } catch (RuntimeException e) {
+                close(); // the Ratis server could not start (a port taken, a directory not writable): it names why
+                throw e;
+            }
+            groupAgent = engine.agents().start(group.agent());
+        }
         mailbox.start();
         heartbeat = engine.agents().start(view.heartbeat());
+    }
+
+    /** The membership group, for {@code status}; null for a cluster in one JVM. */
+    MemberGroup group() {
+        return group;
     }
 
     /** The node's one mailbox, for the roles outside the transaction engine (the clock's synchronisation). */
@@ -553,6 +582,13 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         }
         closed = true;
         view.close();
+        if (group != null) {
+            group.close();
+            if (groupAgent != null) {
+                groupAgent.close();
+            }
+            groupLog.close();
+        }
         messenger.close();
         if (heartbeat != null) {
             heartbeat.close();

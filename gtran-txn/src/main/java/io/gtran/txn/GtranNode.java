@@ -12,8 +12,18 @@ import io.gtran.txn.clock.ClockConfig;
 import io.gtran.txn.clock.ClockSync;
 import io.gtran.txn.clock.LocalClock;
 import io.gtran.txn.clock.SyncedClock;
+import io.gtran.txn.membership.GroupConfig;
+import io.gtran.txn.membership.MemberGroup;
 import io.gtran.txn.membership.MemberView;
 import io.gtran.txn.membership.Membership;
+import io.gtran.txn.membership.MembershipLog;
+import io.gtran.txn.membership.RatisMembershipLog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
@@ -96,15 +106,45 @@ public final class GtranNode implements AutoCloseable {
 
     /** What a node is made of, read from settings before anything is created. */
     private record Plan(StoreConfig store, TxnConfig txn, ClockConfig clock, Membership members, TimeSource time,
-            NodeFaults faults) {
+            NodeFaults faults, Group group) {
         static Plan of(Map<String, ?> settings, Membership members, TimeSource time) {
             return new Plan(StoreConfig.from(settings), TxnConfig.from(settings), ClockConfig.from(settings), members, time,
-                    null);
+                    null, null);
         }
 
         /** This plan with the node's faults and time steered by {@code control}. */
         Plan steeredBy(NodeFaults control) {
-            return new Plan(store, txn, clock, members, control.time(), control);
+            return new Plan(store, txn, clock, members, control.time(), control, group);
+        }
+
+        /** This plan with its losses decided by the membership group at {@code addresses}. */
+        Plan withGroup(GroupConfig config, Map<Integer, InetSocketAddress> addresses) {
+            return new Plan(store, txn, clock, members, time, faults, new Group(config, addresses));
+        }
+    }
+
+    /** Where a networked node's part of the membership group runs (docs/cluster-transactions.md). */
+    private record Group(GroupConfig config, Map<Integer, InetSocketAddress> addresses) {
+        /** Starts nothing yet: the engine starts the log when it starts taking messages. */
+        MembershipLog open(int self) {
+            InetSocketAddress address = addresses.get(self);
+            Path dir = config.dirOf(self, address);
+            deleteRecursively(dir); // the group's log is not kept across restarts yet (issue 36): a fresh member
+            return new RatisMembershipLog(self, addresses, dir, GroupConfig.PROPOSE_TIMEOUT_MS);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot clear the membership group's directory " + dir + " ("
+                    + GroupConfig.DIR + "): " + e, e);
         }
     }
 
@@ -127,7 +167,9 @@ public final class GtranNode implements AutoCloseable {
         if (fabricSettings != null) {
             ClusterConfig clusterConfig = ClusterConfig.fromProperties(fabricSettings);
             requireSameNode(clusterConfig.localNode(), nodeId);
-            Plan plan = Plan.of(settings, Membership.of(clusterConfig, settings), time);
+            GroupConfig groupConfig = GroupConfig.from(settings);
+            Plan plan = Plan.of(settings, Membership.of(clusterConfig, settings), time)
+                    .withGroup(groupConfig, groupConfig.addresses(clusterConfig.nodes()));
             java.nio.file.Path control = NodeFaults.path(settings);
             NodeFaults.Provider faultsProvider = control == null ? null : NodeFaults.provider(control);
             Fabric fabric = Fabrics.start(clusterConfig);
@@ -213,6 +255,7 @@ public final class GtranNode implements AutoCloseable {
         GraphStore store = null;
         ClockSync clockSync = null;
         TransactionEngine engine = null;
+        MembershipLog groupLog = null;
         try {
             store = GraphStore.open(plan.store());
             Clock clock;
@@ -223,7 +266,10 @@ public final class GtranNode implements AutoCloseable {
                 synced = plan.clock().clockFor(fabric.localNode(), plan.time());
                 clock = synced;
             }
-            engine = TransactionEngine.open(store, fabric, plan.txn(), clock, plan.members(), plan.time());
+            if (plan.group() != null && !plan.members().isSingle()) {
+                groupLog = plan.group().open(fabric.localNode());
+            }
+            engine = TransactionEngine.open(store, fabric, plan.txn(), clock, plan.members(), plan.time(), groupLog);
             if (synced != null) {
                 // on the node's one mailbox, which takes clock messages from now on (one sent before is a lost one)
                 clockSync = new ClockSync(engine.clusterParts().mailbox(), synced, plan.time(),
@@ -264,6 +310,9 @@ public final class GtranNode implements AutoCloseable {
             }
             if (engine != null) {
                 engine.close();
+            }
+            if (groupLog != null) {
+                groupLog.close(); // closed by the engine too, if it opened: closing twice is a no-op
             }
             if (clockSync != null) {
                 clockSync.close();
@@ -431,6 +480,23 @@ public final class GtranNode implements AutoCloseable {
      * @param uncertaintyMicros half the width of the interval for the master's time; -1 while unsynced
      */
     public record ClockState(boolean synced, int master, long uncertaintyMicros) {
+    }
+
+    /**
+     * The membership group as this node sees it: who leads it and in which term, and whom its log
+     * counts lost; null where no group decides (a node alone, a cluster in one JVM).
+     */
+    public GroupStatus groupStatus() {
+        MemberGroup group = engine.clusterParts() == null ? null : engine.clusterParts().group();
+        if (group == null) {
+            return null;
+        }
+        MembershipLog.GroupState state = group.state();
+        return new GroupStatus(state.leader(), state.term(), state.role(), List.copyOf(group.lost()));
+    }
+
+    /** What {@link #groupStatus} found; {@code leader} is -1 while none is known. */
+    public record GroupStatus(int leader, long term, String role, List<Integer> lost) {
     }
 
     /**

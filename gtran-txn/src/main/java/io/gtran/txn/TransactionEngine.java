@@ -16,6 +16,7 @@ import io.gtran.txn.local.RecentCommittedTable;
 import io.gtran.txn.local.StatusTable;
 import io.gtran.txn.membership.ClusterWatermark;
 import io.gtran.txn.membership.Membership;
+import io.gtran.txn.membership.MembershipLog;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -64,7 +65,7 @@ public final class TransactionEngine implements AutoCloseable {
     private volatile boolean closed;
 
     private TransactionEngine(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members,
-            TimeSource time) {
+            TimeSource time, MembershipLog groupLog) {
         if (fabric.localNode() != store.nodeId()) {
             throw new IllegalArgumentException("fabric node and store node differ: fabric node=" + fabric.localNode()
                     + " store node=" + store.nodeId());
@@ -84,7 +85,7 @@ public final class TransactionEngine implements AutoCloseable {
         this.gc = new GarbageCollector(this, config);
         this.externalIds = new ExternalIds(store);
         this.mirrors = new Mirrors(store.nodeId());
-        this.clusterParts = members.isSingle() ? null : new ClusterParts(this, fabric);
+        this.clusterParts = members.isSingle() ? null : new ClusterParts(this, fabric, groupLog);
         if (clusterParts != null) {
             clusterParts.view().onLoss(clusterWatermark::lost);
             clusterParts.view().onRejoin(clusterWatermark::rejoined);
@@ -156,7 +157,16 @@ public final class TransactionEngine implements AutoCloseable {
      */
     public static TransactionEngine open(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members,
             TimeSource time) {
-        TransactionEngine engine = new TransactionEngine(store, fabric, config, clock, members, time);
+        return open(store, fabric, config, clock, members, time, null);
+    }
+
+    /**
+     * As above, losses decided by the membership group whose log is {@code groupLog} (null: by
+     * the heard-majority rule of a cluster in one JVM); the engine closes the log.
+     */
+    public static TransactionEngine open(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members,
+            TimeSource time, MembershipLog groupLog) {
+        TransactionEngine engine = new TransactionEngine(store, fabric, config, clock, members, time, groupLog);
         if (config.gc) {
             engine.gc.start();
         }

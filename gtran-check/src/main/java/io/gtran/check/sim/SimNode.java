@@ -4,6 +4,9 @@ import io.gtran.rdma.Message;
 import io.gtran.txn.agent.TimeSource;
 import io.gtran.txn.commit.CommitMessenger;
 import io.gtran.txn.common.TxnWords;
+import io.gtran.txn.membership.HeardMajority;
+import io.gtran.txn.membership.LossQuorum;
+import io.gtran.txn.membership.MemberGroup;
 import io.gtran.txn.membership.MemberView;
 import io.gtran.txn.protocol.Family;
 import io.gtran.txn.protocol.NodeMailbox;
@@ -69,7 +72,18 @@ final class SimNode {
         mailbox.onHeard(view::heard);
         mailbox.on(Family.MEMBER, view::onMessage);
         mailbox.on(Family.OPS, this::onOpsMessage);
-        this.messenger = new CommitMessenger(mailbox, shard, Simulation.VOTE_TIMEOUT_MS, Simulation.TICK_MS, view::hasMajority,
+        LossQuorum quorum;
+        if (sim.lossRule() == LossRule.GROUP) {
+            List<Integer> members = new java.util.ArrayList<>(others);
+            members.add(id);
+            MemberGroup group = new MemberGroup(view, id, members, sim.group().logOf(id), Simulation.LEASE_MS);
+            group.start();
+            host.start(group.agent());
+            quorum = group;
+        } else {
+            quorum = new HeardMajority(view);
+        }
+        this.messenger = new CommitMessenger(mailbox, shard, Simulation.VOTE_TIMEOUT_MS, Simulation.TICK_MS, quorum,
                 Simulation.LEASE_MS + Simulation.LEASE_MS / 5, Simulation.FORGET_MS, host);
         view.attach(messenger);
         mailbox.start();

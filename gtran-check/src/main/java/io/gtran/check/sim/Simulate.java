@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 
 /**
- * {@code bin/gtran check simulate --nodes N --schedules K [--seed S] [--faults LIST] [--max-faults M]}: runs K
+ * {@code bin/gtran check simulate --nodes N --schedules K [--seed S] [--faults LIST] [--max-faults M]
+ * [--loss-rule group|heard]}: runs K
  * simulated schedules of N nodes (schedule i from seed S+i; S is drawn and printed if not given),
  * on every core, prints each failing schedule with its seed, its faults and how to replay it, and
  * ends with {@code SIMULATION nodes=N schedules=K violations=V seed=S}. Exit status 1 if a schedule
@@ -22,13 +23,15 @@ public final class Simulate {
     }
 
     /** What the command line asks for. */
-    record Options(int nodes, int schedules, long seed, Set<Fault> faults, int maxFaults, boolean verbose, boolean log) {
+    record Options(int nodes, int schedules, long seed, Set<Fault> faults, int maxFaults, LossRule lossRule, boolean verbose,
+            boolean log) {
         static Options parse(String[] args) {
             int nodes = 3;
             int schedules = 1000;
             Long seed = null;
             Set<Fault> faults = Fault.DEFAULT;
             int maxFaults = 3;
+            LossRule lossRule = LossRule.GROUP;
             boolean verbose = false;
             boolean log = false;
             for (int i = 0; i < args.length; i++) {
@@ -51,12 +54,13 @@ public final class Simulate {
                     case "--seed" -> seed = longNumber(arg, value);
                     case "--faults" -> faults = Fault.parse(value);
                     case "--max-faults" -> maxFaults = number(arg, value, 1, 20);
+                    case "--loss-rule" -> lossRule = LossRule.parse(value);
                     default -> throw new IllegalArgumentException("unknown option " + arg
-                            + "; options: --nodes N --schedules K [--seed S] [--faults LIST] [--max-faults M] [--verbose] [--log]");
+                            + "; options: --nodes N --schedules K [--seed S] [--faults LIST] [--max-faults M] [--loss-rule group|heard] [--verbose] [--log]");
                 }
             }
             return new Options(nodes, schedules, seed != null ? seed : new java.security.SecureRandom().nextLong() >>> 16, faults,
-                    maxFaults, verbose, log);
+                    maxFaults, lossRule, verbose, log);
         }
 
         private static int number(String option, String value, int min, int max) {
@@ -107,7 +111,8 @@ public final class Simulate {
         AtomicLong events = new AtomicLong();
         AtomicLong inDoubt = new AtomicLong();
         LongStream.range(0, options.schedules()).parallel().forEach(i -> {
-            Simulation.Result result = new Simulation(options.seed() + i, options.nodes(), options.faults(), options.maxFaults()).run();
+            Simulation.Result result = new Simulation(options.seed() + i, options.nodes(), options.faults(), options.maxFaults(),
+                    options.lossRule()).run();
             committed.addAndGet(result.committed());
             events.addAndGet(result.events());
             inDoubt.addAndGet(result.inDoubt());
@@ -129,7 +134,7 @@ public final class Simulate {
             }
             out.println("  replay: bin/gtran check simulate --nodes " + options.nodes() + " --schedules 1 --seed " + result.seed()
                     + " --faults " + String.join(",", options.faults().stream().map(Fault::toString).toList())
-                    + " --max-faults " + options.maxFaults());
+                    + " --max-faults " + options.maxFaults() + " --loss-rule " + options.lossRule());
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         Summary summary = new Summary(options, failed, committed.get(), events.get(), millis);

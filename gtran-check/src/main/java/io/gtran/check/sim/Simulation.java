@@ -45,6 +45,9 @@ final class Simulation {
     private final Ledger ledger;
     private final SimNetwork network;
     private final SimNode[] nodes;
+    private final LossRule lossRule;
+    /** The membership group of {@link LossRule#GROUP}, or null. */
+    private final SimGroup group;
     private final int accounts;
     private final int lists;
     private final boolean[][] reported;
@@ -59,13 +62,20 @@ final class Simulation {
 
     /** As above, with one to {@code maxFaults} faults. */
     Simulation(long seed, int size, Set<Fault> faults, int maxFaults) {
+        this(seed, size, faults, maxFaults, LossRule.GROUP);
+    }
+
+    /** As above, losses decided by {@code lossRule}. */
+    Simulation(long seed, int size, Set<Fault> faults, int maxFaults, LossRule lossRule) {
         this.seed = seed;
+        this.lossRule = lossRule;
         this.maxFaults = maxFaults;
         this.size = size;
         this.faults = faults.isEmpty() ? EnumSet.noneOf(Fault.class) : EnumSet.copyOf(faults);
         this.random = new SplittableRandom(seed);
         this.ledger = new Ledger(size);
         this.network = new SimNetwork(size, scheduler, random.split());
+        this.group = lossRule == LossRule.GROUP ? new SimGroup(this, network, size) : null;
         this.accounts = 4 * size;
         this.lists = 2 * size;
         this.reported = new boolean[size][size];
@@ -93,6 +103,15 @@ final class Simulation {
 
     SimNode[] nodes() {
         return nodes;
+    }
+
+    LossRule lossRule() {
+        return lossRule;
+    }
+
+    /** The membership group (with {@link LossRule#GROUP}). */
+    SimGroup group() {
+        return group;
     }
 
     Set<Fault> faults() {
@@ -140,6 +159,9 @@ final class Simulation {
 
     /** Runs the schedule and checks it. */
     Result run() {
+        if (group != null) {
+            group.start();
+        }
         for (SimNode node : nodes) {
             node.client().next();
         }
@@ -164,7 +186,8 @@ final class Simulation {
             for (SimNode node : nodes) {
                 if (!node.isCrashed() && (!unsettled(node).isEmpty() || node.messenger().pendingRounds() > 0)) {
                     ledger.violation("node " + node.id() + " did not settle within " + SETTLE_MS + " ms: it holds the locks of "
-                            + hex(unsettled(node)) + " and " + node.messenger().pendingRounds() + " rounds");
+                            + hex(unsettled(node)) + " and " + node.messenger().pendingRounds() + " rounds ["
+                            + node.messenger().describePendingRounds() + "]");
                 }
             }
         }
@@ -369,7 +392,7 @@ final class Simulation {
         }
     }
 
-    private static long ms(long millis) {
+    static long ms(long millis) {
         return TimeUnit.MILLISECONDS.toNanos(millis);
     }
 

@@ -37,6 +37,35 @@ class SimulationTest {
         }
     }
 
+    /**
+     * Seed 320: one direction of the link between nodes 0 and 1 cut for half a second. Each end
+     * hears a majority (through node 2), so under the heard-majority rule both act on the other's
+     * loss: the coordinator aborts a round on its participant's loss while that participant's
+     * recovery commits it from every YES. With the group's log only the first loss counts, and an
+     * outcome a loss made contested is the one the log orders first.
+     */
+    @Test
+    @Timeout(60)
+    void aOneWayCutLetsBothEndsActUnlessTheGroupDecides() {
+        java.util.Set<Fault> oneway = EnumSet.of(Fault.ONEWAY);
+        Simulation.Result heard = new Simulation(320, 3, oneway, 1, LossRule.HEARD).run();
+        assertTrue(heard.faults().toString().contains("oneway"), heard.faults().toString());
+        assertFalse(heard.violations().isEmpty(), "the heard-majority rule keeps both decisions: " + heard);
+        Simulation.Result group = new Simulation(320, 3, oneway, 1, LossRule.GROUP).run();
+        assertEquals(heard.faults(), group.faults(), "the same schedule");
+        assertEquals(List.of(), group.violations());
+        assertTrue(group.committed() > 100, group.toString());
+    }
+
+    @Test
+    @Timeout(120)
+    void fiveNodesUnderEveryKindOfFaultKeepEveryDecisionWhole() {
+        for (long seed = 1; seed <= 150; seed++) {
+            Simulation.Result result = new Simulation(seed, 5, Fault.DEFAULT).run();
+            assertEquals(List.of(), result.violations(), "seed=" + seed + " faults=" + result.faults());
+        }
+    }
+
     @Test
     void theLedgerFindsAHalfCommitAndAnOutcomeTheClientWasNotTold() {
         Ledger ledger = new Ledger(2);
@@ -67,6 +96,9 @@ class SimulationTest {
         assertThrows(IllegalArgumentException.class, () -> Simulate.Options.parse(new String[] {"--nodes", "1"}));
         assertThrows(IllegalArgumentException.class, () -> Simulate.Options.parse(new String[] {"--schedules", "x"}));
         assertThrows(IllegalArgumentException.class, () -> Simulate.Options.parse(new String[] {"--seed"}));
+        IllegalArgumentException rule = assertThrows(IllegalArgumentException.class,
+                () -> Simulate.Options.parse(new String[] {"--loss-rule", "vote"}));
+        assertTrue(rule.getMessage().contains("group or heard"), rule.getMessage());
         IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
                 () -> Simulate.Options.parse(new String[] {"--node", "3"}));
         assertTrue(unknown.getMessage().contains("--node"), unknown.getMessage());

@@ -6,6 +6,7 @@ import io.gtran.txn.agent.AgentHandle;
 import io.gtran.txn.agent.AgentHost;
 import io.gtran.txn.agent.TimeSource;
 import io.gtran.txn.common.TxnWords;
+import io.gtran.txn.membership.LossQuorum;
 import io.gtran.txn.membership.MemberView;
 import io.gtran.txn.protocol.CommitMessage;
 import io.gtran.txn.protocol.Family;
@@ -49,14 +50,8 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         void apply(long txn, Outcome outcome, long commitTime);
     }
 
-    /** Whether this node may act on a peer's loss now: it has heard from a majority of the members lately. */
-    @FunctionalInterface
-    public interface Quorum {
-        boolean hasMajority();
-    }
-
     private final int node;
-    private final Quorum quorum;
+    private final LossQuorum quorum;
     private final long lossDelayMillis;
     /** Losses reported and waiting out {@link #lossDelayMillis} before they are acted on: the tick's to act on. */
     private final java.util.Queue<PendingLoss> pendingLosses = new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -156,7 +151,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      * @param tickMillis        how often outstanding messages are sent again
      */
     public CommitMessenger(NodeMailbox mailbox, Participant participant, long voteTimeoutMillis, long tickMillis) {
-        this(mailbox, participant, voteTimeoutMillis, tickMillis, () -> true, 0);
+        this(mailbox, participant, voteTimeoutMillis, tickMillis, peer -> true, 0);
     }
 
     /**
@@ -166,7 +161,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      * partition then leaves every decision to the majority: its rounds wait (the client is told
      * the outcome is unknown) and are settled by the majority's recovery when messages flow again.
      */
-    public CommitMessenger(NodeMailbox mailbox, Participant participant, long voteTimeoutMillis, long tickMillis, Quorum quorum,
+    public CommitMessenger(NodeMailbox mailbox, Participant participant, long voteTimeoutMillis, long tickMillis, LossQuorum quorum,
             long lossDelayMillis) {
         this(mailbox, participant, voteTimeoutMillis, tickMillis, quorum, lossDelayMillis, FORGET_MILLIS_DEFAULT,
                 AgentHost.threads(TimeSource.SYSTEM));
@@ -180,7 +175,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      * <p>The messenger does not listen to the fabric for lost peers: its node's member view tells
      * it ({@link #lossReported}, {@link #reported}); a messenger used alone is told by its owner.
      */
-    public CommitMessenger(NodeMailbox mailbox, Participant participant, long voteTimeoutMillis, long tickMillis, Quorum quorum,
+    public CommitMessenger(NodeMailbox mailbox, Participant participant, long voteTimeoutMillis, long tickMillis, LossQuorum quorum,
             long lossDelayMillis, long forgetMillis, AgentHost host) {
         this.time = host.time();
         this.forgetNanos = TimeUnit.MILLISECONDS.toNanos(forgetMillis);
@@ -192,6 +187,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         this.voteTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(voteTimeoutMillis);
         this.tickMillis = tickMillis;
         this.work = host.workers("commit-work-" + node);
+        quorum.onOutcome(this::quorumDecided);
         mailbox.on(Family.COMMIT, this::onMessage);
         this.ticker = host.start(new Ticker());
     }
@@ -327,7 +323,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
 
     private void sendDecides(long txn, Round round, Outcome decision) {
         for (int p : round.round.participants()) {
-            if (!round.acked.contains(p) && !lost.contains(p)) {
+            if (!round.acked.contains(p) && !gone.contains(p)) { // lost or not: it may be back, and owed the decision
                 send(p, new CommitMessage.Decide(txn, decision, round.commitTime));
             }
         }
@@ -549,16 +545,15 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             if (epochs.getOrDefault(peer, 0) != epoch) {
                 return; // re-admitted since the loss was reported: that loss is over
             }
-            if (!quorum.hasMajority()) {
+            if (!quorum.mayActOnLossOf(peer)) {
                 if (unacted.put(peer, epoch) == null) {
-                    LOG.warn("node={} lost node {} but has not heard from a majority of the cluster lately: it leaves the"
-                            + " decisions of the transactions they share to the majority, and acts on the loss once it"
-                            + " hears from a majority again", node, peer);
+                    LOG.warn("node={} lost node {} but may not act on it yet ({}): it leaves the decisions of the"
+                            + " transactions they share to the others, and asks again", node, peer, quorum);
                 }
                 return;
             }
             unacted.remove(peer);
-            peerLost(peer, inTime);
+            peerLost(peer, inTime || quorum.ordered());
         }
     }
 
@@ -685,10 +680,17 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             actedListeners.forEach(listener -> listener.accept(peer));
         }
         rounds.forEach((txn, round) -> {
-            round.round.onLost(peer);
+            if (round.round.contest(peer)) {
+                // its YES may be on the way: the quorum orders this ABORT against a recovery's COMMIT
+                quorum.proposeOutcome(txn, Outcome.ABORT, this::quorumDecided);
+            }
             decided(txn, round);
         });
         parts.forEach((txn, part) -> {
+            if (TxnWords.node(txn) != peer && part.recovery != null && contains(part.record.participants(), peer)) {
+                finishRecovery(txn, part); // a recovery that waited for this participant's report waits no more
+                return;
+            }
             if (TxnWords.node(txn) != peer || part.record.decision() != null) {
                 return;
             }
@@ -703,15 +705,14 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         });
     }
 
-    /** With every other participant's report in (or that participant lost), decide and spread it. */
+    /**
+     * Decides a recovered transaction once its reports allow ({@link Recovery}): never from a
+     * report that is missing. A COMMIT from every YES goes through the quorum, which orders it
+     * against the coordinator's ABORT on a participant's loss.
+     */
     private void finishRecovery(long txn, Part part) {
         Map<Integer, ParticipantRecord.Report> reports = part.recovery;
         int[] all = part.record.participants();
-        for (int p : all) {
-            if (!reports.containsKey(p) && !lost.contains(p)) {
-                return;
-            }
-        }
         synchronized (part) {
             if (part.record.decision() != null && part.applied) {
                 return;
@@ -719,10 +720,14 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         }
         Outcome outcome = Recovery.outcome(reports.values(), all.length);
         if (outcome == null) {
-            if (part.waitLogged.compareAndSet(false, true)) {
+            if (reports.size() == all.length && part.waitLogged.compareAndSet(false, true)) {
                 LOG.warn("node={} cannot recover txn {} of lost node {}: a participant forgot it and none holds the decision;"
                         + " it stays in doubt until the decision reaches this node", node, txn, TxnWords.node(txn));
             }
+            return; // a participant's vote is not known yet: never presumed
+        }
+        if (outcome == Outcome.COMMIT && Recovery.fromVotes(reports.values())) {
+            quorum.proposeOutcome(txn, outcome, this::quorumDecided);
             return;
         }
         LOG.info("node={} recovered txn {} of lost node {}: {}", node, txn, TxnWords.node(txn), outcome);
@@ -730,13 +735,33 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         part.acked.add(node);
     }
 
-    /** Losses left for lack of a majority: acted on once this node hears from a majority again. */
-    private void actOnUnactedLosses() {
-        if (unacted.isEmpty() || !quorum.hasMajority()) {
-            return;
+    /**
+     * The quorum ordered {@code outcome} for {@code txn} (the first proposal of its coordinator or
+     * a recovery): this node's round takes it, and its part is decided.
+     */
+    private void quorumDecided(long txn, Outcome outcome) {
+        Round round = rounds.get(txn);
+        if (round != null) {
+            round.round.adopt(outcome);
+            decided(txn, round);
         }
+        Part part = parts.get(txn);
+        if (part != null && part.record.decision() == null) {
+            LOG.info("node={} txn {} of node {}: {} (decided through the membership group)", node, txn, TxnWords.node(txn),
+                    outcome);
+            execute(() -> {
+                decideHere(txn, part, outcome);
+                if (part.recovery != null) {
+                    part.acked.add(node);
+                }
+            });
+        }
+    }
+
+    /** Losses the quorum did not allow yet: asked again each tick, acted on once it does. */
+    private void actOnUnactedLosses() {
         unacted.forEach((peer, epoch) -> {
-            if (unacted.remove(peer, epoch)) {
+            if (quorum.mayActOnLossOf(peer) && unacted.remove(peer, epoch)) {
                 execute(() -> actOnLoss(peer, epoch, false));
             }
         });
@@ -786,11 +811,20 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                     sendDecides(txn, round, decision);
                 }
                 decided(txn, round);
+            } else if (round.round.contested()
+                    || (quorum.ordered() && now - round.startNanos >= 2 * voteTimeoutNanos && round.round.contestMissing())) {
+                // A timeout is an ABORT, ordered against a recovery's COMMIT: even a node the group counts
+                // lost (which acts on no loss) gets its round decided. Proposed again if the last failed.
+                quorum.proposeOutcome(txn, Outcome.ABORT, this::quorumDecided);
             } else if (now - round.startNanos < voteTimeoutNanos) {
                 sendValidates(txn, round);
             } else {
-                for (int p : round.round.missing()) {
-                    send(p, new CommitMessage.Recover(txn, round.round.participants()));
+                // Every participant, not only the silent ones: one may hold the decision a recovery took
+                // while the group counted this node lost (it then decides nothing itself).
+                for (int p : round.round.participants()) {
+                    if (p != node) {
+                        send(p, new CommitMessage.Recover(txn, round.round.participants()));
+                    }
                 }
             }
         });
@@ -810,13 +844,17 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             part.sentNanos = now;
             int[] all = part.record.participants();
             Outcome decision = part.record.decision();
+            if (decision == null && part.recovery.size() == all.length) {
+                finishRecovery(txn, part); // every report in: its COMMIT is proposed again if the last proposal failed
+                return;
+            }
             for (int p : all) {
-                if (p == node || lost.contains(p)) {
+                if (p == node) {
                     continue;
                 }
                 if (decision == null && !part.recovery.containsKey(p)) {
-                    send(p, new CommitMessage.Recover(txn, all));
-                } else if (decision != null && !part.acked.contains(p)) {
+                    send(p, new CommitMessage.Recover(txn, all)); // lost or not: its vote is waited for, never presumed
+                } else if (decision != null && !part.acked.contains(p) && !lost.contains(p)) {
                     send(p, new CommitMessage.Decide(txn, decision, part.commitTime));
                 }
             }
@@ -836,6 +874,14 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     /** Transactions this node coordinates whose participants have not all acknowledged the decision. */
     public int pendingRounds() {
         return rounds.size();
+    }
+
+    /** The rounds not done yet, each with its state, for a report of what did not settle. */
+    public String describePendingRounds() {
+        StringBuilder out = new StringBuilder();
+        rounds.forEach((txn, round) -> out.append(out.length() == 0 ? "" : "; ").append(Long.toHexString(txn)).append(' ')
+                .append(round.round).append(" acked=").append(round.acked));
+        return out.toString();
     }
 
     /** Decided rounds whose DECIDE a participant that was lost has not acknowledged yet. */

@@ -22,6 +22,8 @@ public final class CoordinatorRound {
     private final int[] participants;
     private final Map<Integer, Vote> votes = new HashMap<>();
     private final Set<Integer> lost = new HashSet<>();
+    /** Participants lost while their vote was awaited: the decision is the quorum's ({@link #contest}). */
+    private final Set<Integer> contested = new HashSet<>();
     private Outcome decision;
 
     public CoordinatorRound(int[] participants) {
@@ -89,6 +91,52 @@ public final class CoordinatorRound {
         return decision;
     }
 
+    /**
+     * {@code node}, whose vote this round may still lack, is lost after VALIDATE was sent: it may
+     * have voted YES, and a recovery that hears every YES commits. The coordinator does not decide
+     * ABORT on its own then: it proposes ABORT to the quorum, and this round takes the outcome the
+     * quorum orders first ({@link #adopt}); a NO still decides ABORT at once (no recovery can commit
+     * then). Returns whether the round is now contested for the first time on {@code node}'s
+     * account (undecided, and {@code node} a participant without a vote here).
+     */
+    public synchronized boolean contest(int node) {
+        if (decision != null || !isParticipant(node) || votes.containsKey(node)) {
+            return false;
+        }
+        return contested.add(node);
+    }
+
+    /**
+     * The votes stayed missing past the time a timeout allows: every participant without a vote is
+     * contested as by {@link #contest}. Returns whether one was newly contested.
+     */
+    public synchronized boolean contestMissing() {
+        boolean newly = false;
+        if (decision == null) {
+            for (int p : participants) {
+                if (!votes.containsKey(p)) {
+                    newly |= contested.add(p);
+                }
+            }
+        }
+        return newly;
+    }
+
+    /** Whether the round waits for the quorum's outcome. */
+    public synchronized boolean contested() {
+        return decision == null && !contested.isEmpty();
+    }
+
+    /** The quorum ordered {@code outcome} for this transaction: it is the decision, unless a NO decided before. */
+    public synchronized Outcome adopt(Outcome outcome) {
+        if (decision == null) {
+            decision = outcome;
+        } else if (decision != outcome) {
+            throw new IllegalStateException("the quorum decided " + outcome + " for a round that decided " + decision + ": " + this);
+        }
+        return decision;
+    }
+
     /** The votes are late: the participants to fence and ask for their frozen vote. */
     public synchronized Set<Integer> missing() {
         Set<Integer> missing = new HashSet<>();
@@ -108,7 +156,7 @@ public final class CoordinatorRound {
         }
         if (votes.containsValue(Vote.NO) || !lost.isEmpty()) {
             decision = Outcome.ABORT;
-        } else if (votes.size() == participants.length) {
+        } else if (votes.size() == participants.length && contested.isEmpty()) {
             decision = Outcome.COMMIT;
         }
     }
@@ -130,6 +178,6 @@ public final class CoordinatorRound {
     @Override
     public synchronized String toString() {
         return "CoordinatorRound[participants=" + Arrays.toString(participants) + ", votes=" + votes + ", lost=" + lost
-                + ", decision=" + decision + "]";
+                + ", contested=" + contested + ", decision=" + decision + "]";
     }
 }

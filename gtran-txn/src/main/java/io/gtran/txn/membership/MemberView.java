@@ -232,6 +232,12 @@ public final class MemberView {
         return count > size / 2;
     }
 
+    /** Whether a message of {@code member} arrived within the lease (counted lost or not). */
+    public boolean heardLately(int member) {
+        Long at = lastHeard.get(member);
+        return heard.contains(member) && at != null && time.nanos() - at < leaseNanos;
+    }
+
     /** The other members this node has heard from within the lease (and at all since it started), not lost. */
     public Set<Integer> inContact() {
         long now = time.nanos();

@@ -27,7 +27,7 @@ public final class Membership {
     /** The cluster's node ids, comma-separated; this node's must be one. Default: this node alone. */
     public static final String NODES = "gtran.cluster.nodes";
 
-    private static final Set<String> KNOWN = Set.of(NODES);
+    private static final Set<String> KNOWN = Set.of(NODES, GroupConfig.PORT_OFFSET, GroupConfig.DIR);
 
     private final int self;
     private final List<Integer> nodes;

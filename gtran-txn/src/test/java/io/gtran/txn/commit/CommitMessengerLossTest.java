@@ -43,7 +43,7 @@ class CommitMessengerLossTest {
             Fabric f0 = plan.wrap(cluster.join(0));
             plan.wrap(cluster.join(1));
             plan.wrap(cluster.join(2));
-            try (CommitMessenger m = toldOfLosses(f0, new CommitMessenger(TestMailboxes.started(f0), NOBODY, 1_000, 10, majority::get, 0))) {
+            try (CommitMessenger m = toldOfLosses(f0, new CommitMessenger(TestMailboxes.started(f0), NOBODY, 1_000, 10, peer -> majority.get(), 0))) {
                 plan.partition(Set.of(0), Set.of(1));
                 Thread.sleep(200); // real time: a loss acted on without a majority would be by now (ticks of 10 ms)
                 assertFalse(m.countsLost(1), "no majority: the loss is left to the majority");

@@ -78,12 +78,23 @@ class ParticipantRecordTest {
         ParticipantRecord.Report no2 = new ParticipantRecord.Report(2, Vote.NO, null);
         assertEquals(Outcome.COMMIT, Recovery.outcome(List.of(yes1, yes2), 2));
         assertEquals(Outcome.ABORT, Recovery.outcome(List.of(yes1, no2), 2));
-        assertEquals(Outcome.ABORT, Recovery.outcome(List.of(yes1), 2), "a lost participant's vote is no YES");
+        assertNull(Recovery.outcome(List.of(yes1), 2), "a missing vote is never presumed: it may be a YES");
         assertEquals(Outcome.COMMIT, Recovery.outcome(List.of(new ParticipantRecord.Report(1, Vote.YES, Outcome.COMMIT)), 2),
                 "a decision someone holds wins");
         assertEquals(Outcome.ABORT, Recovery.outcome(List.of(yes1, new ParticipantRecord.Report(2, Vote.YES, Outcome.ABORT)), 2));
         assertThrows(IllegalStateException.class, () -> Recovery.outcome(List.of(new ParticipantRecord.Report(1, Vote.YES, Outcome.COMMIT),
                 new ParticipantRecord.Report(2, Vote.YES, Outcome.ABORT)), 2));
+    }
+
+    @Test
+    void aNoKnownDecidesAbortWithoutWaitingAndOnlyACommitFromVotesGoesToTheQuorum() {
+        ParticipantRecord.Report yes1 = new ParticipantRecord.Report(1, Vote.YES, null);
+        ParticipantRecord.Report no2 = new ParticipantRecord.Report(2, Vote.NO, null);
+        assertEquals(Outcome.ABORT, Recovery.outcome(List.of(no2), 3), "a NO: the coordinator cannot have committed");
+        assertTrue(Recovery.fromVotes(List.of(yes1, new ParticipantRecord.Report(2, Vote.YES, null))),
+                "every YES: the coordinator may have aborted on a loss, so the quorum orders it");
+        assertFalse(Recovery.fromVotes(List.of(yes1, new ParticipantRecord.Report(2, Vote.YES, Outcome.COMMIT))),
+                "a decision someone holds is the coordinator's or the quorum's already");
     }
 
     @Test

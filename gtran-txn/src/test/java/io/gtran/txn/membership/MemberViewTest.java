@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.txn.agent.Agent;
-import io.gtran.txn.agent.TimeSource;
 import io.gtran.txn.protocol.MemberMessage;
 import io.gtran.txn.protocol.Wire;
 import java.util.ArrayList;
@@ -20,26 +19,6 @@ import org.junit.jupiter.api.Test;
 class MemberViewTest {
     private static final long LEASE_MS = 500;
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
-
-    /** A clock that moves only when the test moves it. */
-    private static final class HandTime implements TimeSource {
-        long nanos = 1_000 * MS;
-
-        @Override
-        public long nanos() {
-            return nanos;
-        }
-
-        @Override
-        public long wallMicros() {
-            return nanos / 1000;
-        }
-
-        @Override
-        public void pause(long nanos) {
-            throw new AssertionError("the view must not wait");
-        }
-    }
 
     private final HandTime time = new HandTime();
     private final List<int[]> sent = new ArrayList<>(); // {to, type}

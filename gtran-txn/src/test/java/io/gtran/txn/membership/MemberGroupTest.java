@@ -1,0 +1,141 @@
+package io.gtran.txn.membership;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gtran.txn.protocol.Outcome;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/** A node's part of the membership group, over a log the test commits by hand; no thread runs. */
+class MemberGroupTest {
+    private static final long LEASE_MS = 500;
+    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final HandTime time = new HandTime();
+
+    /** A log whose proposals wait in {@link #proposed} until the test applies them, in the order it likes. */
+    private static final class HandLog implements MembershipLog {
+        final List<MemberEntry> proposed = new ArrayList<>();
+        Consumer<MemberEntry> applier;
+
+        @Override
+        public void start(Consumer<MemberEntry> applier) {
+            this.applier = applier;
+        }
+
+        @Override
+        public CompletableFuture<Void> propose(MemberEntry entry) {
+            proposed.add(entry);
+            return new CompletableFuture<>(); // never answers: what counts is the entry applied
+        }
+
+        void apply(MemberEntry entry) {
+            applier.accept(entry);
+        }
+
+        @Override
+        public String describe() {
+            return "by hand";
+        }
+
+        @Override
+        public GroupState state() {
+            return GroupState.UNKNOWN;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private final HandLog log = new HandLog();
+    private final List<Integer> reportedLost = new ArrayList<>();
+    private MemberView view;
+
+    private MemberGroup group(int self) {
+        List<Integer> others = new ArrayList<>(List.of(0, 1, 2));
+        others.remove(Integer.valueOf(self));
+        view = new MemberView(self, others, LEASE_MS, "members=test", time,
+                (to, payload) -> CompletableFuture.completedFuture(null), Runnable::run, () -> 42);
+        view.onLoss((peer, reason) -> reportedLost.add(peer));
+        MemberGroup group = new MemberGroup(view, self, List.of(0, 1, 2), log, LEASE_MS);
+        group.start();
+        return group;
+    }
+
+    @Test
+    void aLossIsActedOnOnlyOnceItsEntryIsApplied() {
+        MemberGroup group = group(0);
+        time.nanos += 2 * LEASE_MS * MS; // node 1 not heard for two leases
+        assertFalse(group.mayActOnLossOf(1), "proposed, not applied");
+        assertEquals(List.of(new MemberEntry.Lost(1, 0, 0, 0)), log.proposed);
+        assertFalse(group.mayActOnLossOf(1));
+        log.apply(log.proposed.get(0));
+        assertTrue(group.mayActOnLossOf(1));
+        assertTrue(reportedLost.contains(1), "the view counts it lost");
+    }
+
+    @Test
+    void ofTwoEndsProposingEachOthersLossOnlyTheFirstActs() {
+        MemberGroup group = group(1);
+        time.nanos += 2 * LEASE_MS * MS;
+        assertFalse(group.mayActOnLossOf(0));
+        log.apply(new MemberEntry.Lost(1, 0, 0, 0)); // node 0's proposal came first
+        log.apply(log.proposed.get(0)); // this node's own: its proposer is lost by now
+        assertTrue(group.countsLost(1));
+        assertFalse(group.countsLost(0));
+        assertFalse(group.mayActOnLossOf(0), "a node the log counts lost decides nothing");
+        assertFalse(group.mayActOnLossOf(2));
+        assertFalse(reportedLost.contains(0));
+    }
+
+    @Test
+    void aMemberHeardAgainIsNotProposedLost() {
+        MemberGroup group = group(0);
+        time.nanos += 2 * LEASE_MS * MS;
+        view.heard(1, time.nanos - MS); // a message of node 1 a millisecond ago
+        assertFalse(group.mayActOnLossOf(1));
+        assertTrue(log.proposed.isEmpty(), "the cut healed before the group decided: the handshake takes it back");
+    }
+
+    @Test
+    void aLossAppliedWhileThisNodeWasOutIsActedOnWhenItIsBack() {
+        MemberGroup group = group(0);
+        log.apply(new MemberEntry.Lost(0, 0, 1, 0));
+        log.apply(new MemberEntry.Lost(2, 0, 1, 0));
+        assertFalse(reportedLost.contains(2), "out: it acts on nothing");
+        log.apply(new MemberEntry.Back(0, 0, 1, 0));
+        assertTrue(reportedLost.contains(2));
+        assertTrue(group.mayActOnLossOf(2));
+    }
+
+    @Test
+    void theFirstOutcomeOrderedGoesToTheCommitLayerOnEveryMemberLostOrNot() {
+        MemberGroup group = group(0);
+        List<String> told = new ArrayList<>();
+        group.onOutcome((txn, outcome) -> told.add(txn + "=" + outcome));
+        log.apply(new MemberEntry.Lost(0, 0, 1, 0)); // counted lost: it still learns outcomes
+        group.proposeOutcome(7, Outcome.ABORT, (txn, outcome) -> told.add("at once"));
+        assertEquals(List.of(new MemberEntry.Decided(7, Outcome.ABORT)), log.proposed);
+        log.apply(new MemberEntry.Decided(7, Outcome.COMMIT)); // a recovery's, ordered first
+        log.apply(new MemberEntry.Decided(7, Outcome.ABORT));
+        assertEquals(List.of("7=COMMIT"), told);
+        group.proposeOutcome(7, Outcome.ABORT, (txn, outcome) -> told.add("again " + outcome));
+        assertEquals(List.of("7=COMMIT", "again COMMIT"), told, "asked again after it was applied: the applied one");
+    }
+
+    @Test
+    void aMemberReadmittedHereIsProposedBackByTheAgent() {
+        MemberGroup group = group(0);
+        log.apply(new MemberEntry.Lost(1, 0, 2, 0));
+        assertTrue(reportedLost.contains(1));
+        group.agent().doWork(time.nanos);
+        assertTrue(log.proposed.isEmpty(), "the view still counts it lost: no handshake yet");
+    }
+}

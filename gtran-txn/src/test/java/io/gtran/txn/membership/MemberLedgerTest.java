@@ -1,0 +1,89 @@
+package io.gtran.txn.membership;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gtran.txn.protocol.Outcome;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class MemberLedgerTest {
+    private final MemberLedger ledger = new MemberLedger(List.of(0, 1, 2));
+
+    @Test
+    void ofTheTwoEndsOfACutThatProposeEachOthersLossTheFirstEntryWins() {
+        assertTrue(ledger.apply(new MemberEntry.Lost(1, 0, 0, 0)), "node 0 proposes node 1's loss first");
+        assertFalse(ledger.apply(new MemberEntry.Lost(0, 0, 1, 0)), "node 1's proposal finds its proposer lost");
+        assertEquals(Set.of(1), ledger.lost());
+        assertFalse(ledger.isLost(0));
+    }
+
+    @Test
+    void aRepeatedLossChangesNothing() {
+        assertTrue(ledger.apply(new MemberEntry.Lost(1, 0, 0, 0)));
+        assertFalse(ledger.apply(new MemberEntry.Lost(1, 0, 2, 0)));
+        assertEquals(2, ledger.applied(), "both entries are counted as applied");
+    }
+
+    @Test
+    void aMemberBackMovesToItsNextGenerationSoAStaleLossOfTheOldOneIsNoOp() {
+        ledger.apply(new MemberEntry.Lost(1, 0, 0, 0));
+        assertTrue(ledger.apply(new MemberEntry.Back(1, 0, 2, 0)));
+        assertFalse(ledger.isLost(1));
+        assertEquals(1, ledger.generation(1));
+        assertFalse(ledger.apply(new MemberEntry.Lost(1, 0, 2, 0)), "proposed before node 1 came back");
+        assertTrue(ledger.apply(new MemberEntry.Lost(1, 1, 2, 0)), "a loss of its new generation");
+    }
+
+    @Test
+    void aProposalOfAMemberThatWasLostAndCameBackSinceIsNoOp() {
+        ledger.apply(new MemberEntry.Lost(0, 0, 1, 0));
+        ledger.apply(new MemberEntry.Back(0, 0, 1, 0));
+        assertFalse(ledger.apply(new MemberEntry.Lost(2, 0, 0, 0)), "node 0 proposed it in its old generation");
+        assertTrue(ledger.apply(new MemberEntry.Lost(2, 0, 0, 1)));
+    }
+
+    @Test
+    void onlyAMemberThatIsUpTakesALostOneBackAndOnlyOnce() {
+        ledger.apply(new MemberEntry.Lost(1, 0, 0, 0));
+        ledger.apply(new MemberEntry.Lost(2, 0, 0, 0));
+        assertFalse(ledger.apply(new MemberEntry.Back(1, 0, 2, 0)), "node 2 is lost itself");
+        assertFalse(ledger.apply(new MemberEntry.Back(0, 0, 1, 0)), "node 0 is not lost");
+        assertTrue(ledger.apply(new MemberEntry.Back(1, 0, 0, 0)));
+        assertFalse(ledger.apply(new MemberEntry.Back(1, 0, 0, 0)), "a repeated BACK");
+    }
+
+    @Test
+    void entriesAboutOrByNonMembersOrByTheMemberItselfAreNoOps() {
+        assertFalse(ledger.apply(new MemberEntry.Lost(7, 0, 0, 0)));
+        assertFalse(ledger.apply(new MemberEntry.Lost(1, 0, 7, 0)));
+        assertFalse(ledger.apply(new MemberEntry.Lost(1, 0, 1, 0)));
+        assertTrue(ledger.lost().isEmpty());
+    }
+
+    @Test
+    void theFirstOutcomeOrderedForATransactionIsItsOutcome() {
+        assertNull(ledger.outcome(42));
+        assertTrue(ledger.apply(new MemberEntry.Decided(42, Outcome.ABORT)));
+        assertFalse(ledger.apply(new MemberEntry.Decided(42, Outcome.COMMIT)), "a recovery's COMMIT after the coordinator's ABORT");
+        assertEquals(Outcome.ABORT, ledger.outcome(42));
+    }
+
+    @Test
+    void everyEntryEncodesToItselfAndMalformedBytesAreRefusedByName() {
+        for (MemberEntry entry : List.of(new MemberEntry.Lost(3, 1, 4, 2), new MemberEntry.Back(0, 5, 1, 0),
+                new MemberEntry.Decided(0x4010000300000037L, Outcome.COMMIT))) {
+            assertEquals(entry, MemberEntry.decode(MemberEntry.encode(entry)));
+        }
+        assertThrows(IllegalArgumentException.class, () -> MemberEntry.decode(new byte[0]));
+        assertThrows(IllegalArgumentException.class, () -> MemberEntry.decode(new byte[] {9, 0, 0}));
+        byte[] decided = MemberEntry.encode(new MemberEntry.Decided(1, Outcome.ABORT));
+        decided[9] = 7;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MemberEntry.decode(decided));
+        assertTrue(e.getMessage().contains("unknown outcome"), e.getMessage());
+    }
+}
