@@ -368,7 +368,9 @@ public final class GtranGraph implements Graph {
     /**
      * The node's status, as {@code bin/gtran status} prints it, in this order: {@code node} (its id),
      * {@code members} (every member's id), {@code in_contact} (the other members heard from within
-     * the lease), {@code lost} (the other members not in contact), {@code clock_synced}, {@code
+     * the lease), {@code lost} (the other members not in contact), {@code group_leader}, {@code
+     * group_term} and {@code group_lost} (the membership group's leader, term and the members its
+     * log counts lost; "-" and empty on a node alone or in a cluster in one JVM), {@code clock_synced}, {@code
      * clock_master}, {@code clock_uncertainty_us} (half the width of the interval for the master's
      * time; 0 on a node alone, -1 while unsynced), {@code clock_offset_ms} (the offset a fault
      * control file injects; 0 without one), {@code watermark} (the GC watermark: on a member of a

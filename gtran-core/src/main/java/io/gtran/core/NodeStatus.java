@@ -42,6 +42,11 @@ final class NodeStatus {
         status.put("members", members);
         status.put("in_contact", List.copyOf(inContact));
         status.put("lost", List.copyOf(lost));
+        GtranNode.GroupStatus group = node.groupStatus();
+        // The membership group's view (processes only; a node alone or an in-JVM cluster has none: "-").
+        status.put("group_leader", group == null || group.leader() < 0 ? "-" : group.leader());
+        status.put("group_term", group == null ? "-" : group.term());
+        status.put("group_lost", group == null ? List.of() : group.lost());
         status.put("clock_synced", clock.synced());
         status.put("clock_master", clock.master());
         status.put("clock_uncertainty_us", clock.uncertaintyMicros());

@@ -30,7 +30,7 @@ class GtranStatusTest {
             Run run = run("--port", Integer.toString(node.port), "--timeout-ms", "20000");
             assertEquals(0, run.status, run.out);
             assertTrue(run.out.matches("NODE_STATUS host=127\\.0\\.0\\.1 port=" + node.port + " state=up node=0 members=0"
-                    + " in_contact=- lost=- clock_synced=true clock_master=0 clock_uncertainty_us=0 clock_offset_ms=0"
+                    + " in_contact=- lost=- group_leader=- group_term=- group_lost=- clock_synced=true clock_master=0 clock_uncertainty_us=0 clock_offset_ms=0"
                     + " watermark=\\d+ running=0 participants=0 commits=[1-9]\\d* aborts=0"
                     + " messages=0 bytes=0\\R"), run.out);
             Run otherGraph = run("--port", Integer.toString(node.port), "--graph", "modern", "--timeout-ms", "20000");
@@ -57,11 +57,15 @@ class GtranStatusTest {
         status.put("members", List.of(0, 1, 2));
         status.put("in_contact", List.of(0));
         status.put("lost", List.of(2));
+        status.put("group_leader", 0);
+        status.put("group_term", 3L);
+        status.put("group_lost", List.of(2));
         status.put("clock_synced", false);
-        for (String key : GtranStatus.KEYS.subList(5, GtranStatus.KEYS.size())) {
+        for (String key : GtranStatus.KEYS.subList(8, GtranStatus.KEYS.size())) {
             status.put(key, 7L);
         }
-        assertEquals("degraded node=1 members=0,1,2 in_contact=0 lost=2 clock_synced=false clock_master=7"
+        assertEquals("degraded node=1 members=0,1,2 in_contact=0 lost=2 group_leader=0 group_term=3 group_lost=2"
+                + " clock_synced=false clock_master=7"
                 + " clock_uncertainty_us=7 clock_offset_ms=7 watermark=7 running=7 participants=7 commits=7 aborts=7"
                 + " messages=7 bytes=7",
                 GtranStatus.line(status));
