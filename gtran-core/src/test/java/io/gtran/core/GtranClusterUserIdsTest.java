@@ -194,4 +194,74 @@ class GtranClusterUserIdsTest {
             pool.shutdownNow();
         }
     }
+
+    /**
+     * Issue 35, scenario 7: an edge's user id is bound where the edge lives, so edges on two
+     * members could both be known by {@code "E1"}, and {@code g.E("E1")} answered either. The id is
+     * claimed at its home first: the second edge is refused; once the first is deleted the id is
+     * free again, on any member.
+     */
+    @Test
+    void anEdgesUserIdNamesOneEdgeAcrossTheMembers() {
+        try (GtranGraph graph = open()) {
+            Vertex a = graph.addVertex(T.id, ON_NODE_0);
+            Vertex b = graph.addVertex(T.id, ON_NODE_1);
+            Edge first = a.addEdge("x", a, T.id, "E1"); // lives on node 0
+            graph.tx().commit();
+
+            assertThrows(IllegalArgumentException.class, () -> b.addEdge("y", b, T.id, "E1")); // would live on node 1
+            graph.tx().commit();
+            assertEquals(1L, graph.traversal().E("E1").count().next());
+            assertEquals("x", graph.traversal().E("E1").label().next());
+
+            graph.edges(first.id()).next().remove();
+            graph.tx().commit();
+            b.addEdge("y", b, T.id, "E1");
+            graph.tx().commit();
+            assertEquals("y", graph.traversal().E("E1").label().next());
+            assertEquals(1L, graph.traversal().E().count().next());
+        }
+    }
+
+    /** Two transactions binding one edge id on two members at once: one commits, never both. */
+    @Test
+    void twoTransactionsGivingOneIdToEdgesOnTwoMembersDoNotBothCommit() throws Exception {
+        try (GtranGraph graph = open()) {
+            graph.addVertex(T.id, ON_NODE_0);
+            graph.addVertex(T.id, ON_NODE_1);
+            graph.tx().commit();
+            java.util.concurrent.CyclicBarrier bothBound = new java.util.concurrent.CyclicBarrier(2);
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                java.util.List<java.util.concurrent.Future<Boolean>> tries = new java.util.ArrayList<>();
+                for (long on : new long[] {ON_NODE_0, ON_NODE_1}) {
+                    tries.add(pool.submit(() -> {
+                        try {
+                            Vertex v = graph.vertices(on).next();
+                            v.addEdge("e", v, T.id, "E2");
+                            try {
+                                bothBound.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                            } catch (java.util.concurrent.BrokenBarrierException otherRefused) {
+                                // the other was refused or aborted at once: commit alone
+                            }
+                            graph.tx().commit();
+                            return true;
+                        } catch (RuntimeException refusedOrConflict) {
+                            bothBound.reset();
+                            graph.tx().rollback();
+                            return false;
+                        }
+                    }));
+                }
+                int committed = 0;
+                for (java.util.concurrent.Future<Boolean> t : tries) {
+                    committed += t.get(30, java.util.concurrent.TimeUnit.SECONDS) ? 1 : 0;
+                }
+                assertTrue(committed <= 1, "both committed an edge known by E2");
+                assertEquals((long) committed, graph.traversal().E("E2").count().next());
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
 }

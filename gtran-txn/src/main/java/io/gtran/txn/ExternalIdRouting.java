@@ -39,6 +39,11 @@ public final class ExternalIdRouting {
                 && txn.engine.members().nodes().contains(ElementIds.node(n))) {
             return ElementIds.node(n);
         }
+        return hashHome(canonical);
+    }
+
+    /** A member chosen by a hash of {@code canonical}: the same on every node. */
+    private int hashHome(Object canonical) {
         int[] members = txn.engine.members().nodes().stream().mapToInt(Integer::intValue).sorted().toArray();
         long h = canonical.hashCode() * 0x9E37_79B9_7F4A_7C15L;
         return members[(int) Math.floorMod(h ^ (h >>> 29), (long) members.length)];
@@ -55,6 +60,9 @@ public final class ExternalIdRouting {
                 && txn.engine.members().nodes().contains(ElementIds.node(n))) {
             reserveEdgeNumber(ElementIds.node(n), given, n); // first, so a refusal leaves nothing bound
         }
+        if (kind == ElementKind.EDGE && !txn.remote.otherMembersEmpty()) {
+            claimEdgeId(given, canonical, internal); // before the binding: a refusal leaves nothing bound
+        }
         if (owner < 0) {
             return registry().bind(txn, kind, given, canonical, internal);
         }
@@ -63,6 +71,53 @@ public final class ExternalIdRouting {
             throw new ExternalIdTakenException(kind, given);
         }
         return in.getValue();
+    }
+
+    /**
+     * Claims an edge's user-supplied id at the id's home (issue 35, scenario 7: an edge's id is
+     * bound where the edge lives, so two members could bind one id to two edges). The home keeps
+     * which edge claimed the id; another edge's claim stands unless that edge is gone for good,
+     * which its own node decides.
+     *
+     * @throws ExternalIdTakenException if an edge that is not gone holds the id
+     */
+    private void claimEdgeId(Object given, Object canonical, long internal) {
+        int home = homeOfEdgeId(canonical);
+        long holder = claimAt(home, canonical, internal, ElementIds.NONE);
+        if (holder == ElementIds.NONE) {
+            return;
+        }
+        if (!holderGone(holder, canonical) || claimAt(home, canonical, internal, holder) != ElementIds.NONE) {
+            throw new ExternalIdTakenException(ElementKind.EDGE, given);
+        }
+    }
+
+    /**
+     * Where an edge's user-supplied id is claimed: for a number that is a well-formed edge id of a
+     * member, that member (its own edges' numbers are checked there already); else a hash of the id
+     * over the members, as for a vertex's.
+     */
+    int homeOfEdgeId(Object canonical) {
+        if (canonical instanceof Long n && ElementIds.isWellFormed(n) && ElementIds.isEdge(n)
+                && txn.engine.members().nodes().contains(ElementIds.node(n))) {
+            return ElementIds.node(n);
+        }
+        return hashHome(canonical);
+    }
+
+    private long claimAt(int node, Object canonical, long internal, long replacing) {
+        if (node == txn.store.nodeId()) {
+            return registry().claimEdgeId(txn, canonical, internal, replacing);
+        }
+        return txn.remote.call(node, new Op.ClaimId(canonical, internal, replacing)).getLong();
+    }
+
+    private boolean holderGone(long holder, Object canonical) {
+        int node = ElementIds.node(holder);
+        if (node == txn.store.nodeId()) {
+            return registry().edgeGone(txn, holder, canonical);
+        }
+        return txn.remote.call(node, new Op.IdHolderGone(holder, canonical)).getBoolean();
     }
 
     /**

@@ -84,6 +84,54 @@ public final class ExternalIds {
     }
 
     /**
+     * User-supplied edge ids whose home this node is, to the edge that claimed each (on any
+     * member): an edge's id is bound where the edge lives, so that two members never bind one id,
+     * each binding first claims the id here ({@link #claimEdgeId}).
+     */
+    private final Map<Object, Long> claims = new ConcurrentHashMap<>();
+
+    /**
+     * Claims user-supplied edge id {@code canonical}, whose home is this node, for edge {@code
+     * internal}, which {@code txn} has just created on some member. A write of {@code txn} on the
+     * id here: two transactions claiming it conflict, as two binding it on one node do; an abort
+     * gives the claim back.
+     *
+     * @param replacing an edge that held the claim and is gone for good ({@link #edgeGone}), or none
+     * @return the edge that holds the claim, if one other than {@code internal} and {@code replacing}
+     *     does (nothing changed then), else {@link ElementIds#NONE}
+     */
+    public long claimEdgeId(Transaction txn, Object canonical, long internal, long replacing) {
+        txn.recordWrite(key(canonical, ElementKind.EDGE));
+        synchronized (lock) {
+            Long holder = claims.get(canonical);
+            if (holder != null && holder != internal && holder != replacing) {
+                return holder;
+            }
+            claims.put(canonical, internal);
+            txn.onAbort(() -> {
+                synchronized (lock) {
+                    if (claims.remove(canonical, internal) && holder != null) {
+                        claims.put(canonical, holder);
+                    }
+                }
+            });
+            return ElementIds.NONE;
+        }
+    }
+
+    /**
+     * Whether edge {@code holder}, of this node, which claimed user-supplied id {@code canonical},
+     * is gone for good (freed, deleted, its creation aborted), so another edge may claim the id.
+     *
+     * @throws TransactionConflictException (aborting {@code txn}) if another running transaction
+     *     creates or deletes it
+     */
+    public boolean edgeGone(Transaction txn, long holder, Object canonical) {
+        txn.recordRead(key(canonical, ElementKind.EDGE));
+        return replaceable(txn, holder, ElementKind.EDGE, canonical);
+    }
+
+    /**
      * Takes {@code number}, an edge id of this node, for the user-supplied id {@code given} of an
      * edge {@code txn} has just created on another node, where that id is bound (an edge's id is
      * bound where the edge lives, and a number can name an edge of any member): refused if an edge

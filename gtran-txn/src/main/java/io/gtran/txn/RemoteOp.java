@@ -133,6 +133,14 @@ final class RemoteOp {
                 }
                 out.putBoolean(true);
             }
+            case CLAIM_ID -> {
+                Op.ClaimId o = (Op.ClaimId) op;
+                out.putLong(txn.engine.externalIds().claimEdgeId(txn, o.canonical(), o.internal(), o.replacing()));
+            }
+            case ID_HOLDER_GONE -> {
+                Op.IdHolderGone o = (Op.IdHolderGone) op;
+                out.putBoolean(txn.engine.externalIds().edgeGone(txn, o.holder(), o.canonical()));
+            }
             case RESOLVE_ID -> {
                 Op.ResolveId o = (Op.ResolveId) op;
                 out.putLong(txn.engine.externalIds().resolve(txn, o.kind(), o.canonical(), null));

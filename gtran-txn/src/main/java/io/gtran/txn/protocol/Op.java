@@ -18,7 +18,7 @@ public sealed interface Op {
         EXISTS, LABEL, EDGE_OUT, EDGE_IN, PROPERTY, PROPERTIES, EDGES, SCAN, VISIBLE, COUNT, RECORD,
         ADD_VERTEX, ADD_EDGE, REMOVE_EDGE, REMOVE_VERTEX, SET_PROPERTY, REMOVE_PROPERTY, ADD_MIRROR, REMOVE_MIRROR,
         ADJACENT, ADJACENT_MANY, BIND_ID, RESOLVE_ID, EXPOSED_ID, SHADOWED_ID, RESERVE_ID, EXPOSED_MANY,
-        INDEX_WRITE, INDEX_LOOKUP, INDEX_FILL, INDEX_CHANGE, SCAN_PAGE, READ_MANY, RESOLVE;
+        INDEX_WRITE, INDEX_LOOKUP, INDEX_FILL, INDEX_CHANGE, SCAN_PAGE, READ_MANY, RESOLVE, CLAIM_ID, ID_HOLDER_GONE;
 
         private static final Type[] VALUES = values();
     }
@@ -260,6 +260,31 @@ public sealed interface Op {
         }
     }
 
+    /**
+     * Claims a user-supplied edge id at its home node for edge {@code internal}, unless another
+     * edge than {@code replacing} holds it; answers the edge that holds it (a long), or none.
+     */
+    record ClaimId(Object canonical, long internal, long replacing) implements Op {
+        public Type type() {
+            return Type.CLAIM_ID;
+        }
+
+        public void writeFields(Wire.Writer w) {
+            w.putValue(canonical).putLong(internal).putLong(replacing);
+        }
+    }
+
+    /** Whether edge {@code holder}, here, is gone for good so its user id may go to another (a boolean). */
+    record IdHolderGone(long holder, Object canonical) implements Op {
+        public Type type() {
+            return Type.ID_HOLDER_GONE;
+        }
+
+        public void writeFields(Wire.Writer w) {
+            w.putLong(holder).putValue(canonical);
+        }
+    }
+
     /** The element a user's id names here; answers a long. */
     record ResolveId(ElementKind kind, Object canonical) implements Op {
         public Type type() {
@@ -420,6 +445,8 @@ public sealed interface Op {
             case BIND_ID -> new BindId(kind(in), in.getValue(), in.getValue(), in.getLong());
             case RESERVE_ID -> new ReserveId(in.getValue(), in.getLong());
             case RESOLVE_ID -> new ResolveId(kind(in), in.getValue());
+            case CLAIM_ID -> new ClaimId(in.getValue(), in.getLong(), in.getLong());
+            case ID_HOLDER_GONE -> new IdHolderGone(in.getLong(), in.getValue());
             case EXPOSED_ID, SHADOWED_ID -> new ElementId(kind(in), in.getLong(), type == Type.SHADOWED_ID);
             case EXPOSED_MANY -> new ExposedMany(kind(in), in.getLongs());
             case INDEX_WRITE -> new IndexWrite(kind(in), in.getLong(), in.getString(), getValues(in), getValues(in));

@@ -52,6 +52,8 @@ class OpCodecTest {
                 new Op.BindId(ElementKind.VERTEX, "given", "canonical", 34L),
                 new Op.ReserveId(35L, 36L),
                 new Op.ResolveId(ElementKind.EDGE, UUID.fromString("00000000-0000-0001-0000-000000000002")),
+                new Op.ClaimId("E1", 37L, 38L),
+                new Op.IdHolderGone(39L, 40L),
                 new Op.ElementId(ElementKind.VERTEX, 37L, false),
                 new Op.ElementId(ElementKind.EDGE, 38L, true),
                 new Op.ExposedMany(ElementKind.VERTEX, new long[] {39, 40}),
