@@ -25,6 +25,9 @@ HEARTBEAT_INTERVAL_MS=500
 # without faults on three processes deploy/gtran-cluster started (--schedules none runs it here).
 SCHEDULES="pause:1000/list-append partition:1000/bank isolate:1000/list-append delay-loss/bank"
 SCHEDULES="$SCHEDULES clock-jump/list-append pause:4000/bank partition:4000/list-append isolate:4000/bank kill"
+# Cuts the membership group must decide: one direction of a link, the one link 0-1 (each end hears a
+# majority through node 2), and the clock master (node 0) cut off under load.
+SCHEDULES="$SCHEDULES oneway:4000/list-append link:4000/bank master:4000/list-append"
 WORKLOADS="list-append bank"
 SEED="${GTRAN_FAULT_SEED:-$(date +%s)}"
 # How long survivors may take to report a killed node lost (docs/deployment.md).
@@ -50,15 +53,24 @@ for graph in "$WORK"/conf/*.properties; do
   printf 'gtran.fabric.peer-lost-after-ms=%s\ngtran.fabric.heartbeat-interval-ms=%s\n' \
     "$PEER_LOST_AFTER_MS" "$HEARTBEAT_INTERVAL_MS" >> "$graph"
 done
+# Not 127.0.0.1: what unbound sockets send from, which an iptables cut must not match (--net-cuts).
 cat > "$WORK/hosts" <<HOSTS
 # id host gremlin_port fabric_port [user]
-0 127.0.0.1 18282 18400
-1 127.0.0.2 18282 18400
-2 127.0.0.3 18282 18400 gtran
+0 127.0.0.2 18282 18400
+1 127.0.0.3 18282 18400
+2 127.0.0.4 18282 18400 gtran
 HOSTS
 export GTRAN_SSH="$GTRAN_HOME/deploy/test/fake-ssh" FAKE_SSH_ROOT=/tmp/gtran-fake-ssh-ci
 export GTRAN_NODE_HEAP="-Xmx1g -XX:MaxDirectMemorySize=2g" GTRAN_FAULT_SEED="$SEED"
 CLUSTER=(deploy/gtran-cluster --hosts "$WORK/hosts" --dir "$WORK/run" --conf "$WORK/conf" --faults)
+# Every channel cut (fabric, the membership group's Ratis), where this machine allows it: root,
+# iptables, cgroup v2 (.ci/run installs iptables). Otherwise only the fabric's messages are cut.
+if [ "$(id -u)" = 0 ] && command -v iptables > /dev/null && [ -n "$(findmnt -n -t cgroup2 -o TARGET 2>/dev/null)" ]; then
+  CLUSTER+=(--net-cuts)
+  echo "CLUSTER_FAULTS net_cuts=iptables"
+else
+  echo "CLUSTER_FAULTS net_cuts=off (needs root, iptables and cgroup v2): the cuts reach the fabric only"
+fi
 
 fail() {
   echo "CLUSTER_FAULTS failed: $* (seed=$SEED)" >&2
@@ -72,7 +84,7 @@ start_cluster() {
   "${CLUSTER[@]}" start | tee "$WORK/start.txt"
   grep -q '^CLUSTER ready nodes=3 ' "$WORK/start.txt" || fail "the cluster did not start"
   # Node 2 ran from what was copied to its own login directory.
-  test -x "$FAKE_SSH_ROOT/gtran@127.0.0.3/gtran-cluster/dist/gtran-node" || fail "node 2's files were not copied over the ssh path"
+  test -x "$FAKE_SSH_ROOT/gtran@127.0.0.4/gtran-cluster/dist/gtran-node" || fail "node 2's files were not copied over the ssh path"
   "${CLUSTER[@]}" status | tee "$WORK/status.txt"
   test "$(grep -c ' state=up ' "$WORK/status.txt")" -eq 3 || fail "not every node reports state=up after start"
 }
@@ -85,6 +97,9 @@ rejoins() {
 }
 
 start_cluster
+# An edge's user id given through two nodes names one edge, as every node answers (issue 35, scenario 7).
+bin/gtran check user-ids --hosts "$WORK/hosts" | tee "$WORK/user-ids.txt" || fail "user ids"
+grep -q '^USER_IDS_CHECK .* result=pass$' "$WORK/user-ids.txt" || fail "user ids"
 for entry in $SCHEDULES; do
   workloads=$WORKLOADS
   if [[ "$entry" == */* ]]; then # only that workload, if it is among --workloads
@@ -107,7 +122,7 @@ for entry in $SCHEDULES; do
       "$WORK/check.txt" || fail "check $workload under $entry did not pass"
     rejoined=$(($(rejoins) - rejoins_before))
     case "$schedule" in
-      pause|partition|isolate)
+      pause|partition|isolate|link|master)
         if [ "$fault_ms" -gt "$PEER_LOST_AFTER_MS" ]; then
           [ "$rejoined" -gt 0 ] || fail "$entry outlasts the loss bound, yet no node logged a rejoin"
         else

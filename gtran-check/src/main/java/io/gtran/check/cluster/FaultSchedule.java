@@ -78,6 +78,12 @@ final class FaultSchedule {
             case "pause" -> steps.add(new Step(inject, List.of("pause", "1"), -1, false));
             case "partition" -> steps.add(new Step(inject, List.of("partition", "0", "1,2"), -1, false));
             case "isolate" -> steps.add(new Step(inject, List.of("isolate", "1"), -1, false));
+            // node 0 is the clock master: cut off, the others move the master on (the group decides its loss)
+            case "master" -> steps.add(new Step(inject, List.of("isolate", "0"), -1, false));
+            // the one link 0-1: both ends still hear node 2, a majority each
+            case "link" -> steps.add(new Step(inject, List.of("partition", "0", "1"), -1, false));
+            // node 1's messages do not reach node 0; node 0's reach node 1
+            case "oneway" -> steps.add(new Step(inject, List.of("cut", "1", "0"), -1, false));
             case "delay-loss" -> steps.add(new Step(inject, List.of("degrade", "5-30", "0.05"), -1, false));
             case "clock-jump" -> {
                 steps.add(new Step(inject, List.of("clock-jump", "1", "2000"), -1, false));
