@@ -462,8 +462,13 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                 throw new Chains.Refusal(fenced);
             }
             messenger.open(txnId); // from here, the coordinator's loss aborts the part
-            if (!messenger.acceptsOperations(txnId) || beginTime < engine.lastWatermark()) {
+            if (!messenger.acceptsOperations(txnId)) {
                 throw new Chains.Refusal(TxnWords.toString(txnId) + " has finished at node " + node);
+            }
+            long watermark = engine.lastWatermark();
+            if (beginTime < watermark) {
+                throw new Chains.Refusal(TxnWords.toString(txnId) + " began at " + beginTime + ", below node " + node
+                        + "'s GC watermark " + watermark + ": what it would read there may be gone");
             }
             context = contexts.computeIfAbsent(txnId, id -> new Context(new ParticipantPart(engine, id, beginTime, isolation)));
             if (!messenger.acceptsOperations(txnId)) {
