@@ -203,7 +203,10 @@ class GtranClusterUserIdsTest {
      */
     @Test
     void anEdgesUserIdNamesOneEdgeAcrossTheMembers() {
-        try (GtranGraph graph = open()) {
+        BaseConfiguration c = new BaseConfiguration();
+        c.setProperty(InJvmClusterGraph.COORDINATOR_KEY, 0);
+        c.setProperty(io.gtran.txn.TxnConfig.GC, false); // node 0 keeps the deleted edge's binding: a look-up must pass it by
+        try (GtranGraph graph = InJvmClusterGraph.open(c)) {
             Vertex a = graph.addVertex(T.id, ON_NODE_0);
             Vertex b = graph.addVertex(T.id, ON_NODE_1);
             Edge first = a.addEdge("x", a, T.id, "E1"); // lives on node 0

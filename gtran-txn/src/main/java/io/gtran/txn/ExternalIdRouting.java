@@ -153,15 +153,26 @@ public final class ExternalIdRouting {
             return resolveAt(homeOfVertex(canonical), kind, canonical);
         }
         // An edge's id is bound where the edge lives; a number may also be some member's internal
-        // id. A binding anywhere wins, as it does on one node (ExternalIds#resolve).
+        // id. A binding anywhere wins, as it does on one node (ExternalIds#resolve). A member may
+        // still hold the binding of an edge that was deleted (until GC frees it) while another
+        // member's edge has the id now (claimed at the id's home): a binding this transaction sees
+        // wins over one it does not.
         long number = canonical instanceof Long n ? n : ElementIds.NONE;
-        long found = resolveAt(txn.store.nodeId(), kind, canonical);
-        for (int node : txn.remote.otherMembers()) {
-            if (found != ElementIds.NONE && found != number) {
-                return found;
-            }
+        long found = ElementIds.NONE;
+        List<Integer> nodes = new ArrayList<>();
+        nodes.add(txn.store.nodeId());
+        for (int other : txn.remote.otherMembers()) {
+            nodes.add(other);
+        }
+        for (int node : nodes) {
             long there = resolveAt(node, kind, canonical);
-            if (there != ElementIds.NONE) {
+            if (there == ElementIds.NONE) {
+                continue;
+            }
+            if (there != number && txn.exists(kind, there)) {
+                return there;
+            }
+            if (found == ElementIds.NONE || found == number) {
                 found = there;
             }
         }

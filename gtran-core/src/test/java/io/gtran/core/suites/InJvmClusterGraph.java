@@ -55,10 +55,15 @@ public final class InJvmClusterGraph {
                 settings.put(StoreConfig.EXTERNAL_IDS_MAX, 20_000);
                 settings.put(Membership.NODES, members.toString());
                 settings.put(ClockConfig.SYNC_INTERVAL_MS, 5);
+                configuration.getKeys("gtran.txn").forEachRemaining(key -> settings.put(key, configuration.getProperty(key)));
                 nodes.add(GtranNode.open(decorate.apply(fabric.join(i)), settings));
             }
             BaseConfiguration graphConfiguration = new BaseConfiguration();
-            configuration.getKeys().forEachRemaining(key -> graphConfiguration.setProperty(key, configuration.getProperty(key)));
+            configuration.getKeys().forEachRemaining(key -> {
+                if (!key.startsWith("gtran.txn.")) { // the nodes' settings, given to them above
+                    graphConfiguration.setProperty(key, configuration.getProperty(key));
+                }
+            });
             graphConfiguration.setProperty(Graph.GRAPH, InJvmClusterGraph.class.getName());
             GtranGraph graph = GtranGraph.open(nodes.get(coordinator), graphConfiguration);
             for (GtranNode node : nodes) {
