@@ -10,7 +10,9 @@ def load(target, file) {
     }
     target.node().awaitMembers(60000) // at once on a single node
     def empty = true
-    for (int attempt = 1; ; attempt++) {
+    def attempt = 0
+    while (true) {
+        attempt++
         try {
             empty = !target.traversal().V().hasNext()
             target.tx().rollback()
@@ -30,7 +32,9 @@ def load(target, file) {
     GryoResourceAccess.class.getResourceAsStream(file).withStream { input -> tmp.withOutputStream { out -> out << input } }
     // A loaded 2-core machine starting three nodes (and their membership groups' Raft servers) has
     // paused a JVM for seconds: a load that aborts as retryable is rolled back and run again.
-    for (int attempt = 1; ; attempt++) {
+    attempt = 0
+    while (true) {
+        attempt++
         try {
             target.traversal().io(tmp.absolutePath).read().iterate()
             target.tx().commit()
