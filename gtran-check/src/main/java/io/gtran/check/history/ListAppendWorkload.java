@@ -106,15 +106,28 @@ public final class ListAppendWorkload {
         int label = first.store().labels().intern(KEY_LABEL);
         keyVertices = new long[settings.keys()];
         nextValue = new AtomicInteger[settings.keys()];
-        Transaction setup = first.begin(Isolation.SERIALIZABLE);
-        for (int k = 0; k < settings.keys(); k++) {
-            keyVertices[k] = setup.addVertex(nodes[k % nodes.length], label);
-            if (k % 2 == 0) {
-                setup.setVertexProperty(keyVertices[k], listKeys[0], ""); // both "no list yet" encodings get exercised
+        for (int attempt = 1; ; attempt++) {
+            // The first cross-node transaction of a cluster just started, on a loaded machine, has timed
+            // out and aborted (CI, 2026-11-29): a retryable abort of the set-up is run again, as a user would.
+            try {
+                Transaction setup = first.begin(Isolation.SERIALIZABLE);
+                for (int k = 0; k < settings.keys(); k++) {
+                    keyVertices[k] = setup.addVertex(nodes[k % nodes.length], label);
+                    if (k % 2 == 0) {
+                        setup.setVertexProperty(keyVertices[k], listKeys[0], ""); // both "no list yet" encodings get exercised
+                    }
+                }
+                setup.commit();
+                break;
+            } catch (io.gtran.txn.common.TransactionConflictException retryable) {
+                if (attempt == 5) {
+                    throw retryable;
+                }
             }
+        }
+        for (int k = 0; k < settings.keys(); k++) {
             nextValue[k] = new AtomicInteger();
         }
-        setup.commit();
         cumulative = new double[settings.keys()];
         double sum = 0;
         for (int k = 0; k < settings.keys(); k++) {
