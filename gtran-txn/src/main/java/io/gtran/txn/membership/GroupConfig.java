@@ -74,9 +74,4 @@ public record GroupConfig(int portOffset, Path dir) {
     public Path dirOf(int node, InetSocketAddress address) {
         return dir.resolve("n" + node + "-" + address.getPort());
     }
-
-    /** The settings' keys this record reads, for the unknown-key check of {@code gtran.cluster.*}. */
-    static List<String> keys() {
-        return List.of(PORT_OFFSET, DIR);
-    }
 }

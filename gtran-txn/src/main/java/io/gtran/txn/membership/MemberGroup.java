@@ -110,15 +110,6 @@ public final class MemberGroup implements LossQuorum {
         return log.state();
     }
 
-    /** What a log message shows: the log's lost members and the group's leader and term. */
-    public String describe() {
-        String state;
-        synchronized (this) {
-            state = ledger.toString();
-        }
-        return state + " " + log.describe();
-    }
-
     private void propose(MemberEntry entry) {
         if (closed) {
             return;
