@@ -371,7 +371,9 @@ public final class GtranGraph implements Graph {
      * the lease), {@code lost} (the other members not in contact), {@code group_leader}, {@code
      * group_term} and {@code group_lost} (the membership group's leader, term and the members its
      * log counts lost; "-" and empty on a node alone or in a cluster in one JVM), {@code clock_synced}, {@code
-     * clock_master}, {@code clock_uncertainty_us} (half the width of the interval for the master's
+     * clock_master}, {@code clock_epoch} (how many times the master changed), {@code clock_lease_ms}
+     * (how long the master's lease runs on, as this node sees it: 0 when it has none, "-" where no
+     * lease is kept: a node alone or in one JVM), {@code clock_uncertainty_us} (half the width of the interval for the master's
      * time; 0 on a node alone, -1 while unsynced), {@code clock_offset_ms} (the offset a fault
      * control file injects; 0 without one), {@code watermark} (the GC watermark: on a member of a
      * cluster the one last computed, which reads no other node), {@code running}, {@code

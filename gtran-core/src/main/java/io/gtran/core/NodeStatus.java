@@ -49,6 +49,9 @@ final class NodeStatus {
         status.put("group_lost", group == null ? List.of() : group.lost());
         status.put("clock_synced", clock.synced());
         status.put("clock_master", clock.master());
+        status.put("clock_epoch", clock.epoch());
+        // How long the master's lease still runs, as this node sees it ("-": no lease kept, a node alone or in one JVM).
+        status.put("clock_lease_ms", clock.leaseLeftMillis() == null ? "-" : clock.leaseLeftMillis());
         status.put("clock_uncertainty_us", clock.uncertaintyMicros());
         status.put("clock_offset_ms", node.clockOffsetMillis());
         // A node alone reads no other node for its watermark; a member's would read the others' buffers.

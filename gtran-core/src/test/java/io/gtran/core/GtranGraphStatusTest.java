@@ -27,7 +27,7 @@ class GtranGraphStatusTest {
             graph.tx().commit();
             Map<String, Object> status = graph.status();
             assertEquals(List.of("node", "members", "in_contact", "lost", "group_leader", "group_term", "group_lost",
-                    "clock_synced", "clock_master",
+                    "clock_synced", "clock_master", "clock_epoch", "clock_lease_ms",
                     "clock_uncertainty_us", "clock_offset_ms", "watermark", "running", "participants", "commits", "aborts",
                     "messages", "bytes"), List.copyOf(status.keySet()));
             assertEquals(0L, status.get("messages"), "a node alone sends nothing");

@@ -9,6 +9,7 @@ import io.gtran.storage.StoreConfig;
 import io.gtran.txn.agent.TimeSource;
 import io.gtran.txn.clock.Clock;
 import io.gtran.txn.clock.ClockConfig;
+import io.gtran.txn.agent.AgentHost;
 import io.gtran.txn.clock.ClockSync;
 import io.gtran.txn.clock.LocalClock;
 import io.gtran.txn.clock.SyncedClock;
@@ -80,6 +81,8 @@ public final class GtranNode implements AutoCloseable {
     private final Membership members;
     /** Null for a node alone in its cluster. */
     private final ClockSync clockSync;
+    /** The clock master's lease, where the membership group decides losses; else null. */
+    private final LeasedClockMaster leasedMaster;
     /** Null for a node alone in its cluster. */
     private final SyncedClock syncedClock;
     /** The node's fault control file ({@code gtran.faults.control}), or null. */
@@ -91,12 +94,13 @@ public final class GtranNode implements AutoCloseable {
     private final AtomicReference<String> claimedBy = new AtomicReference<>();
     private volatile boolean closed;
 
-    private GtranNode(InJvmCluster ownCluster, Fabric fabric, Plan plan, ClockSync clockSync, SyncedClock syncedClock,
-            GraphStore store, TransactionEngine engine) {
+    private GtranNode(InJvmCluster ownCluster, Fabric fabric, Plan plan, ClockSync clockSync, LeasedClockMaster leasedMaster,
+            SyncedClock syncedClock, GraphStore store, TransactionEngine engine) {
         this.ownCluster = ownCluster;
         this.fabric = fabric;
         this.members = plan.members();
         this.clockSync = clockSync;
+        this.leasedMaster = leasedMaster;
         this.syncedClock = syncedClock;
         this.faults = plan.faults();
         this.time = plan.time();
@@ -248,12 +252,43 @@ public final class GtranNode implements AutoCloseable {
     }
 
     /**
+     * The clock master of a cluster in one JVM: the smallest member its node counts live, moved when
+     * the node acts on a loss, agreed pairwise at the rejoin handshake (no lease: no group).
+     */
+    private static void wireMajorityMaster(TransactionEngine engine, ClockSync sync) {
+        // nothing is lost yet, so no loss or rejoin came before
+        engine.clusterParts().view().onLossActedOn(sync::lost); // the master changes with a majority only
+        engine.clusterParts().view().attach(new MemberView.RejoinClock() {
+            @Override
+            public int master() {
+                return sync.master();
+            }
+
+            @Override
+            public long epoch() {
+                return sync.epoch();
+            }
+
+            @Override
+            public boolean agree(int member, int master, long epoch) {
+                return sync.agree(member, master, epoch);
+            }
+
+            @Override
+            public void readmitted(int member, long fence) {
+                sync.readmitted(member, fence);
+            }
+        });
+    }
+
+    /**
      * Opens store, clock and engine over {@code fabric}; on failure closes what it opened, the
      * fabric and {@code ownCluster}.
      */
     private static GtranNode wire(InJvmCluster ownCluster, Fabric fabric, Plan plan) {
         GraphStore store = null;
         ClockSync clockSync = null;
+        LeasedClockMaster leasedMaster = null;
         TransactionEngine engine = null;
         MembershipLog groupLog = null;
         try {
@@ -274,36 +309,21 @@ public final class GtranNode implements AutoCloseable {
                 // on the node's one mailbox, which takes clock messages from now on (one sent before is a lost one)
                 clockSync = new ClockSync(engine.clusterParts().mailbox(), synced, plan.time(),
                         new TreeSet<>(plan.members().nodes()), plan.clock().syncIntervalMs());
-                // nothing is lost yet, so no loss or rejoin came before
-                ClockSync sync = clockSync;
-                engine.clusterParts().view().onLossActedOn(sync::lost); // the master changes with a majority only
-                engine.clusterParts().view().attach(new MemberView.RejoinClock() {
-                    @Override
-                    public int master() {
-                        return sync.master();
-                    }
-
-                    @Override
-                    public long epoch() {
-                        return sync.epoch();
-                    }
-
-                    @Override
-                    public boolean agree(int member, int master, long epoch) {
-                        return sync.agree(member, master, epoch);
-                    }
-
-                    @Override
-                    public void readmitted(int member, long fence) {
-                        sync.readmitted(member, fence);
-                    }
-                });
+                MemberGroup group = engine.clusterParts().group();
+                if (group != null) {
+                    leasedMaster = new LeasedClockMaster(group, clockSync, synced, AgentHost.threads(plan.time()),
+                            plan.clock().leaseMs(), plan.clock().drift());
+                    engine.clusterParts().view().attach(leasedMaster);
+                    leasedMaster.start();
+                } else {
+                    wireMajorityMaster(engine, clockSync);
+                }
             }
             engine.joinCluster();
             if (plan.faults() != null) {
                 plan.faults().start();
             }
-            return new GtranNode(ownCluster, fabric, plan, clockSync, synced, store, engine);
+            return new GtranNode(ownCluster, fabric, plan, clockSync, leasedMaster, synced, store, engine);
         } catch (RuntimeException e) {
             if (plan.faults() != null) {
                 plan.faults().close();
@@ -313,6 +333,9 @@ public final class GtranNode implements AutoCloseable {
             }
             if (groupLog != null) {
                 groupLog.close(); // closed by the engine too, if it opened: closing twice is a no-op
+            }
+            if (leasedMaster != null) {
+                leasedMaster.close();
             }
             if (clockSync != null) {
                 clockSync.close();
@@ -466,20 +489,27 @@ public final class GtranNode implements AutoCloseable {
      */
     public ClockState clockState() {
         if (syncedClock == null) {
-            return new ClockState(true, id(), 0);
+            return new ClockState(true, id(), 0, 0, null);
         }
         io.gtran.txn.clock.Marzullo.Interval interval = syncedClock.interval();
         int master = clockSync.master();
-        return interval == null ? new ClockState(false, master, -1)
-                : new ClockState(true, master, (interval.width() + 1) / 2);
+        long epoch = clockSync.epoch();
+        long leaseEnd = syncedClock.leaseEnd();
+        Long leaseLeft = leaseEnd == Long.MAX_VALUE ? null
+                : leaseEnd == Long.MIN_VALUE || interval == null ? 0L : Math.max(0, (leaseEnd - interval.hi()) / 1000);
+        return interval == null ? new ClockState(false, master, -1, epoch, leaseLeft)
+                : new ClockState(true, master, (interval.width() + 1) / 2, epoch, leaseLeft);
     }
 
     /**
      * What {@link #clockState} found.
      *
      * @param uncertaintyMicros half the width of the interval for the master's time; -1 while unsynced
+     * @param epoch             how many times the master changed
+     * @param leaseLeftMillis   how long the master's lease runs on by this clock's upper bound (0: none);
+     *                          null where no lease is kept (a node alone, a cluster in one JVM)
      */
-    public record ClockState(boolean synced, int master, long uncertaintyMicros) {
+    public record ClockState(boolean synced, int master, long uncertaintyMicros, long epoch, Long leaseLeftMillis) {
     }
 
     /**
@@ -510,7 +540,7 @@ public final class GtranNode implements AutoCloseable {
         }
         closed = true;
         RuntimeException failure = null;
-        for (AutoCloseable part : new AutoCloseable[] {faults, engine, clockSync, store, fabric, ownCluster}) {
+        for (AutoCloseable part : new AutoCloseable[] {faults, leasedMaster, engine, clockSync, store, fabric, ownCluster}) {
             try {
                 if (part != null) {
                     part.close();

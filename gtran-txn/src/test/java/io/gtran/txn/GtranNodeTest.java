@@ -123,8 +123,11 @@ class GtranNodeTest {
         node.close();
         assertThrows(IllegalStateException.class, () -> fabric.register("after", 8), "the node closed the fabric it started");
         try (GtranNode master = GtranNode.open(settings(ClusterConfig.TRANSPORT, LoopbackFabricProvider.NAME,
-                ClusterConfig.NODES, nodes))) {
-            assertEquals(0, ElementIds.node(committedVertex(master)), "node 0, the clock master, needs no one");
+                ClusterConfig.NODES, nodes, ClockConfig.WAIT_LIMIT_MS, 200))) {
+            // Node 0 is the clock master, but its lease needs the membership group, a majority of two: node 1 too.
+            ClockUnavailableException noLease = assertThrows(ClockUnavailableException.class,
+                    () -> master.engine().begin(Isolation.SERIALIZABLE));
+            assertTrue(noLease.getMessage().contains("no lease of clock master 0"), noLease.getMessage());
         }
 
         IllegalArgumentException mismatch = assertThrows(IllegalArgumentException.class, () -> GtranNode.open(settings(

@@ -33,13 +33,21 @@ public final class ClockConfig {
      * ({@link SyncedClock#withoutUncertaintyWait}).
      */
     public static final String UNCERTAINTY_WAIT = "gtran.clock.uncertainty-wait";
+    /**
+     * How far ahead the clock master's lease runs where the membership group names the master
+     * (nodes in their own processes): the master renews it every quarter; a new master waits about
+     * one lease after the change before its first timestamp.
+     */
+    public static final String LEASE_MS = "gtran.clock.lease-ms";
+    public static final int LEASE_MS_DEFAULT = 1_000;
 
-    private static final Set<String> KNOWN = Set.of(SYNC_INTERVAL_MS, DRIFT_PPM, WAIT_LIMIT_MS, UNCERTAINTY_WAIT);
+    private static final Set<String> KNOWN = Set.of(SYNC_INTERVAL_MS, DRIFT_PPM, WAIT_LIMIT_MS, UNCERTAINTY_WAIT, LEASE_MS);
 
     private final int syncIntervalMs;
     private final int driftPpm;
     private final int waitLimitMs;
     private final boolean uncertaintyWait;
+    private final int leaseMs;
     private final Map<String, Object> effective;
 
     private ClockConfig(Map<String, ?> raw) {
@@ -48,6 +56,7 @@ public final class ClockConfig {
         driftPpm = settings.integer(DRIFT_PPM, DRIFT_PPM_DEFAULT, 0, 99_999);
         waitLimitMs = settings.integer(WAIT_LIMIT_MS, WAIT_LIMIT_MS_DEFAULT, 1, 600_000);
         uncertaintyWait = settings.bool(UNCERTAINTY_WAIT, true);
+        leaseMs = settings.integer(LEASE_MS, LEASE_MS_DEFAULT, 40, 600_000);
         if (waitLimitMs <= syncIntervalMs) {
             throw new IllegalArgumentException("configuration " + WAIT_LIMIT_MS + " must exceed " + SYNC_INTERVAL_MS + ": "
                     + WAIT_LIMIT_MS + "=" + waitLimitMs + " " + SYNC_INTERVAL_MS + "=" + syncIntervalMs);
@@ -79,6 +88,10 @@ public final class ClockConfig {
 
     public int waitLimitMs() {
         return waitLimitMs;
+    }
+
+    public int leaseMs() {
+        return leaseMs;
     }
 
     /** This node's clock under these settings. */

@@ -114,6 +114,18 @@ public final class ClockSync implements AutoCloseable {
     }
 
     /**
+     * Follows {@code master} in {@code epoch} as the membership group's log decided it (its clock
+     * was handed over by the caller, {@link SyncedClock#handOver}); {@link #lost} and {@link #agree}
+     * are then not used: the log, not this node's live set, names the master.
+     */
+    public void install(int master, long epoch) {
+        synchronized (live) {
+            this.master = master;
+            this.epoch = epoch;
+        }
+    }
+
+    /**
      * Member {@code node}, counted lost, was re-admitted (the same process) after a handshake in
      * which it sent {@code fence}, a bound on every timestamp of the timescale it followed: it is
      * live again, and this clock's later timestamps stay above the fence. The master does not change.

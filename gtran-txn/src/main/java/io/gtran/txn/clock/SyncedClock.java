@@ -57,6 +57,14 @@ public class SyncedClock implements Clock {
     /** An upper bound on the old master's time, kept when its samples are dropped; MIN_VALUE if none. */
     private long floorMicros = Long.MIN_VALUE;
     private long floorNanos;
+    /**
+     * The lease on the timescale followed: a timestamp is handed out only while the master's time is
+     * surely below it ({@link #handOver}, {@link #leaseUntil}). MAX_VALUE where no lease is kept
+     * (clusters whose master is chosen without the membership group).
+     */
+    private long leaseEnd = Long.MAX_VALUE;
+    /** Counts changes of the timescale followed: a timestamp is handed out on the one it was taken on. */
+    private long timescale;
 
     /**
      * A clock that is not yet synchronised: {@link #next()} waits until it is master or has a sample.
@@ -96,6 +104,9 @@ public class SyncedClock implements Clock {
         }
         baseMicros = Math.max(start, lastMicros + 1);
         baseNanos = now;
+        if (!master) {
+            timescale++;
+        }
         master = true;
         masterNode = node;
         samples.clear();
@@ -109,6 +120,9 @@ public class SyncedClock implements Clock {
             return;
         }
         long now = time.nanos();
+        if (master || this.masterNode != masterNode) {
+            timescale++;
+        }
         if (master) {
             floorMicros = masterMicros(now);
             floorNanos = now;
@@ -120,6 +134,31 @@ public class SyncedClock implements Clock {
         }
         master = false;
         this.masterNode = masterNode;
+    }
+
+    /**
+     * Follows {@code masterNode}, which the membership group's log made master over earlier masters
+     * whose leases ended at {@code handoverMicros} (MIN_VALUE: none) on their timescales; no
+     * timestamp is handed out until {@link #leaseUntil} grants the new master's lease. On the new
+     * master itself, its timescale starts above the handover (and above what {@link #becomeMaster}
+     * starts from). See docs/cluster-transactions.md, "Time".
+     */
+    public synchronized void handOver(int masterNode, long handoverMicros) {
+        if (masterNode == node && handoverMicros != Long.MIN_VALUE) {
+            lastMicros = Math.max(lastMicros, handoverMicros);
+        }
+        follow(masterNode);
+        leaseEnd = Long.MIN_VALUE;
+    }
+
+    /** The master followed may issue timestamps while its time is below {@code untilMicros}. */
+    public synchronized void leaseUntil(long untilMicros) {
+        leaseEnd = Math.max(leaseEnd, untilMicros);
+    }
+
+    /** The lease end on the timescale followed, in microseconds; MIN_VALUE: none yet; MAX_VALUE: no lease kept. */
+    public synchronized long leaseEnd() {
+        return leaseEnd;
     }
 
     /**
@@ -259,9 +298,45 @@ public class SyncedClock implements Clock {
     @Override
     public long next() {
         long deadline = time.nanos() + waitLimitNanos;
-        long ts = take(deadline);
-        awaitPassed(ts, deadline);
-        return ts << NODE_BITS | node;
+        while (true) {
+            long scale;
+            String unleased;
+            synchronized (this) {
+                scale = timescale;
+                unleased = refusal(scale);
+            }
+            if (unleased != null && interval() != null) {
+                pause(deadline, 1000, unleased); // no timestamp to take now: none is spent
+                continue;
+            }
+            long ts = take(deadline);
+            awaitPassed(ts, deadline);
+            String refused = refusal(scale);
+            if (refused == null) {
+                return ts << NODE_BITS | node;
+            }
+            pause(deadline, 1000, refused);
+        }
+    }
+
+    /**
+     * Why a timestamp taken on timescale {@code scale} may not be handed out now, or null: the
+     * timescale changed meanwhile (a later master's timestamps may already be out), or the master's
+     * time may have reached its lease end (a later master may start there).
+     */
+    private synchronized String refusal(long scale) {
+        if (scale != timescale) {
+            return "the clock master changed while the timestamp was taken";
+        }
+        if (leaseEnd == Long.MAX_VALUE) {
+            return null;
+        }
+        Marzullo.Interval now = interval();
+        if (now == null) {
+            return "lost the clock master's timescale while waiting";
+        }
+        return now.hi() < leaseEnd ? null : "no lease of clock master " + masterNode + " covers its time now: interval=["
+                + now.lo() + ", " + now.hi() + "] lease end=" + (leaseEnd == Long.MIN_VALUE ? "none" : leaseEnd);
     }
 
     /**
@@ -364,6 +439,7 @@ public class SyncedClock implements Clock {
     public synchronized String toString() {
         Marzullo.Interval i = interval();
         return "SyncedClock[node=" + node + (master ? ", master" : ", master=" + masterNode) + ", samples=" + samples.size()
+                + (leaseEnd == Long.MAX_VALUE ? "" : ", lease end=" + leaseEnd)
                 + (i == null ? ", unsynchronised" : ", interval=[" + i.lo() + ", " + i.hi() + "]") + "]";
     }
 }

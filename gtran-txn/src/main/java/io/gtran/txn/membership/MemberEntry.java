@@ -5,8 +5,8 @@ import io.gtran.txn.protocol.Wire;
 
 /**
  * An entry of the membership group's log (docs/cluster-transactions.md, "Membership decided by
- * consensus"): a member lost, a member back, or the outcome of a transaction whose decision a
- * loss made contested. The {@link MemberLedger} applies an entry only if what it assumed still
+ * consensus"): a member lost, a member back, the outcome of a transaction whose decision a loss
+ * made contested, or the clock master's lease. The {@link MemberLedger} applies an entry only if what it assumed still
  * holds when its turn comes, so a late or repeated proposal changes nothing.
  */
 public sealed interface MemberEntry {
@@ -39,14 +39,26 @@ public sealed interface MemberEntry {
     record Decided(long txn, Outcome outcome) implements MemberEntry {
     }
 
+    /**
+     * The clock master {@code node} of {@code epoch} may issue timestamps while its time is below
+     * {@code untilMicros} (on its timescale): proposed by the master, used once applied
+     * (docs/cluster-transactions.md, "Time").
+     */
+    record Lease(int node, long epoch, long untilMicros) implements MemberEntry {
+    }
+
     int LOST = 1;
     int BACK = 2;
     int DECIDED = 3;
+    int LEASE = 4;
 
     /** The entry's bytes: its type, then its fields. */
     static byte[] encode(MemberEntry entry) {
         if (entry instanceof Decided d) {
             return new Wire.Writer().putByte(DECIDED).putLong(d.txn()).putByte(d.outcome().ordinal()).bytes();
+        }
+        if (entry instanceof Lease l) {
+            return new Wire.Writer().putByte(LEASE).putInt(l.node()).putLong(l.epoch()).putLong(l.untilMicros()).bytes();
         }
         Change c = (Change) entry;
         return new Wire.Writer().putByte(entry instanceof Lost ? LOST : BACK).putInt(c.node()).putInt(c.generation())
@@ -64,7 +76,7 @@ public sealed interface MemberEntry {
         }
         Wire.Reader in = new Wire.Reader(bytes);
         int type = in.getByte();
-        int expected = type == DECIDED ? 10 : 17;
+        int expected = type == DECIDED ? 10 : type == LEASE ? 21 : 17;
         if (bytes.length != expected) {
             throw new IllegalArgumentException("a membership entry of type " + type + " is " + expected + " bytes, not "
                     + bytes.length);
@@ -84,6 +96,9 @@ public sealed interface MemberEntry {
                     throw new IllegalArgumentException("a membership entry names an unknown outcome " + outcome);
                 }
                 return new Decided(txn, Outcome.values()[outcome]);
+            }
+            case LEASE -> {
+                return new Lease(in.getInt(), in.getLong(), in.getLong());
             }
             default -> throw new IllegalArgumentException("unknown membership entry type " + type);
         }

@@ -35,6 +35,33 @@ public final class MemberGroup implements LossQuorum {
     private final Map<MemberEntry, CompletableFuture<Void>> proposing = new ConcurrentHashMap<>();
     private volatile boolean closed;
     private volatile OutcomeListener outcomes = (txn, outcome) -> { };
+    /** Guarded by this. */
+    private MasterListener masters = new MasterListener() {
+        @Override
+        public void changed(Mastership now) {
+        }
+
+        @Override
+        public void leased(Mastership now) {
+        }
+    };
+
+    /** The clock master as the log has it: who, in which epoch, its lease end and the earlier masters' (MIN_VALUE: none). */
+    public record Mastership(int master, long epoch, long leaseEnd, long handover) {
+    }
+
+    /**
+     * Where the node's clock hears the clock master the log decides (docs/cluster-transactions.md,
+     * "Time"), on the log's thread, in log order, under the group's lock: it must not block or call
+     * back into the group.
+     */
+    public interface MasterListener {
+        /** The master changed (or, once at registration, the master as applied so far). */
+        void changed(Mastership now);
+
+        /** The master's lease was extended. */
+        void leased(Mastership now);
+    }
 
     /**
      * The group of {@code members} as node {@code view}'s owner sees it through {@code log}; the
@@ -95,6 +122,29 @@ public final class MemberGroup implements LossQuorum {
         propose(new MemberEntry.Decided(txn, outcome));
     }
 
+    /**
+     * Registers the one listener of clock master changes and leases, and tells it the master as
+     * applied so far ({@link MasterListener#changed}, then {@link MasterListener#leased} if leased).
+     */
+    public synchronized void onMaster(MasterListener listener) {
+        this.masters = listener;
+        Mastership now = mastership();
+        listener.changed(now);
+        if (now.leaseEnd() != Long.MIN_VALUE) {
+            listener.leased(now);
+        }
+    }
+
+    /** The clock master as applied here so far. */
+    public synchronized Mastership mastership() {
+        return new Mastership(ledger.master(), ledger.epoch(), ledger.leaseEnd(), ledger.handover());
+    }
+
+    /** Proposes that this node, master in {@code epoch}, may issue timestamps below {@code untilMicros}. */
+    public void proposeLease(long epoch, long untilMicros) {
+        propose(new MemberEntry.Lease(self, epoch, untilMicros));
+    }
+
     /** Whether the log counts {@code node} lost (as applied here so far). */
     public synchronized boolean countsLost(int node) {
         return ledger.isLost(node);
@@ -138,8 +188,17 @@ public final class MemberGroup implements LossQuorum {
             }
             return;
         }
+        if (entry instanceof MemberEntry.Lease) {
+            synchronized (this) {
+                if (ledger.apply(entry)) {
+                    masters.leased(mastership());
+                }
+            }
+            return;
+        }
         MemberEntry.Change change = (MemberEntry.Change) entry;
         synchronized (this) {
+            long epoch = ledger.epoch();
             if (!ledger.apply(entry)) {
                 return; // what it assumed no longer holds: a late, repeated or stale proposal
             }
@@ -149,6 +208,10 @@ public final class MemberGroup implements LossQuorum {
                         change.node() == self ? ": this node decides nothing until it is back" : "");
                 if (!selfLost) {
                     countLost(change.node(), change.by());
+                }
+                if (ledger.epoch() != epoch) {
+                    LOG.warn("node={} membership: node {} is the clock master of epoch {}", self, ledger.master(), ledger.epoch());
+                    masters.changed(mastership());
                 }
             } else {
                 LOG.warn("node={} membership: node {} back (re-admitted by node {})", self, change.node(), change.by());

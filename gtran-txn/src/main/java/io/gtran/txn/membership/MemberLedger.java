@@ -22,7 +22,14 @@ import java.util.TreeSet;
  * <ul>
  *   <li>{@code Decided(t, o)}: no outcome of {@code t} was applied before. The first proposed
  *       outcome the log orders is {@code t}'s, for its coordinator and its recoveries alike.</li>
+ *   <li>{@code Lease(n, e, u)}: {@code n} is the clock master of epoch {@code e}, the current one,
+ *       and {@code u} extends its lease.</li>
  * </ul>
+ * The clock master is part of the state: the smallest member at first, in epoch 0; a {@code Lost}
+ * of the master moves the role to the smallest member up, in the next epoch, and the new master
+ * has no lease until its own {@code Lease} is applied. {@link #handover()} is the end of every
+ * earlier master's lease: no timestamp of an earlier epoch reached it, and the new master starts
+ * above it. A member that comes back never takes the role back.
  * A repeated, late or stale proposal therefore changes nothing. Not thread-safe: its owner applies
  * entries one at a time.
  */
@@ -33,11 +40,18 @@ public final class MemberLedger {
     /** The outcomes decided through the log, by transaction (few: only those a loss made contested). */
     private final Map<Long, Outcome> outcomes = new HashMap<>();
     private long applied;
+    private int master;
+    private long epoch;
+    /** The current master's lease end, on its timescale; MIN_VALUE before its first lease. */
+    private long leaseEnd = Long.MIN_VALUE;
+    /** The largest lease end of any earlier epoch; MIN_VALUE if none. */
+    private long handover = Long.MIN_VALUE;
 
     public MemberLedger(Iterable<Integer> members) {
         TreeSet<Integer> all = new TreeSet<>();
         members.forEach(all::add);
         this.members = all;
+        this.master = all.first();
     }
 
     /**
@@ -50,6 +64,13 @@ public final class MemberLedger {
         if (entry instanceof MemberEntry.Decided d) {
             return outcomes.putIfAbsent(d.txn(), d.outcome()) == null;
         }
+        if (entry instanceof MemberEntry.Lease l) {
+            if (l.node() != master || l.epoch() != epoch || l.untilMicros() <= Math.max(leaseEnd, handover)) {
+                return false; // an old master's, a stale epoch's, or no extension
+            }
+            leaseEnd = l.untilMicros();
+            return true;
+        }
         MemberEntry.Change change = (MemberEntry.Change) entry;
         int node = change.node();
         int by = change.by();
@@ -61,6 +82,12 @@ public final class MemberLedger {
                 return false;
             }
             lost.add(node);
+            if (node == master) {
+                handover = Math.max(handover, leaseEnd);
+                leaseEnd = Long.MIN_VALUE;
+                epoch++;
+                master = members.stream().filter(m -> !lost.contains(m)).findFirst().orElseThrow(); // the proposer is up
+            }
             return true;
         }
         if (!lost.contains(node) || generation(node) != change.generation()) {
@@ -95,6 +122,26 @@ public final class MemberLedger {
         return new TreeSet<>(lost);
     }
 
+    /** The clock master of the current epoch. */
+    public int master() {
+        return master;
+    }
+
+    /** How many times the clock master changed. */
+    public long epoch() {
+        return epoch;
+    }
+
+    /** The current master's lease end on its timescale, in microseconds; MIN_VALUE before its first lease. */
+    public long leaseEnd() {
+        return leaseEnd;
+    }
+
+    /** The end of every earlier master's lease, in microseconds: the new master starts above it; MIN_VALUE if none. */
+    public long handover() {
+        return handover;
+    }
+
     /** How many entries were applied (changing the state or not). */
     public long applied() {
         return applied;
@@ -102,6 +149,7 @@ public final class MemberLedger {
 
     @Override
     public String toString() {
-        return "lost=" + lost + " generations=" + generations + " outcomes=" + outcomes.size() + " applied=" + applied;
+        return "lost=" + lost + " generations=" + generations + " outcomes=" + outcomes.size() + " master=" + master
+                + " epoch=" + epoch + " applied=" + applied;
     }
 }

@@ -138,4 +138,34 @@ class MemberGroupTest {
         group.agent().doWork(time.nanos);
         assertTrue(log.proposed.isEmpty(), "the view still counts it lost: no handshake yet");
     }
+
+    @Test
+    void theClockListenerHearsTheMasterAsAppliedThenEachChangeAndLeaseInLogOrder() {
+        MemberGroup group = group(2);
+        log.apply(new MemberEntry.Lease(0, 0, 1_000));
+        List<String> heard = new ArrayList<>();
+        group.onMaster(new MemberGroup.MasterListener() {
+            @Override
+            public void changed(MemberGroup.Mastership now) {
+                heard.add("changed " + now);
+            }
+
+            @Override
+            public void leased(MemberGroup.Mastership now) {
+                heard.add("leased " + now);
+            }
+        });
+        log.apply(new MemberEntry.Lease(0, 0, 2_000));
+        log.apply(new MemberEntry.Lost(0, 0, 2, 0));
+        log.apply(new MemberEntry.Lease(0, 0, 3_000)); // the old master's renewal, ordered after its loss: nothing
+        group.proposeLease(1, 2_500);
+        assertEquals(new MemberEntry.Lease(2, 1, 2_500), log.proposed.get(log.proposed.size() - 1), "proposed under its own id");
+        log.apply(new MemberEntry.Lease(1, 1, 2_500));
+        assertEquals(List.of(
+                "changed " + new MemberGroup.Mastership(0, 0, 1_000, Long.MIN_VALUE),
+                "leased " + new MemberGroup.Mastership(0, 0, 1_000, Long.MIN_VALUE),
+                "leased " + new MemberGroup.Mastership(0, 0, 2_000, Long.MIN_VALUE),
+                "changed " + new MemberGroup.Mastership(1, 1, Long.MIN_VALUE, 2_000),
+                "leased " + new MemberGroup.Mastership(1, 1, 2_500, 2_000)), heard);
+    }
 }

@@ -76,14 +76,68 @@ class MemberLedgerTest {
     @Test
     void everyEntryEncodesToItselfAndMalformedBytesAreRefusedByName() {
         for (MemberEntry entry : List.of(new MemberEntry.Lost(3, 1, 4, 2), new MemberEntry.Back(0, 5, 1, 0),
-                new MemberEntry.Decided(0x4010000300000037L, Outcome.COMMIT))) {
+                new MemberEntry.Decided(0x4010000300000037L, Outcome.COMMIT), new MemberEntry.Lease(2, 7, 1_764_000_000_000_000L))) {
             assertEquals(entry, MemberEntry.decode(MemberEntry.encode(entry)));
         }
         assertThrows(IllegalArgumentException.class, () -> MemberEntry.decode(new byte[0]));
         assertThrows(IllegalArgumentException.class, () -> MemberEntry.decode(new byte[] {9, 0, 0}));
+        assertThrows(IllegalArgumentException.class, () -> MemberEntry.decode(new byte[] {MemberEntry.LEASE, 0, 0, 0, 1}));
         byte[] decided = MemberEntry.encode(new MemberEntry.Decided(1, Outcome.ABORT));
         decided[9] = 7;
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MemberEntry.decode(decided));
         assertTrue(e.getMessage().contains("unknown outcome"), e.getMessage());
+    }
+
+    @Test
+    void theSmallestMemberIsTheFirstClockMasterWithNoLeaseUntilItsOwnIsApplied() {
+        assertEquals(0, ledger.master());
+        assertEquals(0, ledger.epoch());
+        assertEquals(Long.MIN_VALUE, ledger.leaseEnd());
+        assertTrue(ledger.apply(new MemberEntry.Lease(0, 0, 5_000)));
+        assertEquals(5_000, ledger.leaseEnd());
+    }
+
+    @Test
+    void onlyTheMasterOfTheCurrentEpochExtendsTheLease() {
+        ledger.apply(new MemberEntry.Lease(0, 0, 5_000));
+        assertFalse(ledger.apply(new MemberEntry.Lease(1, 0, 9_000)), "not the master");
+        assertFalse(ledger.apply(new MemberEntry.Lease(0, 1, 9_000)), "not the current epoch");
+        assertFalse(ledger.apply(new MemberEntry.Lease(0, 0, 4_000)), "no extension: a lease never shrinks");
+        assertEquals(5_000, ledger.leaseEnd());
+    }
+
+    @Test
+    void theMastersLossMovesTheRoleToTheSmallestMemberUpAboveTheOldLease() {
+        ledger.apply(new MemberEntry.Lease(0, 0, 5_000));
+        assertTrue(ledger.apply(new MemberEntry.Lost(0, 0, 2, 0)));
+        assertEquals(1, ledger.master());
+        assertEquals(1, ledger.epoch());
+        assertEquals(5_000, ledger.handover(), "the new master starts above every timestamp the old lease allowed");
+        assertEquals(Long.MIN_VALUE, ledger.leaseEnd(), "no lease until the new master's own is applied");
+        assertFalse(ledger.apply(new MemberEntry.Lease(0, 0, 9_000)), "the old master's renewal ordered after its loss");
+        assertFalse(ledger.apply(new MemberEntry.Lease(1, 1, 5_000)), "not above the handover");
+        assertTrue(ledger.apply(new MemberEntry.Lease(1, 1, 5_001)));
+    }
+
+    @Test
+    void aLossOfAnotherMemberOrTheOldMastersReturnKeepsTheMaster() {
+        ledger.apply(new MemberEntry.Lost(2, 0, 1, 0));
+        assertEquals(0, ledger.master());
+        assertEquals(0, ledger.epoch());
+        ledger.apply(new MemberEntry.Lost(0, 0, 1, 0));
+        assertEquals(1, ledger.master());
+        assertTrue(ledger.apply(new MemberEntry.Back(0, 0, 1, 0)));
+        assertEquals(1, ledger.master(), "a member that comes back never takes the role back");
+        assertEquals(1, ledger.epoch());
+    }
+
+    @Test
+    void aNewMasterLostBeforeItsFirstLeaseHandsOnTheOldHandover() {
+        ledger.apply(new MemberEntry.Lease(0, 0, 5_000));
+        ledger.apply(new MemberEntry.Lost(0, 0, 2, 0));
+        ledger.apply(new MemberEntry.Lost(1, 0, 2, 0));
+        assertEquals(2, ledger.master());
+        assertEquals(2, ledger.epoch());
+        assertEquals(5_000, ledger.handover());
     }
 }

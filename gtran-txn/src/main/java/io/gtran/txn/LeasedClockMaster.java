@@ -1,0 +1,136 @@
+package io.gtran.txn;
+
+import io.gtran.txn.agent.Agent;
+import io.gtran.txn.agent.AgentHandle;
+import io.gtran.txn.agent.AgentHost;
+import io.gtran.txn.clock.ClockSync;
+import io.gtran.txn.clock.SyncedClock;
+import io.gtran.txn.membership.MemberGroup;
+import io.gtran.txn.membership.MemberView;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The clock master of a node whose losses the membership group decides: the log names the master
+ * and its lease (docs/cluster-transactions.md, "Time"), and this connects it to the node's clock.
+ * <ul>
+ *   <li>Every member follows the master the log names, in its epoch ({@link ClockSync#install},
+ *       {@link SyncedClock#handOver}), and hands out a timestamp only while the master's time is
+ *       surely below the lease end the log holds for it. A master or follower cut off from the
+ *       group learns no newer lease, so it stops at the last one.</li>
+ *   <li>The master proposes {@code Lease(self, epoch, now + lease)} every quarter of a lease.</li>
+ *   <li>A new master starts its timescale above the earlier masters' lease end, and proposes its
+ *       first lease only once the old master's time has surely passed that end: the old lease was
+ *       proposed at old time {@code end - lease} before the change was applied here, and the old
+ *       clock advances at least {@code 1 - e} per unit of true time, this one at most {@code 1 + e},
+ *       so {@code lease (1 + e) / (1 - e)} of local time after the change suffices. No member
+ *       following the old timescale hands out a timestamp after that, none on the new one before.</li>
+ *   <li>At a rejoin handshake the two sides only check that they follow the same master in the same
+ *       epoch: the log brings both there.</li>
+ * </ul>
+ */
+final class LeasedClockMaster implements MemberGroup.MasterListener, MemberView.RejoinClock, AutoCloseable {
+    private final int self;
+    private final MemberGroup group;
+    private final ClockSync sync;
+    private final SyncedClock clock;
+    private final long leaseMicros;
+    private final long handoverWaitNanos;
+    private final long renewNanos;
+    private final AgentHost host;
+    private AgentHandle renewer;
+    /** The epoch this node became master in and when it may first lease; guarded by this. */
+    private long masterEpoch = -1;
+    private long firstLeaseAt;
+
+    LeasedClockMaster(MemberGroup group, ClockSync sync, SyncedClock clock, AgentHost host, long leaseMillis, double drift) {
+        this.self = clock.node();
+        this.group = group;
+        this.sync = sync;
+        this.clock = clock;
+        this.host = host;
+        this.leaseMicros = TimeUnit.MILLISECONDS.toMicros(leaseMillis);
+        this.handoverWaitNanos = (long) Math.ceil(TimeUnit.MILLISECONDS.toNanos(leaseMillis) * (1 + drift) / (1 - drift));
+        this.renewNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMillis / 4));
+    }
+
+    /** Starts following the log's master and renewing this node's lease while it is master. */
+    void start() {
+        group.onMaster(this);
+        renewer = host.start(new Renewer());
+    }
+
+    @Override
+    public void changed(MemberGroup.Mastership now) {
+        sync.install(now.master(), now.epoch());
+        clock.handOver(now.master(), now.handover());
+        synchronized (this) {
+            if (now.master() == self) {
+                masterEpoch = now.epoch();
+                firstLeaseAt = host.time().nanos() + (now.handover() == Long.MIN_VALUE ? 0 : handoverWaitNanos);
+            }
+        }
+        if (now.leaseEnd() != Long.MIN_VALUE) {
+            clock.leaseUntil(now.leaseEnd()); // at registration: leased already
+        }
+    }
+
+    @Override
+    public void leased(MemberGroup.Mastership now) {
+        if (now.master() == clock.masterNode()) {
+            clock.leaseUntil(now.leaseEnd());
+        }
+    }
+
+    /** Every quarter of a lease: the master proposes its lease's extension. */
+    private final class Renewer implements Agent {
+        @Override
+        public long doWork(long nowNanos) {
+            MemberGroup.Mastership now = group.mastership();
+            boolean due;
+            synchronized (LeasedClockMaster.this) {
+                due = now.master() == self && masterEpoch == now.epoch() && nowNanos - firstLeaseAt >= 0;
+            }
+            if (due) {
+                try {
+                    group.proposeLease(now.epoch(), clock.masterMicros() + leaseMicros);
+                } catch (IllegalStateException changedMeanwhile) {
+                    // no longer master: the log moved the role on since it was read
+                }
+            }
+            return nowNanos + renewNanos;
+        }
+
+        @Override
+        public String roleName() {
+            return "clock-lease-" + self;
+        }
+    }
+
+    @Override
+    public int master() {
+        return sync.master();
+    }
+
+    @Override
+    public long epoch() {
+        return sync.epoch();
+    }
+
+    /** The log, not the handshake, names the master: both sides agree once both applied as far. */
+    @Override
+    public boolean agree(int member, int master, long epoch) {
+        return master == sync.master() && epoch == sync.epoch();
+    }
+
+    @Override
+    public void readmitted(int member, long fence) {
+        clock.atLeast(fence);
+    }
+
+    @Override
+    public void close() {
+        if (renewer != null) {
+            renewer.close(TimeUnit.SECONDS.toMillis(5));
+        }
+    }
+}
