@@ -15,7 +15,6 @@ import io.gtran.txn.clock.LocalClock;
 import io.gtran.txn.clock.SyncedClock;
 import io.gtran.txn.membership.GroupConfig;
 import io.gtran.txn.membership.MemberGroup;
-import io.gtran.txn.membership.MemberView;
 import io.gtran.txn.membership.Membership;
 import io.gtran.txn.membership.MembershipLog;
 import io.gtran.txn.membership.RatisMembershipLog;
@@ -252,36 +251,6 @@ public final class GtranNode implements AutoCloseable {
     }
 
     /**
-     * The clock master of a cluster in one JVM: the smallest member its node counts live, moved when
-     * the node acts on a loss, agreed pairwise at the rejoin handshake (no lease: no group).
-     */
-    private static void wireMajorityMaster(TransactionEngine engine, ClockSync sync) {
-        // nothing is lost yet, so no loss or rejoin came before
-        engine.clusterParts().view().onLossActedOn(sync::lost); // the master changes with a majority only
-        engine.clusterParts().view().attach(new MemberView.RejoinClock() {
-            @Override
-            public int master() {
-                return sync.master();
-            }
-
-            @Override
-            public long epoch() {
-                return sync.epoch();
-            }
-
-            @Override
-            public boolean agree(int member, int master, long epoch) {
-                return sync.agree(member, master, epoch);
-            }
-
-            @Override
-            public void readmitted(int member, long fence) {
-                sync.readmitted(member, fence);
-            }
-        });
-    }
-
-    /**
      * Opens store, clock and engine over {@code fabric}; on failure closes what it opened, the
      * fabric and {@code ownCluster}.
      */
@@ -316,7 +285,7 @@ public final class GtranNode implements AutoCloseable {
                     engine.clusterParts().view().attach(leasedMaster);
                     leasedMaster.start();
                 } else {
-                    wireMajorityMaster(engine, clockSync);
+                    MajorityClockMaster.attach(engine.clusterParts().view(), clockSync);
                 }
             }
             engine.joinCluster();

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The clock master of a node whose losses the membership group decides: the log names the master
  * and its lease (docs/cluster-transactions.md, "Time"), and this connects it to the node's clock.
+ * Where no group decides, {@link MajorityClockMaster} takes its place.
  * <ul>
  *   <li>Every member follows the master the log names, in its epoch ({@link ClockSync#install},
  *       {@link SyncedClock#handOver}), and hands out a timestamp only while the master's time is
@@ -25,10 +26,10 @@ import java.util.concurrent.TimeUnit;
  *       so {@code lease (1 + e) / (1 - e)} of local time after the change suffices. No member
  *       following the old timescale hands out a timestamp after that, none on the new one before.</li>
  *   <li>At a rejoin handshake the two sides only check that they follow the same master in the same
- *       epoch: the log brings both there.</li>
+ *       epoch (the log brings both there); neither lifts its clock to the other's fence.</li>
  * </ul>
  */
-final class LeasedClockMaster implements MemberGroup.MasterListener, MemberView.RejoinClock, AutoCloseable {
+public final class LeasedClockMaster implements MemberGroup.MasterListener, MemberView.RejoinClock, AutoCloseable {
     private final int self;
     private final MemberGroup group;
     private final ClockSync sync;
@@ -42,7 +43,11 @@ final class LeasedClockMaster implements MemberGroup.MasterListener, MemberView.
     private long masterEpoch = -1;
     private long firstLeaseAt;
 
-    LeasedClockMaster(MemberGroup group, ClockSync sync, SyncedClock clock, AgentHost host, long leaseMillis, double drift) {
+    /**
+     * The clock master of {@code clock}'s node as {@code group}'s log names it; its lease renewed on
+     * an agent of {@code host}, {@code leaseMillis} ahead, for oscillators apart by at most {@code drift}.
+     */
+    public LeasedClockMaster(MemberGroup group, ClockSync sync, SyncedClock clock, AgentHost host, long leaseMillis, double drift) {
         this.self = clock.node();
         this.group = group;
         this.sync = sync;
@@ -54,7 +59,7 @@ final class LeasedClockMaster implements MemberGroup.MasterListener, MemberView.
     }
 
     /** Starts following the log's master and renewing this node's lease while it is master. */
-    void start() {
+    public void start() {
         group.onMaster(this);
         renewer = host.start(new Renewer());
     }
@@ -122,9 +127,16 @@ final class LeasedClockMaster implements MemberGroup.MasterListener, MemberView.
         return master == sync.master() && epoch == sync.epoch();
     }
 
+    /**
+     * Nothing to lift: every timestamp {@code member} handed out on the current timescale was below
+     * the master's time when handed out (it waited until {@code L} passed it, within the lease), and
+     * every one of an earlier epoch is below the handover, so the fence is below the master's time
+     * already. Lifting the master above a follower's fence ({@code U}, above the master's time by
+     * its uncertainty) would move its timescale past what other followers' samples bound: the
+     * simulator found their timestamps then falling below the master's.
+     */
     @Override
     public void readmitted(int member, long fence) {
-        clock.atLeast(fence);
     }
 
     @Override

@@ -299,24 +299,61 @@ public class SyncedClock implements Clock {
     public long next() {
         long deadline = time.nanos() + waitLimitNanos;
         while (true) {
-            long scale;
-            String unleased;
+            Reservation taken;
+            String why;
             synchronized (this) {
-                scale = timescale;
-                unleased = refusal(scale);
+                taken = reserve();
+                why = taken == null ? unavailable() : null;
             }
-            if (unleased != null && interval() != null) {
-                pause(deadline, 1000, unleased); // no timestamp to take now: none is spent
+            if (taken == null) {
+                pause(deadline, 1000, why); // no timestamp to take now: none is spent
                 continue;
             }
-            long ts = take(deadline);
-            awaitPassed(ts, deadline);
-            String refused = refusal(scale);
+            awaitPassed(taken.micros(), deadline);
+            String refused = refusal(taken.timescale());
             if (refused == null) {
-                return ts << NODE_BITS | node;
+                return timestamp(taken.micros());
             }
             pause(deadline, 1000, refused);
         }
+    }
+
+    /** A timestamp taken, not yet handed out: its microseconds and the timescale it was taken on. */
+    public record Reservation(long micros, long timescale) {
+    }
+
+    /**
+     * {@link #next()} in two halves, for a caller that must not wait (the simulator): takes a
+     * timestamp ({@code U} now, above the last), or returns null if none can be taken now (no
+     * reading of the master, no lease). Hand it out ({@link #timestamp}) once {@link #passed}.
+     */
+    public synchronized Reservation reserve() {
+        if (unavailable() != null) {
+            return null;
+        }
+        long ts = Math.max(interval().hi(), lastMicros + 1);
+        if (ts > MAX_MICROS) {
+            throw new IllegalStateException("timestamp out of range: micros=" + ts + " max=" + MAX_MICROS
+                    + " (it would reach bit 62 of a version word)");
+        }
+        lastMicros = ts;
+        return new Reservation(ts, timescale);
+    }
+
+    /** Whether {@code taken} may be handed out now: {@code L} passed it, on its timescale, within the lease. */
+    public synchronized boolean passed(Reservation taken) {
+        Marzullo.Interval now = interval();
+        return now != null && now.lo() > taken.micros() && refusal(taken.timescale()) == null;
+    }
+
+    /** The timestamp of microseconds {@code micros} on this node. */
+    public long timestamp(long micros) {
+        return micros << NODE_BITS | node;
+    }
+
+    /** Why no timestamp can be taken now, or null. */
+    private synchronized String unavailable() {
+        return interval() == null ? "no reading of clock master " + masterNode + " yet" : refusal(timescale);
     }
 
     /**
@@ -352,27 +389,6 @@ public class SyncedClock implements Clock {
                 // no wait: the point of this clock
             }
         };
-    }
-
-    /** {@code U} now (at least the last timestamp plus one), once the clock is synchronised, in microseconds. */
-    private long take(long deadline) {
-        long ts;
-        while (true) {
-            synchronized (this) {
-                Marzullo.Interval now = interval();
-                if (now != null) {
-                    ts = Math.max(now.hi(), lastMicros + 1);
-                    if (ts > MAX_MICROS) {
-                        throw new IllegalStateException("timestamp out of range: micros=" + ts + " max=" + MAX_MICROS
-                                + " (it would reach bit 62 of a version word)");
-                    }
-                    lastMicros = ts;
-                    break;
-                }
-            }
-            pause(deadline, 1000, "no reading of clock master " + masterNode() + " yet");
-        }
-        return ts;
     }
 
     /** Waits until {@code L} passes {@code ts}: from then on, every node's {@code U} is above it (real-time order). */
