@@ -1,5 +1,7 @@
 package io.gtran.check.sim;
 
+import io.gtran.txn.clock.Marzullo;
+import io.gtran.txn.clock.SyncedClock;
 import io.gtran.txn.commit.CommitMessenger;
 import io.gtran.txn.common.TxnWords;
 import io.gtran.txn.protocol.Outcome;
@@ -24,6 +26,8 @@ final class Client {
     private static final long RESEND_NANOS = TimeUnit.MILLISECONDS.toNanos(30);
     /** How long the client waits for the commit's outcome before it is told the outcome is unknown. */
     private static final long COMMIT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** How long a client waits for its node's clock to give a begin time (gtran.clock.wait-limit-ms, shorter). */
+    private static final long CLOCK_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     /** Status slots per node: the real engine's are 4,096; few here, so that they are reused often. */
     private static final int SLOTS = 4;
@@ -63,7 +67,47 @@ final class Client {
         scheduler.at(scheduler.now() + pause, node, this::begin);
     }
 
+    /**
+     * Takes a begin time from the node's real clock as {@code SyncedClock.next} does, its two halves
+     * apart: reserved now, handed out once the clock's uncertainty has passed it, the wait being the
+     * simulator's. A clock that gives none within {@link #CLOCK_WAIT_NANOS} (no reading of the
+     * master, no lease: cut off with a minority) begins nothing, as a real begin fails with
+     * {@code ClockUnavailableException}.
+     */
     private void begin() {
+        long asked = scheduler.now();
+        reserve(asked, asked + CLOCK_WAIT_NANOS);
+    }
+
+    private void reserve(long asked, long deadline) {
+        SyncedClock.Reservation taken = node.clock().reserve();
+        if (taken != null) {
+            awaitPassed(taken, asked, deadline);
+        } else if (scheduler.now() - deadline >= 0) {
+            next();
+        } else {
+            scheduler.at(scheduler.now() + TimeUnit.MILLISECONDS.toNanos(1), node, () -> reserve(asked, deadline));
+        }
+    }
+
+    private void awaitPassed(SyncedClock.Reservation taken, long asked, long deadline) {
+        SyncedClock clock = node.clock();
+        if (clock.passed(taken)) {
+            long beginTime = clock.timestamp(taken.micros());
+            node.sim().timestamps().handed(asked, scheduler.now(), node.id(), beginTime);
+            start(beginTime);
+            return;
+        }
+        if (scheduler.now() - deadline >= 0) {
+            next();
+            return;
+        }
+        Marzullo.Interval now = clock.interval();
+        long waitMicros = now == null ? 1000 : Math.min(1000, Math.max(1, taken.micros() + 1 - now.lo()));
+        scheduler.at(scheduler.now() + waitMicros * 1000, node, () -> awaitPassed(taken, asked, deadline));
+    }
+
+    private void start(long beginTime) {
         Integer slot = freeSlots.pollLast();
         if (slot == null) {
             next(); // every slot waits for acknowledgements: try again a little later
@@ -90,7 +134,7 @@ final class Client {
             next();
             return;
         }
-        current = new Pending(txn, record, byOwner, node.nextBeginTime());
+        current = new Pending(txn, record, byOwner, beginTime);
         node.await(txn, current);
         current.send();
     }

@@ -1,7 +1,11 @@
 package io.gtran.check.sim;
 
 import io.gtran.rdma.Message;
+import io.gtran.txn.LeasedClockMaster;
+import io.gtran.txn.MajorityClockMaster;
 import io.gtran.txn.agent.TimeSource;
+import io.gtran.txn.clock.ClockSync;
+import io.gtran.txn.clock.SyncedClock;
 import io.gtran.txn.commit.CommitMessenger;
 import io.gtran.txn.common.TxnWords;
 import io.gtran.txn.membership.HeardMajority;
@@ -16,11 +20,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One simulated node: the real {@link NodeMailbox} (the node's one receive path), {@link
- * MemberView} and {@link CommitMessenger} (with its coordinator rounds, participant records and
- * recovery) on a {@link SimFabric} and a {@link SimHost}, over a {@link Shard} of data; a handler
+ * MemberView}, {@link CommitMessenger} (with its coordinator rounds, participant records and
+ * recovery) and clock ({@link SyncedClock} kept by a {@link ClockSync}, its master named by the
+ * group's log with a lease, or by the rule before the group) on a {@link SimFabric} and a {@link
+ * SimHost}, over a {@link Shard} of data; a handler
  * of {@link Family#OPS} messages that stands in for the node's operations; and a client that runs
  * transactions from here.
  */
@@ -44,14 +52,13 @@ final class SimNode {
     private final NodeMailbox mailbox;
     private final MemberView view;
     private final CommitMessenger messenger;
+    private final SyncedClock clock;
     private final Map<String, SimHost.Running> receivers = new HashMap<>();
     /** Transactions this node's client waits on for write answers, by id. */
     private final Map<Long, Client.Pending> waiting = new HashMap<>();
     private final Client client;
     private boolean crashed;
     private long pausedUntil;
-    /** The largest begin time this node handed out: its fence when it rejoins. */
-    private long lastBegin;
 
     SimNode(int id, Simulation sim, SimNetwork network, Shard shard, SplittableRandom random) {
         this.id = id;
@@ -65,22 +72,29 @@ final class SimNode {
         this.shard = shard;
         SimHost host = new SimHost(this, scheduler);
         this.mailbox = new NodeMailbox(fabric, host);
+        this.clock = new SyncedClock(id, time, SyncedClock.DEFAULT_DRIFT, TimeUnit.SECONDS.toNanos(1));
         List<Integer> others = sim.others(id);
         this.view = new MemberView(id, others, Simulation.LEASE_MS, "simulated", time, mailbox::send,
-                host.workers("members-" + id), () -> lastBegin);
+                host.workers("members-" + id), clock::fence);
         fabric.onPeerLost(view::peerLost);
         mailbox.onHeard(view::heard);
         mailbox.on(Family.MEMBER, view::onMessage);
         mailbox.on(Family.OPS, this::onOpsMessage);
+        List<Integer> members = new java.util.ArrayList<>(others);
+        members.add(id);
+        ClockSync sync = new ClockSync(mailbox, clock, host, new TreeSet<>(members), Simulation.CLOCK_SYNC_MS);
         LossQuorum quorum;
         if (sim.lossRule() == LossRule.GROUP) {
-            List<Integer> members = new java.util.ArrayList<>(others);
-            members.add(id);
             MemberGroup group = new MemberGroup(view, id, members, sim.group().logOf(id), Simulation.LEASE_MS);
             group.start();
             host.start(group.agent());
+            LeasedClockMaster master = new LeasedClockMaster(group, sync, clock, host, Simulation.CLOCK_LEASE_MS,
+                    SyncedClock.DEFAULT_DRIFT);
+            view.attach(master);
+            master.start();
             quorum = group;
         } else {
+            MajorityClockMaster.attach(view, sync);
             quorum = new HeardMajority(view);
         }
         this.messenger = new CommitMessenger(mailbox, shard, Simulation.VOTE_TIMEOUT_MS, Simulation.TICK_MS, quorum,
@@ -139,9 +153,8 @@ final class SimNode {
         pausedUntil = Math.max(pausedUntil, simulatorNanos);
     }
 
-    long nextBeginTime() {
-        lastBegin = sim.nextTimestamp();
-        return lastBegin;
+    SyncedClock clock() {
+        return clock;
     }
 
     /** The simulator's time at which this node's clock reads {@code nodeNanos}. */

@@ -38,7 +38,7 @@ class SimulationTest {
     }
 
     /**
-     * Seed 320: one direction of the link between nodes 0 and 1 cut for half a second. Each end
+     * Seed 539: one direction of the link between nodes 0 and 1 cut for 440 ms. Each end
      * hears a majority (through node 2), so under the heard-majority rule both act on the other's
      * loss: the coordinator aborts a round on its participant's loss while that participant's
      * recovery commits it from every YES. With the group's log only the first loss counts, and an
@@ -48,10 +48,10 @@ class SimulationTest {
     @Timeout(60)
     void aOneWayCutLetsBothEndsActUnlessTheGroupDecides() {
         java.util.Set<Fault> oneway = EnumSet.of(Fault.ONEWAY);
-        Simulation.Result heard = new Simulation(320, 3, oneway, 1, LossRule.HEARD).run();
+        Simulation.Result heard = new Simulation(539, 3, oneway, 1, LossRule.HEARD).run();
         assertTrue(heard.faults().toString().contains("oneway"), heard.faults().toString());
         assertFalse(heard.violations().isEmpty(), "the heard-majority rule keeps both decisions: " + heard);
-        Simulation.Result group = new Simulation(320, 3, oneway, 1, LossRule.GROUP).run();
+        Simulation.Result group = new Simulation(539, 3, oneway, 1, LossRule.GROUP).run();
         assertEquals(heard.faults(), group.faults(), "the same schedule");
         assertEquals(List.of(), group.violations());
         assertTrue(group.committed() > 100, group.toString());
