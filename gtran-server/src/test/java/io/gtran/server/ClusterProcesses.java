@@ -1,5 +1,6 @@
 package io.gtran.server;
 
+import io.gtran.txn.membership.GroupConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -110,23 +111,33 @@ public final class ClusterProcesses implements AutoCloseable {
         Files.writeString(dir.resolve("hosts"), hosts);
     }
 
-    /** The first of {@code count} consecutive ports free now. */
+    /**
+     * The first of {@code count} consecutive fabric ports free now, with the membership group's
+     * ports above them ({@link GroupConfig#DEFAULT_PORT_OFFSET} higher) free too; all below the
+     * kernel's ephemeral range (32768 up), where the Gremlin ports of {@link TestNode#freePort} and
+     * every outgoing connection's port come from.
+     */
     private static int freePorts(int count) throws IOException {
         for (int attempt = 0; attempt < 100; attempt++) {
-            int first = 20000 + ThreadLocalRandom.current().nextInt(40000);
+            int first = 20000 + ThreadLocalRandom.current().nextInt(10000);
             boolean free = true;
             for (int p = first; p < first + count && free; p++) {
-                try (ServerSocket socket = new ServerSocket(p)) {
-                    socket.setReuseAddress(true);
-                } catch (IOException taken) {
-                    free = false;
-                }
+                free = isFree(p) && isFree(p + GroupConfig.DEFAULT_PORT_OFFSET);
             }
             if (free) {
                 return first;
             }
         }
-        throw new IOException("no " + count + " consecutive free ports found");
+        throw new IOException("no " + count + " consecutive free ports (and their group ports) found");
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket(port)) {
+            socket.setReuseAddress(true);
+            return true;
+        } catch (IOException taken) {
+            return false;
+        }
     }
 
     /** The hosts file. */

@@ -7,6 +7,7 @@ import io.gtran.lbv.LoadProgress;
 import io.gtran.lbv.Traffic;
 import io.gtran.lbv.gremlin.GremlinSystem;
 import io.gtran.storage.StoreConfig;
+import io.gtran.txn.membership.GroupConfig;
 import io.gtran.txn.membership.Membership;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -214,7 +215,7 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
         StringBuilder hosts = new StringBuilder("# id host gremlin_port fabric_port\n");
         for (int k = 0; k < nodeCount; k++) {
             ports[k] = freePort(taken);
-            hosts.append(k).append(' ').append(HOST).append(' ').append(ports[k]).append(' ').append(freePort(taken)).append('\n');
+            hosts.append(k).append(' ').append(HOST).append(' ').append(ports[k]).append(' ').append(freeFabricPort(taken)).append('\n');
         }
         Files.writeString(dir.resolve("hosts"), hosts);
         return ports;
@@ -231,6 +232,30 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
             }
         }
         throw new IOException("no free port found on " + HOST);
+    }
+
+    /**
+     * A free fabric port whose membership group port ({@link GroupConfig#DEFAULT_PORT_OFFSET} above
+     * it, where each node's Ratis server listens) is free and not taken too.
+     */
+    private static int freeFabricPort(Set<Integer> taken) throws IOException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port = freePort(taken);
+            int group = port + GroupConfig.DEFAULT_PORT_OFFSET;
+            if (group <= 65535 && !taken.contains(group) && isFree(group)) {
+                taken.add(group);
+                return port;
+            }
+        }
+        throw new IOException("no free fabric port with a free group port found on " + HOST);
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName(HOST))) {
+            return true;
+        } catch (IOException taken) {
+            return false;
+        }
     }
 
     /** gtran's home: system property gtran.home, else the first directory up from here with deploy/gtran-cluster. */
