@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +35,8 @@ public final class MemberGroup implements LossQuorum {
     /** Proposals under way, so that each is made once until it commits or fails. */
     private final Map<MemberEntry, CompletableFuture<Void>> proposing = new ConcurrentHashMap<>();
     private volatile boolean closed;
+    /** Set while a lease proposal is under way. */
+    private final AtomicBoolean leasing = new AtomicBoolean();
     private volatile OutcomeListener outcomes = (txn, outcome) -> { };
     /** Guarded by this. */
     private MasterListener masters = new MasterListener() {
@@ -140,9 +143,20 @@ public final class MemberGroup implements LossQuorum {
         return new Mastership(ledger.master(), ledger.epoch(), ledger.leaseEnd(), ledger.handover());
     }
 
-    /** Proposes that this node, master in {@code epoch}, may issue timestamps below {@code untilMicros}. */
+    /**
+     * Proposes that this node, master in {@code epoch}, may issue timestamps below {@code untilMicros};
+     * nothing while an earlier lease proposal is under way (a renewal queued behind a stalled one
+     * would only be staler).
+     */
     public void proposeLease(long epoch, long untilMicros) {
-        propose(new MemberEntry.Lease(self, epoch, untilMicros));
+        if (leasing.compareAndSet(false, true)) {
+            CompletableFuture<Void> sent = propose(new MemberEntry.Lease(self, epoch, untilMicros));
+            if (sent == null) {
+                leasing.set(false);
+            } else {
+                sent.whenComplete((ok, failed) -> leasing.set(false));
+            }
+        }
     }
 
     /** Whether the log counts {@code node} lost (as applied here so far). */
@@ -160,15 +174,16 @@ public final class MemberGroup implements LossQuorum {
         return log.state();
     }
 
-    private void propose(MemberEntry entry) {
+    /** Proposes {@code entry} unless the same is under way; the proposal's future, or null if none was made. */
+    private CompletableFuture<Void> propose(MemberEntry entry) {
         if (closed) {
-            return;
+            return null;
         }
         CompletableFuture<Void> mine = new CompletableFuture<>();
         if (proposing.putIfAbsent(entry, mine) != null) {
-            return; // under way
+            return null; // under way
         }
-        log.propose(entry).whenComplete((ok, failed) -> {
+        return log.propose(entry).whenComplete((ok, failed) -> {
             proposing.remove(entry, mine);
             if (failed != null && !closed) {
                 LOG.warn("node={} could not get {} committed (asks again): {}", self, entry, failed.getMessage());
