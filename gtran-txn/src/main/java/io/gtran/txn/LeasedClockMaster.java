@@ -74,9 +74,6 @@ public final class LeasedClockMaster implements MemberGroup.MasterListener, Memb
                 firstLeaseAt = host.time().nanos() + (now.handover() == Long.MIN_VALUE ? 0 : handoverWaitNanos);
             }
         }
-        if (now.leaseEnd() != Long.MIN_VALUE) {
-            clock.leaseUntil(now.leaseEnd()); // at registration: leased already
-        }
     }
 
     @Override

@@ -54,6 +54,11 @@ class LeasedClockMasterTest {
     }
 
     private LeasedClockMaster node(int self) {
+        return node(self, List.of());
+    }
+
+    /** Node {@code self}, its log having applied {@code before} when its clock master starts. */
+    private LeasedClockMaster node(int self, List<MemberEntry> before) {
         Fabric fabric = cluster.join(self);
         open.add(fabric);
         List<Integer> others = new ArrayList<>(List.of(0, 1, 2));
@@ -66,6 +71,7 @@ class LeasedClockMasterTest {
         ClockSync sync = new ClockSync(TestMailboxes.started(fabric, time), clock, time, Set.of(0, 1, 2), 1_000_000);
         open.add(sync);
         LeasedClockMaster master = new LeasedClockMaster(group, sync, clock, new Host(), LEASE_MS, SyncedClock.DEFAULT_DRIFT);
+        before.forEach(log::apply);
         master.start();
         return master;
     }
@@ -119,6 +125,13 @@ class LeasedClockMasterTest {
         log.apply(new MemberEntry.Lease(1, 0, 9_000)); // not the master's: the log refuses it
         assertEquals(Long.MIN_VALUE, clock.leaseEnd());
         log.apply(new MemberEntry.Lease(0, 0, 9_000));
+        assertEquals(9_000, clock.leaseEnd());
+    }
+
+    @Test
+    void aClockStartedAfterLeasesWereAppliedFollowsTheLogsMasterAndHoldsItsLease() {
+        node(2, List.of(new MemberEntry.Lease(0, 0, 7_000), new MemberEntry.Lost(0, 0, 1, 0), new MemberEntry.Lease(1, 1, 9_000)));
+        assertEquals(1, clock.masterNode());
         assertEquals(9_000, clock.leaseEnd());
     }
 

@@ -22,6 +22,7 @@ class MemberGroupTest {
     /** A log whose proposals wait in {@link #proposed} until the test applies them, in the order it likes. */
     private static final class HandLog implements MembershipLog {
         final List<MemberEntry> proposed = new ArrayList<>();
+        final List<CompletableFuture<Void>> answers = new ArrayList<>();
         Consumer<MemberEntry> applier;
 
         @Override
@@ -32,7 +33,9 @@ class MemberGroupTest {
         @Override
         public CompletableFuture<Void> propose(MemberEntry entry) {
             proposed.add(entry);
-            return new CompletableFuture<>(); // never answers: what counts is the entry applied
+            CompletableFuture<Void> answer = new CompletableFuture<>(); // answered only if the test does
+            answers.add(answer);
+            return answer;
         }
 
         void apply(MemberEntry entry) {
@@ -156,16 +159,29 @@ class MemberGroupTest {
             }
         });
         log.apply(new MemberEntry.Lease(0, 0, 2_000));
+        log.apply(new MemberEntry.Lost(1, 0, 2, 0)); // not the master: no change
         log.apply(new MemberEntry.Lost(0, 0, 2, 0));
         log.apply(new MemberEntry.Lease(0, 0, 3_000)); // the old master's renewal, ordered after its loss: nothing
         group.proposeLease(1, 2_500);
         assertEquals(new MemberEntry.Lease(2, 1, 2_500), log.proposed.get(log.proposed.size() - 1), "proposed under its own id");
-        log.apply(new MemberEntry.Lease(1, 1, 2_500));
+        log.apply(new MemberEntry.Lease(2, 1, 2_500));
         assertEquals(List.of(
                 "changed " + new MemberGroup.Mastership(0, 0, 1_000, Long.MIN_VALUE),
                 "leased " + new MemberGroup.Mastership(0, 0, 1_000, Long.MIN_VALUE),
                 "leased " + new MemberGroup.Mastership(0, 0, 2_000, Long.MIN_VALUE),
-                "changed " + new MemberGroup.Mastership(1, 1, Long.MIN_VALUE, 2_000),
-                "leased " + new MemberGroup.Mastership(1, 1, 2_500, 2_000)), heard);
+                "changed " + new MemberGroup.Mastership(2, 1, Long.MIN_VALUE, 2_000),
+                "leased " + new MemberGroup.Mastership(2, 1, 2_500, 2_000)), heard);
+    }
+
+    @Test
+    void aLeaseIsProposedOnlyOnceTheOneBeforeIsAnswered() {
+        MemberGroup group = group(0);
+        group.proposeLease(0, 1_000);
+        assertEquals(List.of(new MemberEntry.Lease(0, 0, 1_000)), log.proposed, "proposed at once");
+        group.proposeLease(0, 2_000);
+        assertEquals(1, log.proposed.size(), "the first is under way");
+        log.answers.get(0).completeExceptionally(new IllegalStateException("no leader"));
+        group.proposeLease(0, 3_000);
+        assertEquals(new MemberEntry.Lease(0, 0, 3_000), log.proposed.get(1));
     }
 }
