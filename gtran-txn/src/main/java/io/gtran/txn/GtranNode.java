@@ -353,29 +353,33 @@ public final class GtranNode implements AutoCloseable {
         }
     }
 
-    /** This node's id ({@code gtran.storage.node-id}): the node field of every id it issues. */
     /**
-     * Waits until this node hears from every other member (their pings, within the lease), at most
-     * {@code timeoutMillis}; returns at once for a node alone.
+     * Waits until this node hears from every other member (their pings, within the lease) and its
+     * clock can give a timestamp (a reading of the master, and where the membership group names the
+     * master, its lease applied here), at most {@code timeoutMillis}; returns at once for a node alone.
      *
-     * @throws IllegalStateException naming the members not heard from, if the time runs out
+     * @throws IllegalStateException naming the members not heard from, or the clock's state, if the time runs out
      */
     public void awaitMembers(long timeoutMillis) throws InterruptedException {
         long deadline = time.nanos() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (true) {
             java.util.Set<Integer> missing = new java.util.TreeSet<>(members.others());
             missing.removeAll(engine.membersInContact());
-            if (missing.isEmpty()) {
+            ClockState clock = clockState();
+            boolean clockReady = clock.synced() && (clock.leaseLeftMillis() == null || clock.leaseLeftMillis() > 0);
+            if (missing.isEmpty() && clockReady) {
                 return;
             }
             if (time.nanos() - deadline > 0) {
-                throw new IllegalStateException("node " + id() + " does not hear from members " + missing + " after "
-                        + timeoutMillis + " ms; members=" + members.nodes());
+                throw new IllegalStateException("node " + id() + (missing.isEmpty() ? "" : " does not hear from members " + missing)
+                        + (clockReady ? "" : " has no timestamps to give yet (" + clock + ")") + " after " + timeoutMillis
+                        + " ms; members=" + members.nodes());
             }
             Thread.sleep(20);
         }
     }
 
+    /** This node's id ({@code gtran.storage.node-id}): the node field of every id it issues. */
     public int id() {
         return store.nodeId();
     }

@@ -4,6 +4,7 @@ import io.gtran.txn.agent.Agent;
 import io.gtran.txn.agent.AgentHandle;
 import io.gtran.txn.agent.AgentHost;
 import io.gtran.txn.clock.ClockSync;
+import io.gtran.txn.clock.Marzullo;
 import io.gtran.txn.clock.SyncedClock;
 import io.gtran.txn.membership.MemberGroup;
 import io.gtran.txn.membership.MemberView;
@@ -23,8 +24,10 @@ import java.util.concurrent.TimeUnit;
  *       first lease only once the old master's time has surely passed that end: the old lease was
  *       proposed at old time {@code end - lease} before the change was applied here, and the old
  *       clock advances at least {@code 1 - e} per unit of true time, this one at most {@code 1 + e},
- *       so {@code lease (1 + e) / (1 - e)} of local time after the change suffices. No member
- *       following the old timescale hands out a timestamp after that, none on the new one before.</li>
+ *       so {@code lease (1 + e) / (1 - e)} of local time after the change suffices; less if this
+ *       node's samples of the old master already bound its time above that end (the common case,
+ *       where a loss takes longer to decide than a lease to run out). No member following the old
+ *       timescale hands out a timestamp after that, none on the new one before.</li>
  *   <li>At a rejoin handshake the two sides only check that they follow the same master in the same
  *       epoch (the log brings both there); neither lifts its clock to the other's fence.</li>
  * </ul>
@@ -37,11 +40,16 @@ public final class LeasedClockMaster implements MemberGroup.MasterListener, Memb
     private final long leaseMicros;
     private final long handoverWaitNanos;
     private final long renewNanos;
+    private final double drift;
     private final AgentHost host;
     private AgentHandle renewer;
     /** The epoch this node became master in and when it may first lease; guarded by this. */
     private long masterEpoch = -1;
     private long firstLeaseAt;
+    /** The last lease applied: its master, epoch and end; guarded by this. */
+    private int leasedMaster = -1;
+    private long leasedEpoch = -1;
+    private long leasedEnd = Long.MIN_VALUE;
 
     /**
      * The clock master of {@code clock}'s node as {@code group}'s log names it; its lease renewed on
@@ -56,6 +64,7 @@ public final class LeasedClockMaster implements MemberGroup.MasterListener, Memb
         this.leaseMicros = TimeUnit.MILLISECONDS.toMicros(leaseMillis);
         this.handoverWaitNanos = (long) Math.ceil(TimeUnit.MILLISECONDS.toNanos(leaseMillis) * (1 + drift) / (1 - drift));
         this.renewNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMillis / 4));
+        this.drift = drift;
     }
 
     /** Starts following the log's master and renewing this node's lease while it is master. */
@@ -66,18 +75,48 @@ public final class LeasedClockMaster implements MemberGroup.MasterListener, Memb
 
     @Override
     public void changed(MemberGroup.Mastership now) {
+        long wait = now.master() == self ? handoverWait(now) : 0; // read before the handover drops the old samples
         sync.install(now.master(), now.epoch());
         clock.handOver(now.master(), now.handover());
         synchronized (this) {
             if (now.master() == self) {
                 masterEpoch = now.epoch();
-                firstLeaseAt = host.time().nanos() + (now.handover() == Long.MIN_VALUE ? 0 : handoverWaitNanos);
+                firstLeaseAt = host.time().nanos() + wait;
             }
         }
     }
 
+    /**
+     * How long this node, the new master, waits before its first lease: none after no lease; else a
+     * full {@code lease (1 + e) / (1 - e)}, unless the master of the epoch just ended held the lease
+     * that ends at the handover and this node's samples of its time already bound it above that end
+     * (or will within less): the old timescale has then surely passed it. Only that epoch's
+     * timescale is left to pass: its master leased only after every earlier one had passed theirs.
+     */
+    private long handoverWait(MemberGroup.Mastership now) {
+        if (now.handover() == Long.MIN_VALUE) {
+            return 0;
+        }
+        Marzullo.Interval old;
+        synchronized (this) {
+            boolean lastEpochHeldIt = leasedEpoch == now.epoch() - 1 && leasedEnd == now.handover()
+                    && leasedMaster == clock.masterNode();
+            old = lastEpochHeldIt ? clock.interval() : null;
+        }
+        if (old == null) {
+            return handoverWaitNanos;
+        }
+        long behind = now.handover() + 1 - old.lo(); // microseconds the old master's time may still be below the end
+        return behind <= 0 ? 0 : Math.min(handoverWaitNanos, (long) Math.ceil(behind * 1000 / (1 - drift)));
+    }
+
     @Override
     public void leased(MemberGroup.Mastership now) {
+        synchronized (this) {
+            leasedMaster = now.master();
+            leasedEpoch = now.epoch();
+            leasedEnd = now.leaseEnd();
+        }
         if (now.master() == clock.masterNode()) {
             clock.leaseUntil(now.leaseEnd());
         }

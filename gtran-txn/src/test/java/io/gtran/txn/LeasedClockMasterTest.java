@@ -118,6 +118,33 @@ class LeasedClockMasterTest {
     }
 
     @Test
+    void aNewMasterWhoseSamplesPutTheOldMasterPastItsLeaseLeasesAtOnce() {
+        node(1);
+        long reading = 1_764_000_000_000_000L;
+        clock.addSample(time.nanos() - MS, time.nanos(), reading); // node 0's time, read 1 ms ago
+        log.apply(new MemberEntry.Lease(0, 0, reading - 100_000)); // a lease that ended 100 ms before that reading
+        log.apply(new MemberEntry.Lost(0, 0, 2, 0));
+        renewer.doWork(time.nanos());
+        assertEquals(1, leasesProposed().size(), "the old timescale is surely past the handover");
+    }
+
+    @Test
+    void aNewMasterWaitsOnlyUntilItsSamplesPutTheOldMasterPastItsLease() {
+        node(1);
+        long reading = 1_764_000_000_000_000L;
+        clock.addSample(time.nanos() - MS, time.nanos(), reading);
+        log.apply(new MemberEntry.Lease(0, 0, reading + 200_000)); // ends 200 ms after the reading
+        long changedAt = time.nanos();
+        log.apply(new MemberEntry.Lost(0, 0, 2, 0));
+        time.nanos = changedAt + 150 * MS;
+        renewer.doWork(time.nanos());
+        assertEquals(List.of(), leasesProposed(), "the old master's time may still be below its lease end");
+        time.nanos = changedAt + 250 * MS; // past 200 ms / (1 - e), well short of a full lease
+        renewer.doWork(time.nanos());
+        assertEquals(1, leasesProposed().size());
+    }
+
+    @Test
     void aFollowerProposesNoLeaseAndTakesOnlyItsMastersLease() {
         node(2);
         renewer.doWork(time.nanos());
