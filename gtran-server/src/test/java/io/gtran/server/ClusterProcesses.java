@@ -105,10 +105,31 @@ public final class ClusterProcesses implements AutoCloseable {
     private void writeHosts(int graphs) throws IOException {
         StringBuilder hosts = new StringBuilder("# id host gremlin_port fabric_port\n");
         for (int k = 0; k < ports.length; k++) {
-            ports[k] = TestNode.freePort();
+            ports[k] = freeGremlinPort(ports, k);
             hosts.append(k).append(" 127.0.0.1 ").append(ports[k]).append(' ').append(freePorts(graphs)).append('\n');
         }
         Files.writeString(dir.resolve("hosts"), hosts);
+    }
+
+    /**
+     * A Gremlin port free now, from 10000-17999 (18000 up: the fixed ports of .ci/run and the fault
+     * harness): below the fabric ports ({@link #freePorts}) and the
+     * kernel's ephemeral range, where an outgoing connection of another process (a Ratis client's,
+     * say) could take it before the node binds it (a CI run lost a start so); not one of the
+     * {@code k} ports given already.
+     */
+    private static int freeGremlinPort(int[] given, int k) throws IOException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port = 10000 + ThreadLocalRandom.current().nextInt(8000);
+            boolean taken = false;
+            for (int i = 0; i < k; i++) {
+                taken |= given[i] == port;
+            }
+            if (!taken && isFree(port)) {
+                return port;
+            }
+        }
+        throw new IOException("no free Gremlin port found in 10000-17999");
     }
 
     /**
