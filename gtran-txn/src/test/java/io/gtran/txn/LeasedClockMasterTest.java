@@ -13,10 +13,11 @@ import io.gtran.txn.agent.AgentHost;
 import io.gtran.txn.agent.TimeSource;
 import io.gtran.txn.clock.ClockSync;
 import io.gtran.txn.clock.SyncedClock;
+import io.gtran.txn.membership.HandLog;
+import io.gtran.txn.membership.HandTime;
 import io.gtran.txn.membership.MemberEntry;
 import io.gtran.txn.membership.MemberGroup;
 import io.gtran.txn.membership.MemberView;
-import io.gtran.txn.membership.MembershipLog;
 import io.gtran.txn.protocol.TestMailboxes;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,7 @@ class LeasedClockMasterTest {
     private static final long LEASE_MS = 1_000;
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    private final Hand time = new Hand();
+    private final HandTime time = new HandTime();
     private final HandLog log = new HandLog();
     private final InJvmCluster cluster = new InJvmCluster();
     private final List<AutoCloseable> open = new ArrayList<>();
@@ -175,61 +176,6 @@ class LeasedClockMasterTest {
         long last = clock.current();
         master.readmitted(0, Long.MAX_VALUE >>> 2);
         assertEquals(last, clock.current(), "no lift to a rejoiner's fence");
-    }
-
-    /** A log whose proposals wait until the test applies them. */
-    private static final class HandLog implements MembershipLog {
-        final List<MemberEntry> proposed = new ArrayList<>();
-        Consumer<MemberEntry> applier;
-
-        @Override
-        public void start(Consumer<MemberEntry> applier) {
-            this.applier = applier;
-        }
-
-        @Override
-        public CompletableFuture<Void> propose(MemberEntry entry) {
-            proposed.add(entry);
-            return new CompletableFuture<>();
-        }
-
-        void apply(MemberEntry entry) {
-            applier.accept(entry);
-        }
-
-        @Override
-        public String describe() {
-            return "by hand";
-        }
-
-        @Override
-        public GroupState state() {
-            return GroupState.UNKNOWN;
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
-    /** Time the test moves. */
-    private static final class Hand implements TimeSource {
-        long nanos = 1_000_000_000L;
-
-        @Override
-        public long nanos() {
-            return nanos;
-        }
-
-        @Override
-        public long wallMicros() {
-            return nanos / 1000;
-        }
-
-        @Override
-        public void pause(long pause) {
-            throw new AssertionError("code driven by hand must not wait");
-        }
     }
 
     /** Keeps the one agent started (the renewer) for the test to step. */

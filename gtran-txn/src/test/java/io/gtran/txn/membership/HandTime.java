@@ -3,8 +3,8 @@ package io.gtran.txn.membership;
 import io.gtran.txn.agent.TimeSource;
 
 /** A clock that moves only when a test moves it; nothing that reads it may wait. */
-final class HandTime implements TimeSource {
-    long nanos = 1_000_000_000L;
+public final class HandTime implements TimeSource {
+    public long nanos = 1_000_000_000L;
 
     @Override
     public long nanos() {

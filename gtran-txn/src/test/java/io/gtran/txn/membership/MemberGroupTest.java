@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /** A node's part of the membership group, over a log the test commits by hand; no thread runs. */
@@ -18,44 +17,6 @@ class MemberGroupTest {
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final HandTime time = new HandTime();
-
-    /** A log whose proposals wait in {@link #proposed} until the test applies them, in the order it likes. */
-    private static final class HandLog implements MembershipLog {
-        final List<MemberEntry> proposed = new ArrayList<>();
-        final List<CompletableFuture<Void>> answers = new ArrayList<>();
-        Consumer<MemberEntry> applier;
-
-        @Override
-        public void start(Consumer<MemberEntry> applier) {
-            this.applier = applier;
-        }
-
-        @Override
-        public CompletableFuture<Void> propose(MemberEntry entry) {
-            proposed.add(entry);
-            CompletableFuture<Void> answer = new CompletableFuture<>(); // answered only if the test does
-            answers.add(answer);
-            return answer;
-        }
-
-        void apply(MemberEntry entry) {
-            applier.accept(entry);
-        }
-
-        @Override
-        public String describe() {
-            return "by hand";
-        }
-
-        @Override
-        public GroupState state() {
-            return GroupState.UNKNOWN;
-        }
-
-        @Override
-        public void close() {
-        }
-    }
 
     private final HandLog log = new HandLog();
     private final List<Integer> reportedLost = new ArrayList<>();
