@@ -28,19 +28,34 @@ import org.slf4j.LoggerFactory;
  * <p>Messages are {@link ClockMessage}s. A reply is matched with the time its request was sent, kept for the
  * last {@value #REMEMBERED} requests, so a round trip longer than the sync interval still gives a
  * sample; a reply to an older request is ignored (its round trip is unknown). Requests go out on
- * the agent, replies come in on the node's receive path: the ring is guarded by itself. Requests are
- * answered only by a node that is master; a requester whose master does not answer keeps asking,
- * and {@link SyncedClock#next()} fails after its wait limit if no sample comes.
+ * the agent, replies come in on the node's receive path: the ring is guarded by itself. A requester
+ * whose master does not answer keeps asking, and {@link SyncedClock#next()} fails after its wait
+ * limit if no sample comes.
+ *
+ * <p>Where the membership group's log names the master ({@link #install}), a node follows it
+ * through any member that hears it: once its master has not answered for {@value #RELAY_AFTER}
+ * sync intervals, each request also goes to every other member, and a member that follows the
+ * same master in the same epoch answers with its own interval {@code [L, U]} of the master's time
+ * ({@link ClockMessage.Relayed}), a wider sample ({@link SyncedClock#addRelayedSample}). So a node
+ * cut off from the master only (one link cut) keeps an uncertainty of a few round trips instead of
+ * one that grows with its oscillator's drift bound until the cut heals or the group decides.
  */
 public final class ClockSync implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClockSync.class);
     /** How many requests' send times are kept to match replies with (a ring, by sequence number). */
     static final int REMEMBERED = 256;
+    /** Sync intervals without an answer from the master after which other members are asked too. */
+    static final int RELAY_AFTER = 3;
+    private static final long NOT_YET = Long.MIN_VALUE;
 
     private final SyncedClock clock;
     private final NodeMailbox mailbox;
     private final long intervalNanos;
     private final Set<Integer> live; // guarded by itself
+    /** Every member but this node: whom a relayed request goes to. */
+    private final Set<Integer> others;
+    /** Whether members relay the master's time: only where the group's log names it; guarded by {@link #live}. */
+    private boolean relays;
     /** The master this node follows (itself if it is master), and its epoch; guarded by {@link #live}. */
     private int master;
     private long epoch;
@@ -51,6 +66,8 @@ public final class ClockSync implements AutoCloseable {
     /** Send time and sequence number of each remembered request, at {@code sequence % REMEMBERED}. */
     private final long[] sentNanos = new long[REMEMBERED];
     private final long[] sentSequence = new long[REMEMBERED];
+    /** When the master last answered, or since when this node has followed it; guarded by {@link #sentNanos}. */
+    private long answeredNanos = NOT_YET;
 
     /**
      * Starts synchronising {@code clock} with the other {@code members} of the cluster, through its
@@ -73,6 +90,9 @@ public final class ClockSync implements AutoCloseable {
         this.clock = clock;
         this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
         this.live = new TreeSet<>(members);
+        TreeSet<Integer> rest = new TreeSet<>(members);
+        rest.remove(mailbox.node());
+        this.others = Set.copyOf(rest);
         this.master = ((TreeSet<Integer>) live).first();
         this.mailbox = mailbox;
         clock.follow(master);
@@ -122,6 +142,10 @@ public final class ClockSync implements AutoCloseable {
         synchronized (live) {
             this.master = master;
             this.epoch = epoch;
+            relays = true;
+        }
+        synchronized (sentNanos) {
+            answeredNanos = NOT_YET; // counted from the next request
         }
     }
 
@@ -177,18 +201,44 @@ public final class ClockSync implements AutoCloseable {
     }
 
     private void requestFromMaster(long now) {
-        int master = master();
+        int master;
+        boolean relayed;
+        synchronized (live) {
+            master = this.master;
+            relayed = relays;
+        }
         if (master == clock.node()) {
             return;
         }
         long asked;
+        boolean silent;
         synchronized (sentNanos) {
             asked = ++sequence;
             int at = (int) (asked % REMEMBERED);
             sentNanos[at] = now;
             sentSequence[at] = asked;
+            if (answeredNanos == NOT_YET) {
+                answeredNanos = now;
+            }
+            silent = now - answeredNanos >= RELAY_AFTER * intervalNanos;
         }
-        mailbox.send(master, ClockMessage.encode(new ClockMessage.Request(asked))); // failures show as a missing reply
+        byte[] request = ClockMessage.encode(new ClockMessage.Request(asked));
+        send(master, request); // failures show as a missing reply
+        if (relayed && silent) {
+            for (int member : others) {
+                if (member != master) {
+                    send(member, request);
+                }
+            }
+        }
+    }
+
+    private void send(int to, byte[] message) {
+        try {
+            mailbox.send(to, message);
+        } catch (IllegalStateException goneOrClosing) {
+            // a peer that just went, or this node closing: the next round asks again
+        }
     }
 
     /** Handles the clock message {@code payload} of {@code from}: the node's receive path calls it. */
@@ -204,23 +254,53 @@ public final class ClockSync implements AutoCloseable {
             return;
         }
         long seq = received.sequence();
-        if (received instanceof ClockMessage.Request && clock.isMaster()) {
-            try {
-                mailbox.send(from, ClockMessage.encode(new ClockMessage.Reply(seq, clock.masterMicros())));
-            } catch (IllegalStateException closing) {
-                // the node is closing: nobody is owed a reply
-            }
+        if (received instanceof ClockMessage.Request) {
+            answer(from, seq);
         } else if (received instanceof ClockMessage.Reply reply && seq > 0 && from == master()) {
-            long sent;
-            synchronized (sentNanos) {
-                int at = (int) (seq % REMEMBERED);
-                if (sentSequence[at] != seq) {
-                    return; // not one of the last requests: its round trip is unknown
+            long sent = sentAt(seq);
+            if (sent != NOT_YET) {
+                synchronized (sentNanos) {
+                    answeredNanos = Math.max(answeredNanos, now);
                 }
-                sent = sentNanos[at];
+                clock.addSample(sent, now, reply.masterMicros()); // its own send time bounds the reading
             }
-            clock.addSample(sent, now, reply.masterMicros()); // its own send time bounds the reading
+        } else if (received instanceof ClockMessage.Relayed relayed && seq > 0) {
+            long sent = sentAt(seq);
+            synchronized (live) { // the relay's master and epoch are this node's, and its clock's
+                if (sent != NOT_YET && relays && relayed.master() == master && relayed.epoch() == epoch && master != clock.node()) {
+                    clock.addRelayedSample(relayed.master(), sent, now, relayed.loMicros(), relayed.hiMicros());
+                }
+            }
         }
+    }
+
+    /** The send time of request {@code seq}, or NOT_YET if it is not one of the last ones (its round trip is unknown). */
+    private long sentAt(long seq) {
+        synchronized (sentNanos) {
+            int at = (int) (seq % REMEMBERED);
+            return sentSequence[at] == seq ? sentNanos[at] : NOT_YET;
+        }
+    }
+
+    /** The master answers with its time; another member that relays, with its interval of the master's time. */
+    private void answer(int from, long seq) {
+        ClockMessage reply;
+        if (clock.isMaster()) {
+            try {
+                reply = new ClockMessage.Reply(seq, clock.masterMicros());
+            } catch (IllegalStateException noLongerMaster) {
+                return; // it handed over meanwhile: the requester asks again
+            }
+        } else {
+            synchronized (live) {
+                Marzullo.Interval known = relays && master != clock.node() && clock.masterNode() == master ? clock.interval() : null;
+                if (known == null) {
+                    return;
+                }
+                reply = new ClockMessage.Relayed(seq, master, epoch, known.lo(), known.hi());
+            }
+        }
+        send(from, ClockMessage.encode(reply));
     }
 
     /** Stops the agent (the mailbox is its node's); idempotent. */

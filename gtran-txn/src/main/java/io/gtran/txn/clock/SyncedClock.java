@@ -11,7 +11,8 @@ import java.util.List;
  * microseconds. Each other node keeps samples of round trips to the master ({@link #addSample}):
  * a master reading {@code M} taken between local times {@code send} and {@code recv} bounds the
  * master's time at a later local time {@code t} to
- * {@code [M + (t - recv)(1 - e), M + (t - send)(1 + e)]}, for the drift bound {@code e};
+ * {@code [M + (t - recv)(1 - e), M + (t - send)(1 + e)]}, for the drift bound {@code e} (a round
+ * trip to a member relaying the master gives an interval for {@code M}: {@link #addRelayedSample});
  * {@link Marzullo} combines the samples into {@link #interval()} {@code [L, U]}.
  *
  * <p>{@link #next()} is FaRMv2's {@code get_ts}: {@code ts = max(U, last + 1)}, then wait until
@@ -38,7 +39,8 @@ public class SyncedClock implements Clock {
     private final double drift;
     private final long waitLimitNanos;
 
-    private record Sample(long sendNanos, long recvNanos, long masterMicros) {
+    /** The master's time was in {@code [masterLo, masterHi]} between local times {@code sendNanos} and {@code recvNanos}. */
+    private record Sample(long sendNanos, long recvNanos, long masterLo, long masterHi) {
     }
 
     // All guarded by this.
@@ -229,25 +231,45 @@ public class SyncedClock implements Clock {
      * the local clock or the master's stepped: the older samples are dropped (counted in {@link #resets}).
      */
     public synchronized void addSample(long sendNanos, long recvNanos, long masterMicros) {
+        add(sendNanos, recvNanos, masterMicros, masterMicros);
+    }
+
+    /**
+     * Adds a round trip to another member that follows {@code relayedMaster} on the timescale
+     * this clock follows: its interval {@code [loMicros, hiMicros]} of the master's time, taken
+     * between local times {@code sendNanos} and {@code recvNanos}. It bounds the master's time as
+     * a reading of the master itself does, only wider (docs/cluster-transactions.md, "Time").
+     * Ignored if this clock is master or follows another master.
+     */
+    public synchronized void addRelayedSample(int relayedMaster, long sendNanos, long recvNanos, long loMicros, long hiMicros) {
+        if (loMicros > hiMicros) {
+            throw new IllegalArgumentException("relayed interval is empty: [" + loMicros + ", " + hiMicros + "]");
+        }
+        if (relayedMaster == masterNode) {
+            add(sendNanos, recvNanos, loMicros, hiMicros);
+        }
+    }
+
+    private void add(long sendNanos, long recvNanos, long lo, long hi) {
         if (master) {
             return; // a late reply from before this node became master
         }
         if (recvNanos < sendNanos) {
             throw new IllegalArgumentException("sample received before it was sent: send=" + sendNanos + " recv=" + recvNanos);
         }
-        if (masterMicros <= liftMicros) {
-            return; // read before the master lifted its time above a fence this node was lifted to
+        if (lo <= liftMicros) {
+            return; // perhaps read before the master lifted its time above a fence this node was lifted to
         }
         liftMicros = Long.MIN_VALUE;
         if (!samples.isEmpty()) {
             Marzullo.Interval held = followerInterval(recvNanos);
-            long hi = masterMicros + microsUp((recvNanos - sendNanos) * (1 + drift));
-            if (held == null || held.hi() < masterMicros || held.lo() > hi) {
+            long latest = hi + microsUp((recvNanos - sendNanos) * (1 + drift));
+            if (held == null || held.hi() < lo || held.lo() > latest) {
                 samples.clear();
                 resets++;
             }
         }
-        samples.addLast(new Sample(sendNanos, recvNanos, masterMicros));
+        samples.addLast(new Sample(sendNanos, recvNanos, lo, hi));
         if (samples.size() > MAX_SAMPLES) {
             samples.removeFirst();
         }
@@ -274,8 +296,8 @@ public class SyncedClock implements Clock {
         }
         List<Marzullo.Interval> bounds = new ArrayList<>(samples.size());
         for (Sample s : samples) {
-            long lo = s.masterMicros + microsDown((now - s.recvNanos) * (1 - drift));
-            long hi = s.masterMicros + microsUp((now - s.sendNanos) * (1 + drift));
+            long lo = s.masterLo + microsDown((now - s.recvNanos) * (1 - drift));
+            long hi = s.masterHi + microsUp((now - s.sendNanos) * (1 + drift));
             bounds.add(new Marzullo.Interval(lo, Math.max(lo, hi), 1));
         }
         return Marzullo.best(bounds);

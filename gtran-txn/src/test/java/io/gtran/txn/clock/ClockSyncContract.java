@@ -107,6 +107,63 @@ abstract class ClockSyncContract {
     }
 
     /**
+     * Issue 35, scenario 5: the one link between node 2 and the clock master, node 0, is cut where
+     * the group's log names the master ({@link ClockSync#install}). Node 2 follows node 0 through
+     * node 1: its uncertainty stays a few round trips wide, where without the relay it grows by
+     * twice the drift bound (2 ms a second) for as long as the cut lasts; timestamps taken one
+     * after another on random nodes keep real-time order.
+     */
+    @Test
+    @Timeout(60)
+    void aNodeCutOffFromTheMasterOnlyFollowsItThroughAnotherMember() throws Exception {
+        long seed = 20261129L;
+        Random random = new Random(seed);
+        long[] offsets = {0, 100 * MS, -100 * MS};
+        double[] drifts = {500e-6, -500e-6, 300e-6};
+        Fabric[] started = startNodes(3);
+        List<ClockSync> syncs = new ArrayList<>();
+        try (FaultPlan plan = new FaultPlan(seed)) {
+            SyncedClock[] clocks = new SyncedClock[3];
+            for (int n = 0; n < 3; n++) {
+                TimeSource time = skewed(offsets[n], drifts[n]);
+                clocks[n] = new SyncedClock(n, time, SyncedClock.DEFAULT_DRIFT, 5_000 * MS);
+                clocks[n].handOver(0, Long.MIN_VALUE); // as the log names it: node 0 in epoch 0
+                Fabric wrapped = plan.wrap(started[n]);
+                ClockSync sync = new ClockSync(TestMailboxes.started(wrapped, time), clocks[n], time, Set.of(0, 1, 2), 5);
+                sync.install(0, 0);
+                syncs.add(sync);
+            }
+            long leaseEnd = clocks[0].masterMicros() + 3_600_000_000L;
+            for (SyncedClock clock : clocks) {
+                clock.leaseUntil(leaseEnd);
+            }
+            RealTimeOrder order = new RealTimeOrder();
+            for (int k = 0; k < 30; k++) {
+                order.took(k % 3, clocks[k % 3].next()); // waits for the first sample where needed
+            }
+            plan.partition(Set.of(0), Set.of(2));
+            long cutUntil = System.nanoTime() + 2_500 * MS;
+            int onNode2 = 0;
+            while (System.nanoTime() - cutUntil < 0) {
+                int n = random.nextInt(3);
+                order.took(n, clocks[n].next());
+                onNode2 += n == 2 ? 1 : 0;
+            }
+            Marzullo.Interval known = clocks[2].interval();
+            long uncertainty = known.hi() - known.lo();
+            assertEquals(List.of(), order.violations(), "seed=" + seed);
+            assertTrue(onNode2 > 0, "node 2 took no timestamp while cut off from the master");
+            assertTrue(uncertainty < 2_000, "node 2's uncertainty after 2.5 s cut off from the master: " + uncertainty
+                    + " us (it follows it through node 1; without that, at least 5,000)");
+        } finally {
+            syncs.forEach(ClockSync::close);
+            for (Fabric fabric : started) {
+                fabric.close();
+            }
+        }
+    }
+
+    /**
      * Round trips longer than the sync interval: every message between the two nodes takes 20 ms
      * each way, and the follower asks every 5 ms. Each reply is matched with its own request's send
      * time, so the follower still synchronises (matched only with the last request sent, no reply

@@ -32,16 +32,28 @@ class MemberAndClockMessagesTest {
     }
 
     @Test
-    void clockMessagesAreSeventeenBytesReadBackAndNameTheirFamily() {
-        for (ClockMessage m : List.of(new ClockMessage.Request(5), new ClockMessage.Reply(5, 1_795_933_312_674_156L))) {
+    void clockMessagesAreReadBackAtTheirLengthAndNameTheirFamily() {
+        for (ClockMessage m : List.of(new ClockMessage.Request(5), new ClockMessage.Reply(5, 1_795_933_312_674_156L),
+                new ClockMessage.Relayed(5, 2, 7, 1_795_933_312_674_156L, 1_795_933_312_675_001L))) {
             byte[] bytes = ClockMessage.encode(m);
-            assertEquals(ClockMessage.LENGTH, bytes.length);
+            assertEquals(m instanceof ClockMessage.Relayed ? ClockMessage.RELAYED_LENGTH : ClockMessage.LENGTH, bytes.length);
             assertEquals(Family.CLOCK, Family.of(bytes), m.toString());
             assertEquals(m, ClockMessage.decode(bytes));
         }
         assertThrows(IllegalArgumentException.class, () -> ClockMessage.decode(new byte[16]));
+        assertThrows(IllegalArgumentException.class, () -> ClockMessage.decode(new byte[0]));
         byte[] unknownKind = new byte[ClockMessage.LENGTH];
-        unknownKind[0] = ClockMessage.REPLY + 1;
+        unknownKind[0] = ClockMessage.RELAYED + 1;
         assertThrows(IllegalArgumentException.class, () -> ClockMessage.decode(unknownKind));
+        byte[] shortRelayed = new byte[ClockMessage.LENGTH];
+        shortRelayed[0] = ClockMessage.RELAYED;
+        assertThrows(IllegalArgumentException.class, () -> ClockMessage.decode(shortRelayed));
+        byte[] empty = ClockMessage.encode(new ClockMessage.Relayed(5, 2, 7, 10, 10));
+        empty[RELAYED_LO_AT] = 1; // lo now far above hi
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ClockMessage.decode(empty));
+        assertTrue(e.getMessage().contains("is empty"), e.getMessage());
     }
+
+    /** Where a relayed reply's lower bound starts: type, sequence, master, epoch. */
+    private static final int RELAYED_LO_AT = 1 + 8 + 4 + 8;
 }
