@@ -7,6 +7,7 @@ import io.gtran.txn.agent.TimeSource;
 import io.gtran.txn.protocol.ClockMessage;
 import io.gtran.txn.protocol.Family;
 import io.gtran.txn.protocol.NodeMailbox;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -52,8 +53,12 @@ public final class ClockSync implements AutoCloseable {
     private final NodeMailbox mailbox;
     private final long intervalNanos;
     private final Set<Integer> live; // guarded by itself
-    /** Every member but this node: whom a relayed request goes to. */
-    private final Set<Integer> others;
+    /**
+     * Every member but this node, in id order: whom a relayed request goes to (a list, not a
+     * {@code Set.copyOf}, whose order changes from one JVM to the next: the simulator replays a
+     * seed in another process).
+     */
+    private final List<Integer> others;
     /** Whether members relay the master's time: only where the group's log names it; guarded by {@link #live}. */
     private boolean relays;
     /** The master this node follows (itself if it is master), and its epoch; guarded by {@link #live}. */
@@ -92,7 +97,7 @@ public final class ClockSync implements AutoCloseable {
         this.live = new TreeSet<>(members);
         TreeSet<Integer> rest = new TreeSet<>(members);
         rest.remove(mailbox.node());
-        this.others = Set.copyOf(rest);
+        this.others = List.copyOf(rest);
         this.master = ((TreeSet<Integer>) live).first();
         this.mailbox = mailbox;
         clock.follow(master);
