@@ -67,7 +67,7 @@ import org.slf4j.LoggerFactory;
  * when it times out). One at a time because Ratis' Netty client matches replies to requests by
  * their order on a connection, and two requests in flight on one connection can stall each other
  * when the client switches leaders (it closes the connection under a lock its reply handler
- * needs, seen in 3.2.0). A proposal still queued when its timeout passes is not sent.
+ * needs, seen in 3.2.0; 3.3.0 is used now). A proposal still queued when its timeout passes is not sent.
  *
  * <p>What it promises:
  * <ul>
