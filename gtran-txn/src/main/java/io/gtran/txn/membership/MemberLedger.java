@@ -15,7 +15,9 @@ import java.util.TreeSet;
  *   <li>{@code Lost(n, g, by, bg)}: {@code n} is up in generation {@code g}, and the proposer
  *       {@code by} is up in generation {@code bg}, and is not {@code n}. Of the two ends of a cut
  *       that each propose the other's loss, the first entry wins; the second finds its proposer
- *       lost.</li>
+ *       lost. And a majority of the members stays up: a node cut off from all the others
+ *       proposes each one's loss, and those proposals may be ordered after the heal; the second
+ *       would leave it alone up, the one member that could re-admit the rest.</li>
  *   <li>{@code Back(n, g, by, bg)}: {@code n} is lost in generation {@code g} and {@code by} is up
  *       in generation {@code bg}; {@code n}'s generation moves on by one.</li>
  * </ul>
@@ -78,7 +80,7 @@ public final class MemberLedger {
             return false;
         }
         if (change instanceof MemberEntry.Lost) {
-            if (!upIn(node, change.generation())) {
+            if (!upIn(node, change.generation()) || members.size() - lost.size() - 1 < members.size() / 2 + 1) {
                 return false;
             }
             lost.add(node);

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class MemberLedgerTest {
     private final MemberLedger ledger = new MemberLedger(List.of(0, 1, 2));
+    private final MemberLedger five = new MemberLedger(List.of(0, 1, 2, 3, 4));
 
     @Test
     void ofTheTwoEndsOfACutThatProposeEachOthersLossTheFirstEntryWins() {
@@ -49,12 +50,30 @@ class MemberLedgerTest {
 
     @Test
     void onlyAMemberThatIsUpTakesALostOneBackAndOnlyOnce() {
-        ledger.apply(new MemberEntry.Lost(1, 0, 0, 0));
-        ledger.apply(new MemberEntry.Lost(2, 0, 0, 0));
-        assertFalse(ledger.apply(new MemberEntry.Back(1, 0, 2, 0)), "node 2 is lost itself");
-        assertFalse(ledger.apply(new MemberEntry.Back(0, 0, 1, 0)), "node 0 is not lost");
-        assertTrue(ledger.apply(new MemberEntry.Back(1, 0, 0, 0)));
-        assertFalse(ledger.apply(new MemberEntry.Back(1, 0, 0, 0)), "a repeated BACK");
+        five.apply(new MemberEntry.Lost(1, 0, 0, 0));
+        five.apply(new MemberEntry.Lost(2, 0, 0, 0));
+        assertFalse(five.apply(new MemberEntry.Back(1, 0, 2, 0)), "node 2 is lost itself");
+        assertFalse(five.apply(new MemberEntry.Back(0, 0, 1, 0)), "node 0 is not lost");
+        assertTrue(five.apply(new MemberEntry.Back(1, 0, 0, 0)));
+        assertFalse(five.apply(new MemberEntry.Back(1, 0, 0, 0)), "a repeated BACK");
+    }
+
+    /**
+     * A node cut off from both others proposes each one's loss; ordered after the heal, the second
+     * would leave it alone up, the only member that could take the others back (what a run of the
+     * fault harness's master cut showed, with that node's own replica stuck).
+     */
+    @Test
+    void aMajorityOfTheMembersStaysUp() {
+        assertTrue(ledger.apply(new MemberEntry.Lost(1, 0, 0, 0)));
+        assertFalse(ledger.apply(new MemberEntry.Lost(2, 0, 0, 0)), "it would leave node 0 alone up");
+        assertEquals(Set.of(1), ledger.lost());
+        assertTrue(ledger.apply(new MemberEntry.Back(1, 0, 2, 0)), "node 2, still up, takes node 1 back");
+        assertTrue(ledger.apply(new MemberEntry.Lost(2, 0, 0, 0)), "with node 1 back, a loss of node 2 leaves two up");
+        assertTrue(five.apply(new MemberEntry.Lost(3, 0, 0, 0)));
+        assertTrue(five.apply(new MemberEntry.Lost(4, 0, 0, 0)));
+        assertFalse(five.apply(new MemberEntry.Lost(2, 0, 0, 0)), "a third of five would leave two up");
+        assertEquals(Set.of(3, 4), five.lost());
     }
 
     @Test
@@ -121,23 +140,23 @@ class MemberLedgerTest {
 
     @Test
     void aLossOfAnotherMemberOrTheOldMastersReturnKeepsTheMaster() {
-        ledger.apply(new MemberEntry.Lost(2, 0, 1, 0));
-        assertEquals(0, ledger.master());
-        assertEquals(0, ledger.epoch());
-        ledger.apply(new MemberEntry.Lost(0, 0, 1, 0));
-        assertEquals(1, ledger.master());
-        assertTrue(ledger.apply(new MemberEntry.Back(0, 0, 1, 0)));
-        assertEquals(1, ledger.master(), "a member that comes back never takes the role back");
-        assertEquals(1, ledger.epoch());
+        five.apply(new MemberEntry.Lost(2, 0, 1, 0));
+        assertEquals(0, five.master());
+        assertEquals(0, five.epoch());
+        five.apply(new MemberEntry.Lost(0, 0, 1, 0));
+        assertEquals(1, five.master());
+        assertTrue(five.apply(new MemberEntry.Back(0, 0, 1, 0)));
+        assertEquals(1, five.master(), "a member that comes back never takes the role back");
+        assertEquals(1, five.epoch());
     }
 
     @Test
     void aNewMasterLostBeforeItsFirstLeaseHandsOnTheOldHandover() {
-        ledger.apply(new MemberEntry.Lease(0, 0, 5_000));
-        ledger.apply(new MemberEntry.Lost(0, 0, 2, 0));
-        ledger.apply(new MemberEntry.Lost(1, 0, 2, 0));
-        assertEquals(2, ledger.master());
-        assertEquals(2, ledger.epoch());
-        assertEquals(5_000, ledger.handover());
+        five.apply(new MemberEntry.Lease(0, 0, 5_000));
+        five.apply(new MemberEntry.Lost(0, 0, 2, 0));
+        five.apply(new MemberEntry.Lost(1, 0, 2, 0));
+        assertEquals(2, five.master());
+        assertEquals(2, five.epoch());
+        assertEquals(5_000, five.handover());
     }
 }
