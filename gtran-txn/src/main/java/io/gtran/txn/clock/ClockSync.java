@@ -271,8 +271,8 @@ public final class ClockSync implements AutoCloseable {
             }
         } else if (received instanceof ClockMessage.Relayed relayed && seq > 0) {
             long sent = sentAt(seq);
-            synchronized (live) { // the relay's master and epoch are this node's, and its clock's
-                if (sent != NOT_YET && relays && relayed.master() == master && relayed.epoch() == epoch && master != clock.node()) {
+            synchronized (live) { // the relay's master and epoch are this node's (the clock checks they are its own)
+                if (sent != NOT_YET && relays && relayed.master() == master && relayed.epoch() == epoch) {
                     clock.addRelayedSample(relayed.master(), sent, now, relayed.loMicros(), relayed.hiMicros());
                 }
             }

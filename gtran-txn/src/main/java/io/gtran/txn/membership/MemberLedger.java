@@ -80,7 +80,7 @@ public final class MemberLedger {
             return false;
         }
         if (change instanceof MemberEntry.Lost) {
-            if (!upIn(node, change.generation()) || members.size() - lost.size() - 1 < members.size() / 2 + 1) {
+            if (!upIn(node, change.generation()) || !majorityUpAfterOneMoreLoss()) {
                 return false;
             }
             lost.add(node);
@@ -98,6 +98,11 @@ public final class MemberLedger {
         lost.remove(node);
         generations.merge(node, 1, Integer::sum);
         return true;
+    }
+
+    /** Whether more than half the members stay up once one more of them is counted lost. */
+    private boolean majorityUpAfterOneMoreLoss() {
+        return members.size() - lost.size() - 1 > members.size() / 2;
     }
 
     private boolean upIn(int node, int generation) {

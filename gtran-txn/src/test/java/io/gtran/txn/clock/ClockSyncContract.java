@@ -47,6 +47,13 @@ abstract class ClockSyncContract {
         };
     }
 
+    /** Node {@code n}'s clock (of three): offset by up to 100 ms, drifting by up to 500 ppm. */
+    private static TimeSource nodeTime(int n) {
+        long[] offsets = {0, 100 * MS, -100 * MS};
+        double[] drifts = {500e-6, -500e-6, 300e-6};
+        return skewed(offsets[n], drifts[n]);
+    }
+
     /** Stands in for the node's member view, which tells a clock sync of each loss the fabric reports. */
     private static ClockSync toldOfLosses(Fabric fabric, ClockSync sync) {
         fabric.onPeerLost((node, reason) -> sync.lost(node));
@@ -58,8 +65,6 @@ abstract class ClockSyncContract {
     void timestampsFollowRealTimeAcrossNodesAndAChangeOfMaster() throws Exception {
         long seed = 20261125L;
         Random random = new Random(seed);
-        long[] offsets = {0, 100 * MS, -100 * MS};
-        double[] drifts = {500e-6, -500e-6, 300e-6};
         Fabric[] started = startNodes(3);
         try {
             List<Fabric> fabrics = new ArrayList<>();
@@ -67,7 +72,7 @@ abstract class ClockSyncContract {
             List<ClockSync> syncs = new ArrayList<>();
             try {
                 for (int n = 0; n < 3; n++) {
-                    TimeSource time = skewed(offsets[n], drifts[n]);
+                    TimeSource time = nodeTime(n);
                     Fabric fabric = started[n];
                     SyncedClock clock = new SyncedClock(n, time, SyncedClock.DEFAULT_DRIFT, 5_000 * MS);
                     fabrics.add(fabric);
@@ -118,14 +123,12 @@ abstract class ClockSyncContract {
     void aNodeCutOffFromTheMasterOnlyFollowsItThroughAnotherMember() throws Exception {
         long seed = 20261129L;
         Random random = new Random(seed);
-        long[] offsets = {0, 100 * MS, -100 * MS};
-        double[] drifts = {500e-6, -500e-6, 300e-6};
         Fabric[] started = startNodes(3);
         List<ClockSync> syncs = new ArrayList<>();
         try (FaultPlan plan = new FaultPlan(seed)) {
             SyncedClock[] clocks = new SyncedClock[3];
             for (int n = 0; n < 3; n++) {
-                TimeSource time = skewed(offsets[n], drifts[n]);
+                TimeSource time = nodeTime(n);
                 clocks[n] = new SyncedClock(n, time, SyncedClock.DEFAULT_DRIFT, 5_000 * MS);
                 clocks[n].handOver(0, Long.MIN_VALUE); // as the log names it: node 0 in epoch 0
                 Fabric wrapped = plan.wrap(started[n]);
