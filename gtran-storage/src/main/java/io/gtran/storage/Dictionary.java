@@ -9,7 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Interns strings (labels, property keys) as non-negative ints. Ids are never reused. Lookups are
  * lock-free; a new string takes the monitor.
  *
- * <p>Alone, a dictionary gives ids densely, in the order strings are first interned. Given an
+ * <p>Alone, a dictionary gives ids densely, in the order strings are first interned, after the
+ * highest of those it was given back after a restart ({@link #restore}). Given an
  * {@link Authority} ({@link #useAuthority}), a string it does not know yet takes the id the
  * authority gives it, so several dictionaries with the same authority agree on every id; each then
  * holds only the strings it was asked about, and its ids may have gaps.
@@ -30,15 +31,23 @@ public final class Dictionary {
         int idOf(String name, boolean create);
     }
 
+    /** Told of each id a name gets here, so that the assignment can be logged (see {@link #onNewId}). */
+    @FunctionalInterface
+    public interface IdListener {
+        void assigned(int id, String name);
+    }
+
     private final String what;
     private final String capacityKey;
     private final int max;
     private final ConcurrentHashMap<String, Integer> ids = new ConcurrentHashMap<>();
-    /** By id; null where this dictionary does not know the id (only with an authority). */
+    /** By id; null where this dictionary does not know the id (with an authority, or an id never restored). */
     private volatile String[] names = new String[16];
-    /** The next id given here; without an authority also the number of strings. */
+    /** The next id given here: one past the highest id given or restored. */
     private int size;
     private volatile Authority authority;
+    /** Guarded by the monitor. */
+    private IdListener listener;
 
     Dictionary(String what, String capacityKey, int max) {
         this.what = what;
@@ -64,6 +73,60 @@ public final class Dictionary {
                     + " strings already: set its authority before first use");
         }
         authority = a;
+    }
+
+    /**
+     * Makes {@code l} be told of every name that gets an id here from now on through
+     * {@link #intern}, {@link #answer} or {@link #find} (with an authority, the id it gave), but not
+     * through {@link #restore}. It is called under this dictionary's monitor once the id is chosen
+     * and before any other call can see it, so without an authority the calls come in id order, and
+     * a name is never used before it is logged. If it throws, the name gets no id here and the
+     * exception goes to the caller of {@code intern}. Set once.
+     *
+     * @throws IllegalStateException if a listener is set already
+     */
+    public synchronized void onNewId(IdListener l) {
+        if (l == null) {
+            throw new IllegalArgumentException(what + " dictionary: listener must not be null");
+        }
+        if (listener != null) {
+            throw new IllegalStateException(what + " dictionary has an id listener already");
+        }
+        listener = l;
+    }
+
+    /**
+     * Gives {@code name} exactly {@code id}, as it had before a restart. Ids may be restored in any
+     * order and with gaps, which stay unknown; afterwards {@link #intern} gives a new name the id
+     * after the highest one here. Restoring a name with the id it has already changes nothing. Not
+     * on a dictionary with an authority, whose ids are the authority's to give.
+     *
+     * @throws IllegalArgumentException naming the conflict if the name has another id here, the id
+     *                                  another name, or the id is outside 0..capacity-1
+     * @throws IllegalStateException    if the dictionary has an authority
+     */
+    public synchronized void restore(int id, String name) {
+        check(name);
+        if (authority != null) {
+            throw new IllegalStateException(what + " dictionary has an authority: its ids are not restored here");
+        }
+        if (id < 0 || id >= max) {
+            throw new IllegalArgumentException("cannot restore " + what + " '" + name + "' as id " + id + ": ids are 0.."
+                    + (max - 1) + " (" + capacityKey + "=" + max + ")");
+        }
+        Integer existing = ids.get(name);
+        if (existing != null && existing != id) {
+            throw new IllegalArgumentException("cannot restore " + what + " '" + name + "' as id " + id + ": it has id " + existing);
+        }
+        String[] table = names;
+        if (id < table.length && table[id] != null && !table[id].equals(name)) {
+            throw new IllegalArgumentException("cannot restore " + what + " '" + name + "' as id " + id + ": the id is '"
+                    + table[id] + "'");
+        }
+        if (existing == null) {
+            put(name, id);
+            size = Math.max(size, id + 1);
+        }
     }
 
     /** The id of {@code name}, interning it if new (asking the authority, if there is one). */
@@ -153,6 +216,7 @@ public final class Dictionary {
         if (size >= max) {
             throw full(name, "");
         }
+        tellListener(size, name);
         put(name, size);
         size++;
         return size - 1;
@@ -179,8 +243,16 @@ public final class Dictionary {
             throw new IllegalStateException("the authority gave " + what + " '" + name + "' id " + id + ", which is '"
                     + table[id] + "' here");
         }
+        tellListener(id, name);
         put(name, id);
         return id;
+    }
+
+    /** Under the monitor, before the id is published: a listener that throws leaves nothing recorded. */
+    private void tellListener(int id, String name) {
+        if (listener != null) {
+            listener.assigned(id, name);
+        }
     }
 
     private void put(String name, int id) {

@@ -17,7 +17,16 @@ final class EdgeTable extends HeaderTable {
 
     long create(long outVertex, long inVertex, int label, long beginTime, long endTime) {
         long id = allocateId();
-        int slot = ElementIds.slot(id);
+        fill(ElementIds.slot(id), id, outVertex, inVertex, label, beginTime, endTime);
+        return id;
+    }
+
+    /** {@link #create} at exactly {@code id}, for a restore: see {@link #allocateSlotOf}. */
+    void createAt(long id, PassedSlots passed, long outVertex, long inVertex, int label, long beginTime, long endTime) {
+        fill(allocateSlotOf(id, passed), id, outVertex, inVertex, label, beginTime, endTime);
+    }
+
+    private void fill(int slot, long id, long outVertex, long inVertex, int label, long beginTime, long endTime) {
         headers.putLong(slot, OUT_VERTEX_OFFSET, outVertex);
         headers.putLong(slot, IN_VERTEX_OFFSET, inVertex);
         headers.putInt(slot, LABEL_OFFSET, label);
@@ -25,7 +34,6 @@ final class EdgeTable extends HeaderTable {
         headers.putLong(slot, END_TIME_OFFSET, endTime);
         headers.putLong(slot, BEGIN_TIME_OFFSET, beginTime);
         publishId(slot, id);
-        return id;
     }
 
     long outVertex(int slot) {

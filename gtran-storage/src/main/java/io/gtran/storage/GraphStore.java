@@ -107,6 +107,27 @@ public final class GraphStore implements AutoCloseable {
         return edgeTable;
     }
 
+    /**
+     * A restorer that rebuilds this store's vertices and edges at their old ids (see
+     * {@link StoreRestorer}).
+     *
+     * @throws IllegalStateException if a vertex or an edge has been allocated here already
+     */
+    public StoreRestorer restorer() {
+        checkRestorable();
+        return new StoreRestorer(this);
+    }
+
+    /** Throws unless nothing has been allocated in the vertex and edge tables but the reserved slot 0. */
+    void checkRestorable() {
+        int vertexSlots = vertices.headers.highWater() - 1;
+        int edgeSlots = edges.headers.highWater() - 1;
+        if (vertexSlots != 0 || edgeSlots != 0) {
+            throw new IllegalStateException("a restore needs a store in which nothing was allocated yet: vertex slots used="
+                    + vertexSlots + " edge slots used=" + edgeSlots);
+        }
+    }
+
     // ---------------------------------------------------------------- vertices
 
     /** Creates a vertex header with no edges and no properties; returns its id. */
@@ -125,11 +146,9 @@ public final class GraphStore implements AutoCloseable {
      */
     public long addEdge(long outVertex, long inVertex, int label, long beginTime, long endTime) {
         checkLabel(label);
-        boolean outLocal = ElementIds.node(outVertex) == config.nodeId;
-        boolean inLocal = ElementIds.node(inVertex) == config.nodeId;
-        int outSlot = outLocal ? vertices.slotOf(outVertex) : SlotPool.NO_SLOT;
-        int inSlot = inLocal ? vertices.slotOf(inVertex) : SlotPool.NO_SLOT;
-        if (!outLocal && !inLocal) {
+        int outSlot = localVertexSlot(outVertex);
+        int inSlot = localVertexSlot(inVertex);
+        if (outSlot == SlotPool.NO_SLOT && inSlot == SlotPool.NO_SLOT) {
             throw new UnknownElementException("edge has no endpoint on node " + config.nodeId + ": out="
                     + ElementIds.toString(outVertex) + " in=" + ElementIds.toString(inVertex));
         }
@@ -137,15 +156,30 @@ public final class GraphStore implements AutoCloseable {
             throw new UnknownElementException("edge endpoint is not a gtran vertex id: out=" + outVertex + " in=" + inVertex);
         }
         long edgeId = edges.create(outVertex, inVertex, label, beginTime, endTime);
+        insertEdgeCells(edgeId, outVertex, inVertex, label, outSlot, inSlot);
+        return edgeId;
+    }
+
+    /** The header slot of a vertex on this node, or {@link SlotPool#NO_SLOT} for one on another node. */
+    int localVertexSlot(long vertexId) {
+        return ElementIds.node(vertexId) == config.nodeId ? vertices.slotOf(vertexId) : SlotPool.NO_SLOT;
+    }
+
+    /**
+     * Puts the cells of an edge just created into the row-lists of its local endpoints, at the given
+     * vertex slots ({@link SlotPool#NO_SLOT}: the endpoint is on another node). If that fails, it
+     * takes out what it put in and frees the edge's header before it throws.
+     */
+    void insertEdgeCells(long edgeId, long outVertex, long inVertex, int label, int outSlot, int inSlot) {
         int edgeSlot = ElementIds.slot(edgeId);
         boolean outInserted = false;
         try {
-            if (outLocal) {
+            if (outSlot != SlotPool.NO_SLOT) {
                 insertCell(outSlot, EdgeCellDescriptor.neighbourWord(EdgeCellDescriptor.OUT, inVertex),
                         EdgeCellDescriptor.edgeWord(label, edgeSlot), edgeId);
                 outInserted = true;
             }
-            if (inLocal) {
+            if (inSlot != SlotPool.NO_SLOT) {
                 insertCell(inSlot, EdgeCellDescriptor.neighbourWord(EdgeCellDescriptor.IN, outVertex),
                         EdgeCellDescriptor.edgeWord(label, edgeSlot), edgeId);
             }
@@ -162,7 +196,6 @@ public final class GraphStore implements AutoCloseable {
             edges.free(edgeSlot);
             throw e;
         }
-        return edgeId;
     }
 
     private void insertCell(int vertexSlot, long neighbourWord, long edgeWord, long edgeId) {

@@ -47,14 +47,63 @@ abstract class HeaderTable implements AutoCloseable {
 
     /** Takes a header slot and returns the element id it now carries; the id word is published last by the caller. */
     final long allocateId() {
-        int slot = headers.allocate();
-        if (slot == SlotPool.NO_SLOT) {
-            throw StoreCapacityException.poolExhausted(headers.name(), headers.maxSlots() - 1, capacityKey); // less slot 0
-        }
+        int slot = allocateSlot();
         long previous = headers.getLong(slot, ID_OFFSET);
         // A fresh slot holds 0; a freed one its last id's dead marker, whose generation is not spent.
         int generation = previous == 0 ? 0 : ElementIds.generation(previous) + 1;
         return ElementIds.compose(edges ? ElementIds.EDGE : ElementIds.VERTEX, nodeId, generation, slot);
+    }
+
+    /**
+     * For a restore ({@link StoreRestorer}): takes the slot of {@code id} and returns it, not yet
+     * published. Fresh slots come in increasing order while nothing has been freed (see
+     * {@link SlotPool#allocate}), so the slots below it not taken yet are taken on the way and
+     * added to {@code passed}, still taken: freed now, they would be the next handed out.
+     *
+     * @throws IllegalStateException if the slot was taken already or the table has freed a slot
+     */
+    final int allocateSlotOf(long id, PassedSlots passed) {
+        int wanted = ElementIds.slot(id);
+        while (true) {
+            int slot = allocateSlot();
+            if (slot == wanted) {
+                return slot;
+            }
+            if (slot > wanted) {
+                throw new IllegalStateException(kind + " slots must be taken in increasing order: wanted=" + wanted
+                        + " got=" + slot);
+            }
+            passed.add(slot, ElementIds.NONE);
+        }
+    }
+
+    private int allocateSlot() {
+        int slot = headers.allocate();
+        if (slot == SlotPool.NO_SLOT) {
+            throw StoreCapacityException.poolExhausted(headers.name(), headers.maxSlots() - 1, capacityKey); // less slot 0
+        }
+        return slot;
+    }
+
+    /**
+     * For a restore: throws unless {@code id} could be an id this table issued, of its kind and node
+     * and naming a slot it can have; {@code what} says what the id was declared as.
+     *
+     * @throws IllegalArgumentException naming the id and what is wrong with it
+     */
+    final void checkIssuable(long id, String what) {
+        if (!ElementIds.isWellFormed(id) || ElementIds.isEdge(id) != edges) {
+            throw new IllegalArgumentException(what + " " + ElementIds.toString(id) + " is not a " + kind + " id");
+        }
+        if (ElementIds.node(id) != nodeId) {
+            throw new IllegalArgumentException(what + " " + ElementIds.toString(id) + " belongs to node " + ElementIds.node(id)
+                    + ", not to this node " + nodeId);
+        }
+        int slot = ElementIds.slot(id);
+        if (slot == RESERVED_SLOT || slot >= headers.maxSlots()) {
+            throw new IllegalArgumentException(what + " " + ElementIds.toString(id) + " names a slot no " + kind
+                    + " has: slot 0 is reserved and " + capacityKey + "=" + (headers.maxSlots() - 1));
+        }
     }
 
     final void publishId(int slot, long id) {
@@ -137,12 +186,24 @@ abstract class HeaderTable implements AutoCloseable {
      * again, so no id is ever issued twice.
      */
     final void free(int slot) {
-        long id = headers.getLong(slot, ID_OFFSET);
+        freeAfter(slot, headers.getLong(slot, ID_OFFSET));
+    }
+
+    /**
+     * {@link #free} for a slot whose last element had {@code id}, whatever its id word holds now: a
+     * restore frees so a slot it took only to pass it, with the last id the slot carried before.
+     */
+    final void freeAfter(int slot, long id) {
         headers.putLongRelease(slot, ID_OFFSET, id | Long.MIN_VALUE);
         if (ElementIds.generation(id) == ElementIds.MAX_GENERATION) {
             retired.incrementAndGet();
             return;
         }
+        headers.free(slot);
+    }
+
+    /** Frees a slot taken and never published: no id was issued there, so it stays fresh (generation 0 next). */
+    final void freeUnused(int slot) {
         headers.free(slot);
     }
 

@@ -17,13 +17,21 @@ final class VertexTable extends HeaderTable {
 
     long create(int label, long beginTime, long endTime) {
         long id = allocateId();
-        int slot = ElementIds.slot(id);
+        fill(ElementIds.slot(id), id, label, beginTime, endTime);
+        return id;
+    }
+
+    /** {@link #create} at exactly {@code id}, for a restore: see {@link #allocateSlotOf}. */
+    void createAt(long id, PassedSlots passed, int label, long beginTime, long endTime) {
+        fill(allocateSlotOf(id, passed), id, label, beginTime, endTime);
+    }
+
+    private void fill(int slot, long id, int label, long beginTime, long endTime) {
         headers.putInt(slot, LABEL_OFFSET, label);
         headers.putInt(slot, EDGE_ROW_OFFSET, RowDescriptor.NO_ROW);
         headers.putInt(slot, PROPERTY_ROW_OFFSET, RowDescriptor.NO_ROW);
         headers.putLong(slot, END_TIME_OFFSET, endTime);
         headers.putLong(slot, BEGIN_TIME_OFFSET, beginTime);
         publishId(slot, id);
-        return id;
     }
 }

@@ -245,6 +245,18 @@ class SlotPoolTest {
         }
     }
 
+    /** What a restore relies on (see {@link HeaderTable#allocateSlotOf}): with nothing freed, slots come in order. */
+    @Test
+    void freshSlotsComeInIncreasingOrderAcrossChunks() {
+        try (SlotPool pool = new SlotPool("ordered", 16, 4, 64, 0)) {
+            for (int expected = 0; expected < 64; expected++) {
+                assertEquals(expected, pool.allocate());
+            }
+            assertEquals(SlotPool.NO_SLOT, pool.allocate());
+            assertEquals(0, pool.releasedChunks());
+        }
+    }
+
     @Test
     void casTargetsAreAlignedInEverySlot() {
         assertAligned("vertex-header", VertexHeaderDescriptor.LENGTH, new int[] {VertexHeaderDescriptor.ID_OFFSET,
