@@ -103,6 +103,13 @@ public final class Settings {
         return keep(key, parseLong(key, fallback, min, max));
     }
 
+    /** The value as text, trimmed, {@code fallback} if absent or blank. */
+    public String text(String key, String fallback) {
+        Object value = raw.get(key);
+        String text = value == null ? "" : value.toString().trim();
+        return keep(key, text.isEmpty() ? fallback : text);
+    }
+
     /** {@code true} or {@code false} (any case), {@code fallback} if absent. */
     public boolean bool(String key, boolean fallback) {
         Object value = raw.get(key);

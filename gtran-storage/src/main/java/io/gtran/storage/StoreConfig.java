@@ -1,6 +1,7 @@
 package io.gtran.storage;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -74,7 +75,7 @@ public final class StoreConfig {
     private final Map<String, Object> effective;
 
     private StoreConfig(Map<String, ?> raw) {
-        Settings settings = Settings.of(raw, "gtran.storage.", KNOWN.keySet());
+        Settings settings = Settings.of(raw, "gtran.storage.", KNOWN_HERE_OR_ELSEWHERE);
         nodeId = settings.integer(NODE_ID, NODE_ID_DEFAULT, 0, ElementIds.MAX_NODE);
         verticesMax = settings.integer(VERTICES_MAX, VERTICES_MAX_DEFAULT, 1, Integer.MAX_VALUE);
         edgesMax = settings.integer(EDGES_MAX, EDGES_MAX_DEFAULT, 1, Integer.MAX_VALUE);
@@ -99,6 +100,9 @@ public final class StoreConfig {
     }
 
     private static final Map<String, Object> KNOWN = new TreeMap<>();
+    /** Keys under gtran.storage. that another layer reads: the data directory (gtran-txn's Durability). */
+    private static final Set<String> READ_ELSEWHERE = Set.of("gtran.storage.directory");
+    private static final Set<String> KNOWN_HERE_OR_ELSEWHERE = new java.util.HashSet<>();
 
     static {
         for (java.lang.reflect.Field f : StoreConfig.class.getFields()) {
@@ -110,6 +114,8 @@ public final class StoreConfig {
                 }
             }
         }
+        KNOWN_HERE_OR_ELSEWHERE.addAll(KNOWN.keySet());
+        KNOWN_HERE_OR_ELSEWHERE.addAll(READ_ELSEWHERE);
     }
 
     /** Every default. */
