@@ -14,6 +14,8 @@ import io.gtran.txn.common.ConflictKey;
 import io.gtran.txn.common.ConflictKind;
 import io.gtran.txn.common.ElementKind;
 import io.gtran.txn.common.Isolation;
+import io.gtran.txn.durable.CommitLog;
+import io.gtran.txn.durable.LogWriteException;
 import io.gtran.txn.local.ElementCounts;
 import io.gtran.txn.local.RecentCommittedTable;
 import io.gtran.txn.local.StatusTable;
@@ -192,11 +194,30 @@ class CommitProtocol {
         // 4. Dependencies.
         awaitPreReadDependencies();
         awaitMustAbort();
+        // 4a. Nothing can abort it now: its record goes to the log before anyone sees it committed.
+        logCommit(commitTime);
         // 5. The decision, and 6. the commit phase: stamp the commit time, hand superseded versions to GC.
         commitPoint(entry, commitTime);
         // 7. The status entry is no longer needed: no word names this transaction any more.
         statusTable.release(txn.id());
         gc.help();
+    }
+
+    /**
+     * Step 4a (docs/durability.md): the commit record, as durable as gtran.durability says before
+     * this returns. A record that cannot be logged aborts the transaction.
+     */
+    private void logCommit(long commitTime) {
+        CommitLog log = engine.commitLog();
+        if (!log.logs()) {
+            return;
+        }
+        try {
+            log.commit(CommitRecords.of(txn, commitTime));
+        } catch (LogWriteException e) {
+            abort();
+            throw new LogWriteException(txn + " did not commit: " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -13,6 +13,7 @@ import io.gtran.txn.clock.ClockConfig;
 import io.gtran.txn.clock.ClockSync;
 import io.gtran.txn.clock.LocalClock;
 import io.gtran.txn.clock.SyncedClock;
+import io.gtran.txn.durable.Durability;
 import io.gtran.txn.membership.GroupConfig;
 import io.gtran.txn.membership.MemberGroup;
 import io.gtran.txn.membership.Membership;
@@ -89,6 +90,7 @@ public final class GtranNode implements AutoCloseable {
     private final TimeSource time;
     private final GraphStore store;
     private final TransactionEngine engine;
+    private final Durability durability;
     /** What carries this node (a graph), once one {@link #claim claimed} it. */
     private final AtomicReference<String> claimedBy = new AtomicReference<>();
     private volatile boolean closed;
@@ -105,24 +107,25 @@ public final class GtranNode implements AutoCloseable {
         this.time = plan.time();
         this.store = store;
         this.engine = engine;
+        this.durability = plan.durability();
     }
 
     /** What a node is made of, read from settings before anything is created. */
-    private record Plan(StoreConfig store, TxnConfig txn, ClockConfig clock, Membership members, TimeSource time,
-            NodeFaults faults, Group group) {
+    private record Plan(StoreConfig store, TxnConfig txn, ClockConfig clock, Durability durability, Membership members,
+            TimeSource time, NodeFaults faults, Group group) {
         static Plan of(Map<String, ?> settings, Membership members, TimeSource time) {
-            return new Plan(StoreConfig.from(settings), TxnConfig.from(settings), ClockConfig.from(settings), members, time,
-                    null, null);
+            return new Plan(StoreConfig.from(settings), TxnConfig.from(settings), ClockConfig.from(settings),
+                    Durability.from(settings, !members.isSingle()), members, time, null, null);
         }
 
         /** This plan with the node's faults and time steered by {@code control}. */
         Plan steeredBy(NodeFaults control) {
-            return new Plan(store, txn, clock, members, control.time(), control, group);
+            return new Plan(store, txn, clock, durability, members, control.time(), control, group);
         }
 
         /** This plan with its losses decided by the membership group at {@code addresses}. */
         Plan withGroup(GroupConfig config, Map<Integer, InetSocketAddress> addresses) {
-            return new Plan(store, txn, clock, members, time, faults, new Group(config, addresses));
+            return new Plan(store, txn, clock, durability, members, time, faults, new Group(config, addresses));
         }
     }
 
@@ -274,6 +277,7 @@ public final class GtranNode implements AutoCloseable {
                 groupLog = plan.group().open(fabric.localNode());
             }
             engine = TransactionEngine.open(store, fabric, plan.txn(), clock, plan.members(), plan.time(), groupLog);
+            engine.useCommitLog(plan.durability().open(store, engine.counts())); // replays the log into the empty store
             if (synced != null) {
                 // on the node's one mailbox, which takes clock messages from now on (one sent before is a lost one)
                 clockSync = new ClockSync(engine.clusterParts().mailbox(), synced, plan.time(),
@@ -409,6 +413,11 @@ public final class GtranNode implements AutoCloseable {
 
     public GraphStore store() {
         return store;
+    }
+
+    /** Where this node keeps its data and when its commits are answered (docs/durability.md). */
+    public Durability durability() {
+        return durability;
     }
 
     public TransactionEngine engine() {

@@ -10,6 +10,8 @@ import io.gtran.txn.clock.LocalClock;
 import io.gtran.txn.common.ConflictKind;
 import io.gtran.txn.common.Isolation;
 import io.gtran.txn.common.TxnWords;
+import io.gtran.txn.durable.CommitLog;
+import io.gtran.txn.durable.NoCommitLog;
 import io.gtran.txn.local.ElementCounts;
 import io.gtran.txn.local.Mirrors;
 import io.gtran.txn.local.RecentCommittedTable;
@@ -62,6 +64,8 @@ public final class TransactionEngine implements AutoCloseable {
     private final AtomicLong lastWatermark = new AtomicLong();
     /** Transactions across nodes; null on a node alone in its cluster. */
     private final ClusterParts clusterParts;
+    /** Where commits are logged (docs/durability.md); set once by the node before it serves. */
+    private volatile CommitLog commitLog = NoCommitLog.INSTANCE;
     private volatile boolean closed;
 
     private TransactionEngine(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members,
@@ -337,6 +341,17 @@ public final class TransactionEngine implements AutoCloseable {
             clusterParts.close();
         }
         gc.close();
+        commitLog.close();
+    }
+
+    /** Commits go to {@code log} from now on; the engine closes it. Set before the first transaction. */
+    void useCommitLog(CommitLog log) {
+        this.commitLog = log;
+    }
+
+    /** Where commits are logged: {@link NoCommitLog} without a directory. */
+    public CommitLog commitLog() {
+        return commitLog;
     }
 
     /**

@@ -25,7 +25,7 @@ class PackageLayersTest {
             "protocol", 1,
             "clock", 2, "membership", 2,
             "local", 3, "query", 3,
-            "commit", 4);
+            "commit", 4, "durable", 4);
     private static final Pattern IMPORT = Pattern.compile("^import (?:static )?io\\.gtran\\.txn\\.(\\w+)\\.", Pattern.MULTILINE);
 
     @Test

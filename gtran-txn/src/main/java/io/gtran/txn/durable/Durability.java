@@ -1,0 +1,86 @@
+package io.gtran.txn.durable;
+
+import io.gtran.storage.GraphStore;
+import io.gtran.storage.Settings;
+import io.gtran.txn.local.ElementCounts;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node's durability settings ({@code gtran.storage.directory}, {@code gtran.durability}) and the
+ * start of its log: replay into the store, then the {@link CommitLog} commits go to
+ * (docs/durability.md).
+ */
+public record Durability(Path directory, String mode) {
+    private static final Logger LOG = LoggerFactory.getLogger(Durability.class);
+
+    /** The node's data directory; absent: the node keeps nothing beyond its process. */
+    public static final String DIRECTORY = "gtran.storage.directory";
+    public static final String DURABILITY = "gtran.durability";
+    public static final String SYNC = "sync";
+    public static final String ASYNC = "async";
+    public static final String NONE = "none";
+
+    /**
+     * Reads the settings.
+     *
+     * @param clustered whether the node has other members (durability is single-node for now)
+     * @throws IllegalArgumentException naming the key and value that is wrong
+     */
+    public static Durability from(Map<String, ?> settings, boolean clustered) {
+        Settings read = Settings.of(settings, DURABILITY, Set.of(DURABILITY));
+        String mode = read.text(DURABILITY, SYNC).toLowerCase(Locale.ROOT);
+        if (!Set.of(SYNC, ASYNC, NONE).contains(mode)) {
+            throw new IllegalArgumentException("configuration " + DURABILITY + "=" + settings.get(DURABILITY)
+                    + ": expected sync, async or none");
+        }
+        String directory = Settings.of(settings, DIRECTORY, Set.of(DIRECTORY)).text(DIRECTORY, null);
+        if (directory != null && clustered) {
+            throw new IllegalArgumentException("configuration " + DIRECTORY + "=" + directory + " on a node of a"
+                    + " cluster: durable storage is built for a single node so far (docs/durability.md, \"Not yet\");"
+                    + " remove the key, or run the node alone");
+        }
+        return new Durability(directory == null ? null : Path.of(directory), mode);
+    }
+
+    /** Whether commits go to a log. */
+    public boolean logs() {
+        return directory != null && !NONE.equals(mode);
+    }
+
+    /**
+     * Opens the log of node {@code store.nodeId()}, replays it into the empty {@code store} and its
+     * {@code counts}, and returns the log commits go to from now on; {@link NoCommitLog} if nothing
+     * is logged.
+     *
+     * @throws IllegalStateException naming the directory and the reason if the log cannot be opened
+     *     or replayed (another node's directory, one in use, a record that does not apply)
+     */
+    public CommitLog open(GraphStore store, ElementCounts counts) {
+        if (directory != null && NONE.equals(mode)) {
+            LOG.warn("node {}: {}=none: nothing is logged; {} is neither read nor written", store.nodeId(), DURABILITY, directory);
+        }
+        if (!logs()) {
+            return NoCommitLog.INSTANCE;
+        }
+        long started = System.nanoTime();
+        StoreImage image = new StoreImage(store);
+        PartitionLog log = PartitionLog.open(directory, "node=" + store.nodeId(), image::apply);
+        try {
+            image.writeInto(counts);
+            store.labels().onNewId((id, name) -> log.append(new RedoRecord.Name(false, id, name).encode()));
+            store.propertyKeys().onNewId((id, name) -> log.append(new RedoRecord.Name(true, id, name).encode()));
+        } catch (RuntimeException e) {
+            log.close();
+            throw new IllegalStateException("node " + store.nodeId() + ": the log in " + directory + " does not restore: "
+                    + e.getMessage(), e);
+        }
+        LOG.info("node {}: restored {} vertices and {} edges from {} log records in {} ms ({}, durability={})", store.nodeId(),
+                image.vertices(), image.edges(), image.records(), (System.nanoTime() - started) / 1_000_000, directory, mode);
+        return SYNC.equals(mode) ? new SyncCommitLog(log) : new AsyncCommitLog(log);
+    }
+}

@@ -1,0 +1,42 @@
+package io.gtran.txn.durable;
+
+/** {@code gtran.durability=none}, or no directory: nothing is logged, nothing survives the process. */
+public final class NoCommitLog implements CommitLog {
+    public static final NoCommitLog INSTANCE = new NoCommitLog();
+
+    private NoCommitLog() {
+    }
+
+    @Override
+    public boolean logs() {
+        return false;
+    }
+
+    @Override
+    public void commit(RedoRecord.Commit record) {
+    }
+
+    @Override
+    public long lastIndex() {
+        return -1;
+    }
+
+    @Override
+    public long durableIndex() {
+        return -1;
+    }
+
+    @Override
+    public String mode() {
+        return "none";
+    }
+
+    @Override
+    public String describe() {
+        return "durability=none";
+    }
+
+    @Override
+    public void close() {
+    }
+}

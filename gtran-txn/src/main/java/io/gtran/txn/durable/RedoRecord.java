@@ -1,0 +1,279 @@
+package io.gtran.txn.durable;
+
+import io.gtran.storage.ElementIds;
+import io.gtran.storage.SerializedValue;
+import io.gtran.storage.ValueType;
+import io.gtran.txn.common.ElementKind;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The records of a node's log (docs/durability.md): a {@link Commit} per writing transaction, in
+ * the store's own terms, and a {@link Name} per label or property key given an id. Encoded as a
+ * type byte then the fields, big-endian; {@link #decode} refuses trailing or missing bytes.
+ */
+public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name {
+    byte COMMIT = 1;
+    byte NAME = 2;
+
+    byte[] encode();
+
+    /** A label ({@code keys == false}) or property key got {@code id}. */
+    record Name(boolean keys, int id, String name) implements RedoRecord {
+        @Override
+        public byte[] encode() {
+            byte[] text = name.getBytes(StandardCharsets.UTF_8);
+            return ByteBuffer.allocate(1 + 1 + 4 + 4 + text.length).put(NAME).put((byte) (keys ? 1 : 0)).putInt(id)
+                    .putInt(text.length).put(text).array();
+        }
+    }
+
+    /** What one transaction left behind on this node, in the order it is to be applied. */
+    record Commit(long commitTime, List<Op> ops) implements RedoRecord {
+        @Override
+        public byte[] encode() {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + ops.size() * 32);
+            try (DataOutputStream out = new DataOutputStream(bytes)) {
+                out.writeByte(COMMIT);
+                out.writeLong(commitTime);
+                out.writeInt(ops.size());
+                for (Op op : ops) {
+                    op.write(out);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e); // a byte array does not fail
+            }
+            return bytes.toByteArray();
+        }
+    }
+
+    /** One change of a {@link Commit}. */
+    sealed interface Op permits AddVertex, AddEdge, Remove, SetProperty, RemoveProperty {
+        void write(DataOutputStream out) throws IOException;
+    }
+
+    /** A vertex created at {@code id}; {@code externalId} is the user's id (Long, Integer, Short, Byte, String, UUID) or null. */
+    record AddVertex(long id, int label, Object externalId) implements Op {
+        @Override
+        public void write(DataOutputStream out) throws IOException {
+            out.writeByte(1);
+            out.writeLong(id);
+            out.writeInt(label);
+            ExternalIdCodec.write(out, externalId);
+        }
+    }
+
+    record AddEdge(long id, int label, long outVertex, long inVertex, Object externalId) implements Op {
+        @Override
+        public void write(DataOutputStream out) throws IOException {
+            out.writeByte(2);
+            out.writeLong(id);
+            out.writeInt(label);
+            out.writeLong(outVertex);
+            out.writeLong(inVertex);
+            ExternalIdCodec.write(out, externalId);
+        }
+    }
+
+    /** A vertex or edge removed (the kind is in the id). */
+    record Remove(long id) implements Op {
+        @Override
+        public void write(DataOutputStream out) throws IOException {
+            out.writeByte(3);
+            out.writeLong(id);
+        }
+    }
+
+    /** A property set: {@code value} as the store holds it (boxed scalar, String, byte[] or SerializedValue). */
+    record SetProperty(long element, int key, Object value) implements Op {
+        @Override
+        public void write(DataOutputStream out) throws IOException {
+            out.writeByte(4);
+            out.writeLong(element);
+            out.writeInt(key);
+            ValueCodec.write(out, value);
+        }
+    }
+
+    record RemoveProperty(long element, int key) implements Op {
+        @Override
+        public void write(DataOutputStream out) throws IOException {
+            out.writeByte(5);
+            out.writeLong(element);
+            out.writeInt(key);
+        }
+    }
+
+    /** The kind of a vertex or edge id. */
+    static ElementKind kindOf(long id) {
+        int kind = ElementIds.kind(id);
+        if (kind == ElementIds.VERTEX) {
+            return ElementKind.VERTEX;
+        }
+        if (kind == ElementIds.EDGE) {
+            return ElementKind.EDGE;
+        }
+        throw new IllegalArgumentException("not a vertex or edge id: " + id);
+    }
+
+    /**
+     * Decodes a record.
+     *
+     * @throws IllegalArgumentException naming what is wrong if the bytes are not one whole record
+     */
+    static RedoRecord decode(byte[] bytes) {
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        try {
+            RedoRecord record = switch (in.get()) {
+                case COMMIT -> decodeCommit(in);
+                case NAME -> {
+                    boolean keys = in.get() != 0;
+                    int id = in.getInt();
+                    yield new Name(keys, id, new String(ValueCodec.bytes(in), StandardCharsets.UTF_8));
+                }
+                default -> throw new IllegalArgumentException("unknown record type " + bytes[0]);
+            };
+            if (in.hasRemaining()) {
+                throw new IllegalArgumentException(in.remaining() + " bytes after the record's end");
+            }
+            return record;
+        } catch (BufferUnderflowException e) {
+            throw new IllegalArgumentException("record ends early: " + bytes.length + " bytes", e);
+        }
+    }
+
+    private static Commit decodeCommit(ByteBuffer in) {
+        long commitTime = in.getLong();
+        int count = in.getInt();
+        if (count < 0 || count > in.remaining()) {
+            throw new IllegalArgumentException("bad op count " + count);
+        }
+        List<Op> ops = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            byte type = in.get();
+            ops.add(switch (type) {
+                case 1 -> new AddVertex(in.getLong(), in.getInt(), ExternalIdCodec.read(in));
+                case 2 -> new AddEdge(in.getLong(), in.getInt(), in.getLong(), in.getLong(), ExternalIdCodec.read(in));
+                case 3 -> new Remove(in.getLong());
+                case 4 -> new SetProperty(in.getLong(), in.getInt(), ValueCodec.read(in));
+                case 5 -> new RemoveProperty(in.getLong(), in.getInt());
+                default -> throw new IllegalArgumentException("unknown op type " + type + " at op " + i);
+            });
+        }
+        return new Commit(commitTime, ops);
+    }
+
+    /** Store values: the store's type tag, then the inline word or the bytes. */
+    final class ValueCodec {
+        private ValueCodec() {
+        }
+
+        static void write(DataOutputStream out, Object value) throws IOException {
+            ValueType type = ValueType.of(value);
+            if (type == null) {
+                throw new IllegalArgumentException("not a value the store holds: " + value.getClass().getName());
+            }
+            out.writeByte(type.tag());
+            switch (type) {
+                case STRING -> writeBytes(out, ((String) value).getBytes(StandardCharsets.UTF_8));
+                case BYTES -> writeBytes(out, (byte[]) value);
+                case SERIALIZED -> writeBytes(out, ((SerializedValue) value).bytes());
+                case BOOLEAN -> out.writeBoolean((Boolean) value);
+                case BYTE -> out.writeByte((Byte) value);
+                case SHORT -> out.writeShort((Short) value);
+                case CHAR -> out.writeChar((Character) value);
+                case INT -> out.writeInt((Integer) value);
+                case LONG -> out.writeLong((Long) value);
+                case FLOAT -> out.writeFloat((Float) value);
+                case DOUBLE -> out.writeDouble((Double) value);
+            }
+        }
+
+        static Object read(ByteBuffer in) {
+            ValueType type = ValueType.ofTag(in.get());
+            return switch (type) {
+                case STRING -> new String(bytes(in), StandardCharsets.UTF_8);
+                case BYTES -> bytes(in);
+                case SERIALIZED -> new SerializedValue(bytes(in));
+                case BOOLEAN -> in.get() != 0;
+                case BYTE -> in.get();
+                case SHORT -> in.getShort();
+                case CHAR -> in.getChar();
+                case INT -> in.getInt();
+                case LONG -> in.getLong();
+                case FLOAT -> in.getFloat();
+                case DOUBLE -> in.getDouble();
+            };
+        }
+
+        static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {
+            out.writeInt(bytes.length);
+            out.write(bytes);
+        }
+
+        static byte[] bytes(ByteBuffer in) {
+            int length = in.getInt();
+            if (length < 0 || length > in.remaining()) {
+                throw new IllegalArgumentException("bad length " + length + " with " + in.remaining() + " bytes left");
+            }
+            byte[] bytes = new byte[length];
+            in.get(bytes);
+            return bytes;
+        }
+    }
+
+    /** User-supplied ids, with the type they were given in (ExternalIdMap keeps it too). */
+    final class ExternalIdCodec {
+        private ExternalIdCodec() {
+        }
+
+        static void write(DataOutputStream out, Object id) throws IOException {
+            if (id == null) {
+                out.writeByte(0);
+            } else if (id instanceof Long l) {
+                out.writeByte(1);
+                out.writeLong(l);
+            } else if (id instanceof Integer i) {
+                out.writeByte(2);
+                out.writeInt(i);
+            } else if (id instanceof Short s) {
+                out.writeByte(3);
+                out.writeShort(s);
+            } else if (id instanceof Byte b) {
+                out.writeByte(4);
+                out.writeByte(b);
+            } else if (id instanceof String s) {
+                out.writeByte(5);
+                ValueCodec.writeBytes(out, s.getBytes(StandardCharsets.UTF_8));
+            } else if (id instanceof UUID u) {
+                out.writeByte(6);
+                out.writeLong(u.getMostSignificantBits());
+                out.writeLong(u.getLeastSignificantBits());
+            } else {
+                throw new IllegalArgumentException("not a user id type the store keeps: " + id.getClass().getName());
+            }
+        }
+
+        static Object read(ByteBuffer in) {
+            byte tag = in.get();
+            return switch (tag) {
+                case 0 -> null;
+                case 1 -> in.getLong();
+                case 2 -> in.getInt();
+                case 3 -> in.getShort();
+                case 4 -> in.get();
+                case 5 -> new String(ValueCodec.bytes(in), StandardCharsets.UTF_8);
+                case 6 -> new UUID(in.getLong(), in.getLong());
+                default -> throw new IllegalArgumentException("unknown user id tag " + tag);
+            };
+        }
+    }
+}
