@@ -8,7 +8,8 @@ import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
  * What a {@link GtranGraph} supports, stated truthfully: transactions (thread-bound, no threaded
  * transactions), user-supplied ids (numeric, string, UUID) for vertices, edges and vertex
  * properties, multi- and meta-properties, every value type that is serializable; no null property
- * values, graph variables, persistence or graph computer.
+ * values, graph variables or graph computer; persistence where the graph's node logs its commits
+ * to a data directory (docs/durability.md).
  */
 public final class GtranFeatures implements Graph.Features {
     private final GraphFeatures graphFeatures;
@@ -16,7 +17,7 @@ public final class GtranFeatures implements Graph.Features {
     private final EdgeFeatures edgeFeatures;
 
     GtranFeatures(GtranGraph graph) {
-        this.graphFeatures = new GtranGraphFeatures();
+        this.graphFeatures = new GtranGraphFeatures(graph.node().durability().logs());
         this.vertexFeatures = new GtranVertexFeatures(graph.defaultCardinality, graph.allowNullPropertyValues);
         this.edgeFeatures = new GtranEdgeFeatures(graph.allowNullPropertyValues);
     }
@@ -43,6 +44,11 @@ public final class GtranFeatures implements Graph.Features {
 
     public static final class GtranGraphFeatures implements GraphFeatures {
         private final VariableFeatures variables = new NoVariables();
+        private final boolean persistence;
+
+        GtranGraphFeatures(boolean persistence) {
+            this.persistence = persistence;
+        }
 
         @Override
         public boolean supportsComputer() {
@@ -51,7 +57,7 @@ public final class GtranFeatures implements Graph.Features {
 
         @Override
         public boolean supportsPersistence() {
-            return false;
+            return persistence;
         }
 
         @Override

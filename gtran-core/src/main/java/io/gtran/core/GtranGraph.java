@@ -7,6 +7,7 @@ import io.gtran.core.process.traversal.strategy.GtranCountStrategy;
 import io.gtran.core.process.traversal.strategy.GtranExecutionStrategy;
 import io.gtran.core.process.traversal.strategy.GtranGraphStepStrategy;
 import io.gtran.core.process.traversal.strategy.GtranIoStrategy;
+import io.gtran.storage.ElementIds;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.Settings;
 import io.gtran.storage.StoreConfig;
@@ -86,9 +87,9 @@ public final class GtranGraph implements Graph {
      */
     public static final String EXECUTION = "gtran.execution";
 
-    /** The prefixes of the node's settings (GtranNode): store, transactions, clock, members, fabric and faults. */
+    /** The prefixes of the node's settings (GtranNode): store, transactions, clock, members, fabric, faults and durability. */
     private static final List<String> NODE_PREFIXES = List.of("gtran.storage.", "gtran.txn.", "gtran.clock.", "gtran.cluster.",
-            "gtran.fabric.", "gtran.faults.");
+            "gtran.fabric.", "gtran.faults.", "gtran.durability");
     private static final Set<String> KEYS = Set.of(Graph.GRAPH, ISOLATION, DEFAULT_CARDINALITY, ALLOW_NULL_PROPERTY_VALUES,
             VERTEX_HASH_INDEX, VERTEX_ORDERED_INDEX, EDGE_HASH_INDEX, EDGE_ORDERED_INDEX, INDEX_SERVICES, PLACEMENT, EXECUTION);
 
@@ -153,6 +154,7 @@ public final class GtranGraph implements Graph {
             this.indexes = new Indexes(this, engine, store, isolation, clustered, PropertyValues::indexed, vertexHash, vertexOrdered,
                     edgeHash, edgeOrdered);
             this.transaction = new GtranTransaction(this);
+            seedVertexPropertyCounter();
         } catch (RuntimeException e) {
             if (ownsNode) {
                 this.node.close();
@@ -458,6 +460,36 @@ public final class GtranGraph implements Graph {
             }
         }
         return out ? store.edgeOutVertex(edgeId) : store.edgeInVertex(edgeId);
+    }
+
+    /**
+     * On a graph restored from its log (docs/durability.md): counted vertex-property ids go on above
+     * the highest one this node's restored vertices hold, so none is issued twice.
+     */
+    private void seedVertexPropertyCounter() {
+        if (store.vertices().count() == 0) {
+            return;
+        }
+        io.gtran.txn.Transaction txn = engine.begin(isolation);
+        try {
+            long highest = 0;
+            for (long vertex : txn.vertices(io.gtran.storage.EdgeCursor.ANY_LABEL)) {
+                for (Map.Entry<Integer, Object> stored : txn.vertexProperties(vertex).entrySet()) {
+                    if (!(stored.getValue() instanceof io.gtran.storage.SerializedValue)) {
+                        continue;
+                    }
+                    for (PropertyValues.Entry entry : PropertyValues.entries(stored.getValue(), vertex, stored.getKey())) {
+                        if (entry.id instanceof Long id && ElementIds.kind(id) == ElementIds.COUNTED_PROPERTY
+                                && ElementIds.node(id) == store.nodeId()) {
+                            highest = Math.max(highest, id >>> ElementIds.SLOT_SHIFT);
+                        }
+                    }
+                }
+            }
+            vertexPropertyCounter.set(highest);
+        } finally {
+            txn.rollback();
+        }
     }
 
     long nextVertexPropertyCounter() {

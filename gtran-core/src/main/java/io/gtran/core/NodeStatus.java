@@ -64,6 +64,10 @@ final class NodeStatus {
         // clock samples or watermark reads (QueryTraffic); 0 where the fabric does not count them.
         status.put("messages", node.queryMessages());
         status.put("bytes", node.queryBytes());
+        // The node's log (docs/durability.md): its setting, the last record appended and the last on disk; -1: none.
+        status.put("durability", engine.commitLog().mode());
+        status.put("log_index", engine.commitLog().lastIndex());
+        status.put("log_durable", engine.commitLog().durableIndex());
         return status;
     }
 }

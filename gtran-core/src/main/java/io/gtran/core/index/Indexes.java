@@ -120,7 +120,7 @@ public final class Indexes {
                     + " are refused on a graph whose node shares a cluster (gtran.cluster.nodes has several members): a member"
                     + " started later would not have them; remove them and create each once with gtran.index.create");
         }
-        // declared at open, over an empty graph: nothing to fill
+        // declared at open, before any transaction: filled from what the node restored from its log, if anything
         vertexHash.forEach(key -> declare(ElementKind.VERTEX, key, false));
         vertexOrdered.forEach(key -> declare(ElementKind.VERTEX, key, true));
         edgeHash.forEach(key -> declare(ElementKind.EDGE, key, false));
@@ -129,6 +129,9 @@ public final class Indexes {
 
     private void declare(ElementKind kind, String key, boolean ordered) {
         nodeIndexes.define(kind, key, ordered);
+        if (kind.table(store).count() > 0) {
+            fill(kind, key);
+        }
         nodeIndexes.ready(kind, key);
     }
 
