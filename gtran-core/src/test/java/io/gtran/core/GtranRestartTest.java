@@ -80,6 +80,8 @@ class GtranRestartTest {
             assertEquals("bob", g.V("bob").values("name").next());
             assertEquals("b-lives", g.E("b-lives").id().next());
             assertEquals(List.of("ann"), g.V().has("age", 42).values("name").toList());
+            assertEquals(List.of("oslo"), g.V().hasLabel("city").values("name").toList(), "a label look-up finds restored vertices");
+            assertEquals(List.of("ann"), g.E().hasLabel("knows").outV().values("name").toList(), "and restored edges");
             Set<Object> old = new HashSet<>(g.V().id().toList());
             old.add(removedVertex);
             for (int i = 0; i < 50; i++) {

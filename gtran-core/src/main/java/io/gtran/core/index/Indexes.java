@@ -120,11 +120,27 @@ public final class Indexes {
                     + " are refused on a graph whose node shares a cluster (gtran.cluster.nodes has several members): a member"
                     + " started later would not have them; remove them and create each once with gtran.index.create");
         }
+        fillLabels(false);
+        fillLabels(true);
         // declared at open, before any transaction: filled from what the node restored from its log, if anything
         vertexHash.forEach(key -> declare(ElementKind.VERTEX, key, false));
         vertexOrdered.forEach(key -> declare(ElementKind.VERTEX, key, true));
         edgeHash.forEach(key -> declare(ElementKind.EDGE, key, false));
         edgeOrdered.forEach(key -> declare(ElementKind.EDGE, key, true));
+    }
+
+    /** The label look-ups of what the node restored from its log (docs/durability.md), in slot order; nothing on an empty store. */
+    private void fillLabels(boolean edge) {
+        io.gtran.storage.ElementTable table = edge ? store.edges() : store.vertices();
+        if (clustered || table.count() == 0) {
+            return;
+        }
+        for (int slot = 1; slot < table.slotLimit(); slot++) {
+            long id = table.idAtSlot(slot);
+            if (id > 0 && table.contains(id)) {
+                (edge ? edgeLabels : vertexLabels).computeIfAbsent(table.label(id), l -> new LabelIndex()).add(id);
+            }
+        }
     }
 
     private void declare(ElementKind kind, String key, boolean ordered) {
