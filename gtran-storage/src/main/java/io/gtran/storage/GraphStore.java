@@ -170,7 +170,7 @@ public final class GraphStore implements AutoCloseable {
      * vertex slots ({@link SlotPool#NO_SLOT}: the endpoint is on another node). If that fails, it
      * takes out what it put in and frees the edge's header before it throws.
      */
-    void insertEdgeCells(long edgeId, long outVertex, long inVertex, int label, int outSlot, int inSlot) {
+    private void insertEdgeCells(long edgeId, long outVertex, long inVertex, int label, int outSlot, int inSlot) {
         int edgeSlot = ElementIds.slot(edgeId);
         boolean outInserted = false;
         try {
@@ -205,6 +205,16 @@ public final class GraphStore implements AutoCloseable {
             throw new IllegalStateException("edge cell already present: edge " + ElementIds.toString(edgeId)
                     + " neighbour " + ElementIds.toString(EdgeCellDescriptor.neighbour(neighbourWord)));
         }
+    }
+
+    /**
+     * Writes the whole edge row-list of the vertex at {@code vertexSlot}, which has no edge cells
+     * yet, from its cells already in key order, in one pass (see {@link RowLists#buildSorted}): for
+     * a restore ({@link AdjacencyPlan}).
+     */
+    void buildEdgeList(int vertexSlot, long[] neighbourWords, long[] edgeWords, int from, int to) {
+        edgeLists.buildSorted(vertices.headers, vertexSlot, VertexHeaderDescriptor.EDGE_ROW_OFFSET, neighbourWords, edgeWords,
+                from, to);
     }
 
     public long edgeOutVertex(long edgeId) {

@@ -1,4 +1,4 @@
-// Over 600 lines: insertion, removal, merging and compaction share the row-chain invariants and must change together.
+// Over 600 lines: insertion, removal, merging, compaction and bulk building share the row-chain invariants and must change together.
 package io.gtran.storage;
 
 import static io.gtran.storage.RowDescriptor.CELLS_OFFSET;
@@ -18,7 +18,8 @@ import java.util.function.IntUnaryOperator;
  * then the full row and its full successor are spread over three rows (a lone full tail row is
  * halved), so a new row is taken only when the rows around the insertion point are full. Appends at the tail
  * of a full tail row start a new row and leave every earlier row full. Removal merges a row into
- * its neighbour when both fit in one, and {@link #compact} repacks a whole list densely.
+ * its neighbour when both fit in one, and {@link #compact} repacks a whole list densely;
+ * {@link #buildSorted} makes a new list in that dense shape from cells sorted beforehand.
  *
  * <p>A cell is one or two 8-byte words (w0, w1); subclasses define the key order of cells.
  */
@@ -355,6 +356,68 @@ abstract class RowLists {
         int rest = next(writeRow);
         rows.putInt(writeRow, NEXT_OFFSET, NO_ROW);
         return freeChain(rest);
+    }
+
+    /**
+     * Builds the whole list of an owner that has none from cells already in key order: cell i is
+     * {@code (w0[i], w1[i])} for {@code from <= i < to}, each sorting after the one before. They
+     * fill fresh rows front to back, every row full but the last, each linked to the next, and the
+     * owner's field is set to the first row once all are written: the list {@link #compact} leaves,
+     * made in one pass instead of one {@link #insert} (a walk from the head) a cell. Nothing for an
+     * empty range. A later insert into a full row hands a cell on or spreads rows, as after
+     * {@code compact}.
+     *
+     * @throws IllegalArgumentException naming the index if a cell does not sort after the one
+     *                                  before it (an equal one included); nothing is built
+     * @throws IllegalStateException    if the owner has a list already
+     * @throws StoreCapacityException   if the row pool runs out; the rows taken are freed and the
+     *                                  owner keeps no list
+     */
+    final void buildSorted(SlotPool owners, int ownerSlot, int headField, long[] w0, long[] w1, int from, int to) {
+        if (from < 0 || to < from || to > w0.length || to > w1.length) {
+            throw new IllegalArgumentException("cell range out of bounds: from=" + from + " to=" + to + " w0.length="
+                    + w0.length + " w1.length=" + w1.length);
+        }
+        for (int i = from + 1; i < to; i++) {
+            if (compare(w0[i - 1], w1[i - 1], w0[i], w1[i]) >= 0) {
+                throw new IllegalArgumentException("cells must be in strictly increasing key order: index=" + i
+                        + " does not sort after index=" + (i - 1));
+            }
+        }
+        if (from == to) {
+            return;
+        }
+        int stripe = locks.stripe(headField, ownerSlot);
+        long locked = locks.lock(stripe);
+        try {
+            if (owners.getInt(ownerSlot, headField) != NO_ROW) {
+                throw new IllegalStateException("the owner has a list already: ownerSlot=" + ownerSlot);
+            }
+            int head = NO_ROW;
+            int last = NO_ROW;
+            for (int at = from; at < to; at += cellsPerRow) {
+                int row = rows.allocate();
+                if (row == SlotPool.NO_SLOT) {
+                    freeChain(head);
+                    throw StoreCapacityException.poolExhausted(rows, capacityKey);
+                }
+                int count = Math.min(cellsPerRow, to - at);
+                for (int i = 0; i < count; i++) {
+                    putCell(row, i, w0[at + i], w1[at + i]);
+                }
+                rows.putInt(row, COUNT_OFFSET, count);
+                rows.putInt(row, NEXT_OFFSET, NO_ROW);
+                if (last == NO_ROW) {
+                    head = row;
+                } else {
+                    rows.putInt(last, NEXT_OFFSET, row);
+                }
+                last = row;
+            }
+            owners.putIntRelease(ownerSlot, headField, head);
+        } finally {
+            locks.unlock(stripe, locked);
+        }
     }
 
     /**

@@ -8,13 +8,15 @@ import java.util.Arrays;
  * {@link GraphStore#restorer()} on a store in which nothing has been allocated yet, declare every
  * live element and the last id of every slot that was used and is free now, in any order, then
  * call {@link #finish()}, which builds them all. Declarations are buffered in primitive arrays, a
- * few dozen bytes an element, and checked one by one as they come; what needs them all together
- * is checked in {@code finish} before anything is built.
+ * few dozen bytes an element (and, in {@code finish}, 16 bytes an edge cell), and checked one by
+ * one as they come; what needs them all together is checked in {@code finish} before anything is
+ * built.
  *
  * <p>After {@code finish}, each vertex and edge is live at its declared id with its label and its
- * begin and end time words, and each edge has its cells in its local endpoints' row-lists, as
- * {@link GraphStore#addEdge} makes them. A slot that holds no live element is free: the next
- * element there takes the generation after the highest dead id declared for it (a slot whose
+ * begin and end time words, and each edge has its cells in its local endpoints' row-lists, the
+ * cells {@link GraphStore#addEdge} makes. Each list is written whole, in one pass, packed as
+ * {@link GraphStore#compactEdges} leaves a list: every row full but the last. A slot that holds
+ * no live element is free: the next element there takes the generation after the highest dead id declared for it (a slot whose
  * generation is spent is retired, as on removal), or generation 0 if no dead id was declared. So
  * {@code addVertex} and {@code addEdge} never hand out a restored id or a declared dead id. Right
  * after {@code finish}, the free slots are handed out lowest first. Properties and external ids are not restored here:
@@ -107,9 +109,11 @@ public final class StoreRestorer {
      * <ol>
      *   <li>checks what needs the declarations together, building nothing if one fails: no two live
      *       elements on one slot, no dead id of a live element's slot as young as the live one, every
-     *       label known, every local endpoint of an edge declared as a live vertex;</li>
-     *   <li>creates the vertices in increasing slot order, then the edges, each with its cells,
-     *       taking the slots between them on the way;</li>
+     *       label known, every local endpoint of an edge declared as a live vertex; then gathers
+     *       each local vertex's edge cells and sorts them into row-list order ({@link AdjacencyPlan});</li>
+     *   <li>creates the vertices in increasing slot order, then the edges, taking the slots between
+     *       them on the way, then writes each local vertex's edge row-list in one pass, in vertex-slot
+     *       order;</li>
      *   <li>frees the slots taken on the way, each with the dead marker of its dead id if it has one.</li>
      * </ol>
      * A refused check leaves the store as it was, so a new restorer can start over. A store that
@@ -118,7 +122,9 @@ public final class StoreRestorer {
      *
      * @throws IllegalArgumentException naming the id(s) if a check of step 1 fails
      * @throws IllegalStateException    if called twice, or if something was allocated in the store since
-     *                                  {@link GraphStore#restorer()}
+     *                                  {@link GraphStore#restorer()}, or (in step 1, naming the edge) if two
+     *                                  cells of one vertex are alike: corrupt declarations, which the slot
+     *                                  check refuses first
      */
     public void finish() {
         checkNotFinished();
@@ -129,22 +135,18 @@ public final class StoreRestorer {
         checkLabels(vertexIds, vertexLabels);
         checkLabels(edgeIds, edgeLabels);
         checkLocalEndpoints();
+        AdjacencyPlan adjacency = AdjacencyPlan.of(store.nodeId(), store.edgeLists, edgeIds, edgeOutVertices, edgeInVertices,
+                edgeLabels);
         PassedSlots passedVertices = new PassedSlots();
         vertexPlan.build(store.vertices, passedVertices, (index, passed) -> store.vertices.createAt(vertexIds.get(index), passed,
                 (int) vertexLabels.get(index), vertexBeginTimes.get(index), vertexEndTimes.get(index)));
         PassedSlots passedEdges = new PassedSlots();
-        edgePlan.build(store.edges, passedEdges, this::buildEdge);
+        edgePlan.build(store.edges, passedEdges, (index, passed) -> store.edges.createAt(edgeIds.get(index), passed,
+                edgeOutVertices.get(index), edgeInVertices.get(index), (int) edgeLabels.get(index), edgeBeginTimes.get(index),
+                edgeEndTimes.get(index)));
+        adjacency.build(store);
         passedVertices.freeAll(store.vertices);
         passedEdges.freeAll(store.edges);
-    }
-
-    private void buildEdge(int index, PassedSlots passed) {
-        long id = edgeIds.get(index);
-        long out = edgeOutVertices.get(index);
-        long in = edgeInVertices.get(index);
-        int label = (int) edgeLabels.get(index);
-        store.edges.createAt(id, passed, out, in, label, edgeBeginTimes.get(index), edgeEndTimes.get(index));
-        store.insertEdgeCells(id, out, in, label, store.localVertexSlot(out), store.localVertexSlot(in));
     }
 
     private void checkLabels(LongColumn ids, LongColumn labels) {

@@ -9,11 +9,14 @@ import java.util.function.Consumer;
 /**
  * For the restore tests: a store after a seeded history of adds and removes, so that freed slots
  * were reused (generations above 0) and some slots are free with a dead marker, and every id it
- * removed. Some edges have an endpoint on another node.
+ * removed. Some edges have an endpoint on another node, some are self-loops, and half of all
+ * endpoints are drawn from a few hubs, so that some vertices have many rows of edges.
  */
 final class StoreHistory implements AutoCloseable {
     static final int OTHER_NODE = 1;
     static final String[] LABELS = {"knows", "likes", "owns", "made"};
+    /** Half of all endpoints are drawn from the first this many vertices of {@link #vertices}, which are never removed. */
+    static final int HUBS = 4;
 
     final StoreConfig config;
     final GraphStore store;
@@ -34,7 +37,7 @@ final class StoreHistory implements AutoCloseable {
         }
         for (int round = 0; round < 4; round++) {
             addVertices(120);
-            addEdges(250);
+            addEdges(400);
             removeEdges(edges.size() / 3);
             removeVertices(vertices.size() / 4);
         }
@@ -46,7 +49,8 @@ final class StoreHistory implements AutoCloseable {
     }
 
     private long localVertex() {
-        return vertices.get(random.nextInt(vertices.size()));
+        int among = random.nextBoolean() ? Math.min(HUBS, vertices.size()) : vertices.size();
+        return vertices.get(random.nextInt(among));
     }
 
     private void addVertices(int count) {
@@ -58,7 +62,7 @@ final class StoreHistory implements AutoCloseable {
     private void addEdges(int count) {
         for (int i = 0; i < count; i++) {
             long out = localVertex();
-            long in = localVertex();
+            long in = random.nextInt(20) == 0 ? out : localVertex();
             if (random.nextInt(10) == 0) {
                 long remote = ElementIds.vertexId(OTHER_NODE, random.nextInt(3), 1 + random.nextInt(1000));
                 if (random.nextBoolean()) {
@@ -81,7 +85,7 @@ final class StoreHistory implements AutoCloseable {
 
     private void removeVertices(int count) {
         for (int i = 0; i < count; i++) {
-            long vertex = vertices.remove(random.nextInt(vertices.size()));
+            long vertex = vertices.remove(HUBS + random.nextInt(vertices.size() - HUBS)); // the hubs stay
             for (long edge : new ArrayList<>(edges)) {
                 if (store.edgeOutVertex(edge) == vertex || store.edgeInVertex(edge) == vertex) {
                     edges.remove(edge);
@@ -102,6 +106,15 @@ final class StoreHistory implements AutoCloseable {
         for (String name : names) {
             copy.labels().restore(store.labels().find(name), name);
         }
+        return copy;
+    }
+
+    /** {@link #emptyCopy} with everything restored into it by a {@link StoreRestorer}, declared in shuffled order. */
+    GraphStore restore(Random order) {
+        GraphStore copy = emptyCopy(order);
+        StoreRestorer restorer = copy.restorer();
+        declareAll(restorer, order);
+        restorer.finish();
         return copy;
     }
 

@@ -77,6 +77,43 @@ class StoreRestorerErrorsTest extends RestorerTestCase {
         assertFinishRefused(edge(0, 4));
     }
 
+    /** Two alike cells take one edge slot declared twice, which the slot check refuses first; the cells are checked anyway. */
+    @Test
+    void twoAlikeEdgeCellsAreRefusedNamingTheEdge() {
+        LongColumn ids = column(edge(0, 4), edge(0, 4));
+        LongColumn outs = column(vertex(0, 1), vertex(0, 1));
+        LongColumn ins = column(vertex(0, 2), vertex(0, 2));
+        IllegalStateException twins = assertThrows(IllegalStateException.class,
+                () -> AdjacencyPlan.of(store.nodeId(), store.edgeLists, ids, outs, ins, column(label, label)));
+        assertTrue(twins.getMessage().contains("edge " + ElementIds.toString(edge(0, 4))), twins.getMessage());
+    }
+
+    private static LongColumn column(long... values) {
+        LongColumn column = new LongColumn();
+        for (long value : values) {
+            column.add(value);
+        }
+        return column;
+    }
+
+    @Test
+    void runningOutOfEdgeRowsThrowsNamingTheKey() {
+        try (GraphStore small = GraphStore.open(config(StoreConfig.NODE_ID, 2, StoreConfig.EDGE_ROW_CELLS, 2,
+                StoreConfig.EDGE_ROWS_MAX, 4))) {
+            int thing = small.labels().intern("thing");
+            StoreRestorer tight = small.restorer();
+            tight.vertex(vertex(0, 1), thing, 0, 0);
+            tight.vertex(vertex(0, 2), thing, 0, 0);
+            for (int slot = 1; slot <= 5; slot++) {
+                tight.edge(edge(0, slot), vertex(0, 1), vertex(0, 2), thing, 0, 0);
+            }
+            StoreCapacityException full = assertThrows(StoreCapacityException.class, tight::finish);
+            assertTrue(full.getMessage().contains(StoreConfig.EDGE_ROWS_MAX), full.getMessage());
+            assertEquals(3, small.edgeRowCount(vertex(0, 1)), "the lists before the one that ran out are built");
+            assertEquals(0, small.edgeRowCount(vertex(0, 2)), "the one that ran out gave its rows back");
+        }
+    }
+
     @Test
     void aDeadIdAsYoungAsTheLiveOneOnItsSlotIsRefused() {
         restorer.vertex(vertex(3, 2), label, 0, 0);

@@ -23,20 +23,12 @@ class StoreRestorerTest {
     private static final long SEED = 20240611L;
 
     private final StoreHistory original = new StoreHistory(SEED);
-    private final GraphStore restored = restore(original, new Random(SEED + 1));
+    private final GraphStore restored = original.restore(new Random(SEED + 1));
 
     @AfterEach
     void close() {
         original.close();
         restored.close();
-    }
-
-    private static GraphStore restore(StoreHistory history, Random order) {
-        GraphStore store = history.emptyCopy(order);
-        StoreRestorer restorer = store.restorer();
-        history.declareAll(restorer, order);
-        restorer.finish();
-        return store;
     }
 
     @Test
