@@ -216,7 +216,8 @@ class CommitProtocol {
             log.commit(CommitRecords.of(txn, commitTime));
         } catch (LogWriteException e) {
             abort();
-            throw new LogWriteException(txn + " did not commit: " + e.getMessage(), e);
+            throw new LogWriteException(txn + " did not commit here (rolled back, seen by no one): " + e.getMessage()
+                    + "; if its record reached the disk before the failure, a restart on this directory brings it back", e);
         }
     }
 

@@ -70,6 +70,7 @@ public record Durability(Path directory, String mode) {
         long started = System.nanoTime();
         StoreImage image = new StoreImage(store);
         PartitionLog log = PartitionLog.open(directory, "node=" + store.nodeId(), image::apply);
+        long replayed = System.nanoTime();
         try {
             image.writeInto(counts);
             store.labels().onNewId((id, name) -> log.append(new RedoRecord.Name(false, id, name).encode()));
@@ -79,8 +80,9 @@ public record Durability(Path directory, String mode) {
             throw new IllegalStateException("node " + store.nodeId() + ": the log in " + directory + " does not restore: "
                     + e.getMessage(), e);
         }
-        LOG.info("node {}: restored {} vertices and {} edges from {} log records in {} ms ({}, durability={})", store.nodeId(),
-                image.vertices(), image.edges(), image.records(), (System.nanoTime() - started) / 1_000_000, directory, mode);
+        LOG.info("node {}: restored {} vertices and {} edges from {} log records in {} ms (log read and replayed in {} ms;"
+                + " {}, durability={})", store.nodeId(), image.vertices(), image.edges(), image.records(),
+                (System.nanoTime() - started) / 1_000_000, (replayed - started) / 1_000_000, directory, mode);
         return SYNC.equals(mode) ? new SyncCommitLog(log) : new AsyncCommitLog(log);
     }
 }
