@@ -10,6 +10,8 @@ import java.nio.file.Paths;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import io.gtran.core.GtranGraph;
+import io.gtran.txn.durable.Durability;
 import org.apache.tinkerpop.gremlin.server.GremlinServer;
 import org.apache.tinkerpop.gremlin.server.Settings;
 import org.apache.tinkerpop.gremlin.structure.util.GraphFactory;
@@ -108,6 +110,14 @@ public final class GtranServer implements AutoCloseable {
      * and returns the YAML's path. {@code host} and {@code port} replace the defaults.
      */
     public static Path writeDefaultConfiguration(Path dir, String host, int port) {
+        return writeDefaultConfiguration(dir, host, port, dir.resolve("data"));
+    }
+
+    /**
+     * As {@link #writeDefaultConfiguration(Path, String, int)}, with the graph's data directory
+     * ({@code gtran.storage.directory}, docs/durability.md) at {@code data}.
+     */
+    public static Path writeDefaultConfiguration(Path dir, String host, int port, Path data) {
         try {
             Files.createDirectories(dir);
             for (String name : DEFAULT_FILES) {
@@ -121,6 +131,10 @@ public final class GtranServer implements AutoCloseable {
                         text = text.replace("conf/", absolute)
                                 .replaceFirst("(?m)^host: \\S+", "host: " + host)
                                 .replaceFirst("(?m)^port: \\d+", "port: " + port);
+                    } else if (name.endsWith(".properties")) {
+                        String absolute = data.toAbsolutePath().toString().replace('\\', '/');
+                        text = text.replaceFirst("(?m)^" + java.util.regex.Pattern.quote(Durability.DIRECTORY) + "=.*$",
+                                java.util.regex.Matcher.quoteReplacement(Durability.DIRECTORY + "=" + absolute));
                     }
                     Files.writeString(dir.resolve(name), text);
                 }
@@ -129,6 +143,20 @@ public final class GtranServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the default configuration to " + dir + ": " + e.getMessage(), e);
         }
+    }
+
+    /** {@code " data=DIR durability=MODE"} of the graph named graph, if it is a gtran graph; "" otherwise. */
+    String durability() {
+        try {
+            if (server.getServerGremlinExecutor().getGraphManager().getGraph("graph") instanceof GtranGraph graph) {
+                Path directory = graph.node().durability().directory();
+                return " data=" + (directory == null ? "none" : directory.toAbsolutePath())
+                        + " durability=" + graph.node().engine().commitLog().mode();
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("no durability to report", e);
+        }
+        return "";
     }
 
     public Settings settings() {
@@ -160,6 +188,7 @@ public final class GtranServer implements AutoCloseable {
     /** {@code [--conf FILE] [--host H] [--port P]}; runs until SIGTERM or Ctrl-C. */
     public static void main(String[] args) throws InterruptedException {
         Path conf = null;
+        Path data = null;
         String host = "127.0.0.1";
         int port = 8182;
         for (int i = 0; i < args.length; i++) {
@@ -170,6 +199,9 @@ public final class GtranServer implements AutoCloseable {
                     break;
                 case "--host":
                     host = value(args, ++i, arg);
+                    break;
+                case "--data":
+                    data = Paths.get(value(args, ++i, arg)).toAbsolutePath();
                     break;
                 case "--port":
                     String p = value(args, ++i, arg);
@@ -184,20 +216,21 @@ public final class GtranServer implements AutoCloseable {
                     break;
                 case "--help":
                 case "-h":
-                    System.out.println("usage: bin/gtran server [--conf gremlin-server.yaml | --host H --port P]");
+                    System.out.println("usage: bin/gtran server [--conf gremlin-server.yaml | --host H --port P --data DIR]");
                     return;
                 default:
-                    fail("unknown option: " + arg + " (expected --conf FILE, --host H, --port P)");
+                    fail("unknown option: " + arg + " (expected --conf FILE, --host H, --port P, --data DIR)");
             }
         }
-        if (conf != null && (!host.equals("127.0.0.1") || port != 8182)) {
-            fail("--host and --port apply to the default configuration; with --conf set host and port in " + conf);
+        if (conf != null && (!host.equals("127.0.0.1") || port != 8182 || data != null)) {
+            fail("--host, --port and --data apply to the default configuration; with --conf set host and port in " + conf
+                    + " and gtran.storage.directory in its graph's properties");
         }
         if (conf == null) {
             try {
                 Path dir = Files.createTempDirectory("gtran-conf-");
                 dir.toFile().deleteOnExit();
-                conf = writeDefaultConfiguration(dir, host, port);
+                conf = writeDefaultConfiguration(dir, host, port, data != null ? data : Paths.get("data").toAbsolutePath());
             } catch (IOException e) {
                 fail("cannot write the default configuration: " + e.getMessage());
             }
@@ -216,7 +249,7 @@ public final class GtranServer implements AutoCloseable {
             stopped.countDown();
         }, "gtran-shutdown"));
         System.out.println("GTRAN_SERVER ready host=" + node.settings.host + " port=" + node.settings.port
-                + " conf=" + conf.toAbsolutePath());
+                + " conf=" + conf.toAbsolutePath() + node.durability());
         System.out.flush();
         stopped.await();
     }
