@@ -66,6 +66,8 @@ final class SystemCatalog {
     static final List<Entry> ALL = List.of(
             new Entry("gtran", GTRAN, "io.gtran.lbv.gtran.GtranLbvSystem", SR_SI, null, Map.of()),
             new Entry("gtran-noopt", GTRAN, "io.gtran.lbv.gtran.GtranLbvSystem", SR_SI, null, Map.of("opt", "off")),
+            new Entry("gtran-sync", GTRAN, "io.gtran.lbv.gtran.GtranLbvSystem", SR_SI, null, Map.of("durability", "sync")),
+            new Entry("gtran-async", GTRAN, "io.gtran.lbv.gtran.GtranLbvSystem", SR_SI, null, Map.of("durability", "async")),
             new Entry("gtran-remote", GTRAN, "io.gtran.lbv.gtran.GtranRemoteLbvSystem", SR_SI, null, Map.of()),
             new Entry(JVM_CLUSTER, GTRAN, "io.gtran.lbv.gtran.GtranClusterLbvSystem", SR_SI, null, Map.of()),
             new Entry(CLUSTER, GTRAN, "io.gtran.lbv.gtran.GtranProcessClusterLbvSystem", SR_SI, null, Map.of()),
@@ -77,7 +79,10 @@ final class SystemCatalog {
             new Entry("janusgraph-server", JANUSGRAPH, "io.gtran.lbv.janusgraph.JanusGraphServerLbvSystem",
                     List.of(), "none", Map.of()),
             new Entry("neo4j-bolt", NEO4J, "io.gtran.lbv.neo4j.Neo4jBoltLbvSystem", List.of(), "RC", Map.of()),
-            new Entry("neo4j", "benchmarks/lbv/neo4j", "io.gtran.lbv.neo4j.Neo4jLbvSystem", List.of(), "RC", Map.of()));
+            new Entry("neo4j", "benchmarks/lbv/neo4j", "io.gtran.lbv.neo4j.Neo4jLbvSystem", List.of(), "RC", Map.of()),
+            // its store and transaction log on disk (java.io.tmpdir), as gtran-sync's log, not on /dev/shm
+            new Entry("neo4j-disk", "benchmarks/lbv/neo4j", "io.gtran.lbv.neo4j.Neo4jLbvSystem", List.of(), "RC",
+                    Map.of("dir", System.getProperty("java.io.tmpdir"))));
 
     private SystemCatalog() {
     }

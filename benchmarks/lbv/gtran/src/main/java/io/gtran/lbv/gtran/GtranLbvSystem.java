@@ -7,6 +7,10 @@ import io.gtran.lbv.DatasetInfo;
 import io.gtran.lbv.gremlin.GremlinSystem;
 import io.gtran.storage.StoreConfig;
 import io.gtran.txn.TxnConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -35,11 +39,20 @@ public final class GtranLbvSystem extends GremlinSystem {
     public static final String ISOLATION = "isolation";
     /** {@code on} (default) or {@code off}: the MV-OCC optimisations (optimistic pre-read and validation). */
     public static final String OPT = "opt";
-    static final Set<String> OPTIONS = Set.of(ISOLATION, OPT, "gtran.*");
+    /**
+     * {@code sync} or {@code async}: the graph logs its commits (gtran.durability) in a data
+     * directory of its own, made for the run and deleted after it; named {@code gtran-sync},
+     * {@code gtran-async}. Absent: in memory, as {@code gtran}.
+     */
+    public static final String DURABILITY = "durability";
+    static final Set<String> OPTIONS = Set.of(ISOLATION, OPT, DURABILITY, "gtran.*");
 
     private final Map<String, Object> settings;
     private final boolean serializable;
     private final boolean optimised;
+    /** sync, async, or null: in memory. */
+    private final String durability;
+    private volatile Path dataDirectory;
     private volatile GtranGraph graph;
     private volatile GraphTraversalSource g;
 
@@ -48,6 +61,12 @@ public final class GtranLbvSystem extends GremlinSystem {
         this.settings = graphSettings(options);
         this.serializable = settings.get(GtranGraph.ISOLATION).equals("SERIALIZABLE");
         this.optimised = optimised(options);
+        this.durability = options.containsKey(DURABILITY)
+                ? choiceOption(options, DURABILITY, "SYNC", Set.of("SYNC", "ASYNC")).toLowerCase(java.util.Locale.ROOT) : null;
+        if (durability != null && (options.containsKey("gtran.storage.directory") || options.containsKey("gtran.durability"))) {
+            throw new IllegalArgumentException("option " + DURABILITY + " makes the data directory itself: give it, or"
+                    + " gtran.storage.directory and gtran.durability, not both");
+        }
     }
 
     /**
@@ -117,7 +136,7 @@ public final class GtranLbvSystem extends GremlinSystem {
 
     @Override
     public String name() {
-        return name("gtran", optimised);
+        return name(durability == null ? "gtran" : "gtran-" + durability, optimised);
     }
 
     @Override
@@ -129,6 +148,15 @@ public final class GtranLbvSystem extends GremlinSystem {
     protected void prepare(DatasetInfo info) {
         Map<String, Object> sized = new LinkedHashMap<>(settings);
         sizeExternalIds(sized, info);
+        if (durability != null) {
+            try {
+                dataDirectory = Files.createTempDirectory("lbv-gtran-data-");
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot make a data directory for " + name() + ": " + e.getMessage(), e);
+            }
+            sized.put("gtran.storage.directory", dataDirectory.toString());
+            sized.put("gtran.durability", durability);
+        }
         BaseConfiguration configuration = new BaseConfiguration();
         sized.forEach(configuration::setProperty);
         graph = GtranGraph.open(configuration);
@@ -166,6 +194,19 @@ public final class GtranLbvSystem extends GremlinSystem {
         g = null;
         if (opened != null) {
             opened.close();
+        }
+        Path data = dataDirectory;
+        dataDirectory = null;
+        if (data != null) {
+            deleteRecursively(data);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the run's data directory " + dir + ": " + e.getMessage(), e);
         }
     }
 }

@@ -42,7 +42,8 @@ import java.util.stream.Stream;
  *
  * <p>Options: {@value #OPT_DIR} (parent of the temporary directory; default {@code /dev/shm} when
  * it exists, so that Neo4j's commit-time fsync of its transaction log costs what it does for
- * in-memory systems, else {@code java.io.tmpdir}), {@value #OPT_PAGECACHE} (page cache size, e.g.
+ * in-memory systems, else {@code java.io.tmpdir}; named {@code neo4j-disk} when given and not
+ * under /dev/shm, as for a comparison with gtran logging to disk), {@value #OPT_PAGECACHE} (page cache size, e.g.
  * {@code 512m}; default {@value #DEFAULT_PAGECACHE}, which holds the store and indexes of a
  * 1M-edge graph), {@value #OPT_BATCH} (elements per load transaction, default
  * {@value #DEFAULT_BATCH}), {@value #OPT_LOCK_TIMEOUT} (seconds a transaction waits for a lock,
@@ -64,6 +65,8 @@ public final class Neo4jLbvSystem implements LbvSystem {
     private static final Set<String> OPTIONS = Set.of(OPT_DIR, OPT_PAGECACHE, OPT_BATCH, OPT_LOCK_TIMEOUT, OPT_PREPARE);
 
     private final Path home;
+    /** neo4j, or neo4j-disk where option dir puts the store (and its transaction log) off /dev/shm. */
+    private final String name;
     private final DatabaseManagementService dbms;
     private final GraphDatabaseService db;
     private final int batchSize;
@@ -102,6 +105,7 @@ public final class Neo4jLbvSystem implements LbvSystem {
         Path shm = Path.of("/dev/shm");
         Path parent = options.containsKey(OPT_DIR) ? Path.of(options.get(OPT_DIR))
                 : Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
+        this.name = options.containsKey(OPT_DIR) && !parent.toAbsolutePath().startsWith(shm) ? "neo4j-disk" : "neo4j";
         try {
             this.home = Files.createTempDirectory(parent, "lbv-neo4j-");
         } catch (IOException e) {
@@ -133,7 +137,7 @@ public final class Neo4jLbvSystem implements LbvSystem {
 
     @Override
     public String name() {
-        return "neo4j";
+        return name;
     }
 
     @Override
