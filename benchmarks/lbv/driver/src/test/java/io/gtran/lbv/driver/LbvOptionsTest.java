@@ -19,9 +19,10 @@ class LbvOptionsTest {
     @Test
     void compareRunsEverySystemOnEveryWorkloadWithGtranAtBothLevels() {
         List<String> labels = LbvMain.plan(LbvMain.Options.parse("--compare")).stream().map(LbvMain.Run::label).toList();
-        assertEquals(9 * 4, labels.size(), labels.toString());
-        for (String series : List.of("gtran@SR", "gtran@SI", "gtran-noopt@SR", "gtran-remote@SR", "tinkertx@RC",
-                "janusgraph@none", "janusgraph-server@none", "neo4j-bolt@RC", "neo4j@RC")) {
+        assertEquals(12 * 4, labels.size(), labels.toString());
+        for (String series : List.of("gtran@SR", "gtran@SI", "gtran-noopt@SR", "gtran-sync@SR", "gtran-async@SR",
+                "gtran-remote@SR", "tinkertx@RC", "janusgraph@none", "janusgraph-server@none", "neo4j-bolt@RC", "neo4j@RC",
+                "neo4j-disk@RC")) {
             for (String workload : List.of("RO", "RI", "WI", "MIX")) {
                 assertTrue(labels.contains(series + "/" + workload), series + "/" + workload + " in " + labels);
             }
