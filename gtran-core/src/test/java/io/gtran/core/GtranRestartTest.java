@@ -115,6 +115,24 @@ class GtranRestartTest {
 
     @Test
     @Timeout(60)
+    void anIndexMadeAtRunTimeIsThereAfterARestartAndOneDroppedIsNot() {
+        try (GtranGraph graph = open()) {
+            for (int i = 0; i < 20; i++) {
+                graph.addVertex(T.label, "item", "sku", "s" + i, "lot", i % 3);
+            }
+            graph.tx().commit();
+            graph.indexes().create(Vertex.class, "sku", io.gtran.core.index.Indexes.Type.HASH);
+            graph.indexes().create(Vertex.class, "lot", io.gtran.core.index.Indexes.Type.ORDERED);
+            graph.indexes().drop(Vertex.class, "lot");
+        }
+        try (GtranGraph graph = open()) {
+            assertEquals(Map.of("sku", "hash"), graph.indexes().indexed(Vertex.class));
+            assertEquals(List.of("s7"), graph.traversal().V().has("sku", "s7").values("sku").toList());
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void aDirectoryOfAnotherNodeIsRefused() {
         try (GtranGraph graph = open()) {
             graph.addVertex("v");

@@ -2,6 +2,7 @@ package io.gtran.txn;
 
 import io.gtran.txn.common.ElementKind;
 import io.gtran.txn.common.IndexChange;
+import io.gtran.txn.durable.RedoRecord;
 import io.gtran.txn.protocol.Op;
 import io.gtran.txn.protocol.Wire;
 import java.util.Map;
@@ -131,10 +132,23 @@ public final class IndexRouting {
         ValueIndexes indexes = txn.engine.valueIndexes();
         switch (change) {
             case DEFINE -> indexes.define(kind, key, ordered);
-            case READY -> indexes.ready(kind, key);
-            case DROP -> indexes.drop(kind, key);
+            case READY -> {
+                if (indexes.ready(kind, key)) {
+                    logged(kind, key, ordered, true);
+                }
+            }
+            case DROP -> {
+                if (indexes.drop(kind, key)) {
+                    logged(kind, key, ordered, false);
+                }
+            }
             default -> throw new IllegalStateException("unhandled index change: " + change);
         }
+    }
+
+    /** An index made ready or dropped goes to the node's log, so a restart has it (docs/durability.md). */
+    private void logged(ElementKind kind, String key, boolean ordered, boolean present) {
+        txn.engine.commitLog().indexChanged(new RedoRecord.IndexDefinition(kind == ElementKind.EDGE, key, ordered, present));
     }
 
     /** The values that {@link ValueIndex#travels travel}, normalized, in order. */

@@ -11,7 +11,9 @@ import io.gtran.txn.common.ConflictKind;
 import io.gtran.txn.common.Isolation;
 import io.gtran.txn.common.TxnWords;
 import io.gtran.txn.durable.CommitLog;
+import io.gtran.txn.durable.Durability;
 import io.gtran.txn.durable.NoCommitLog;
+import io.gtran.txn.durable.RedoRecord;
 import io.gtran.txn.local.ElementCounts;
 import io.gtran.txn.local.Mirrors;
 import io.gtran.txn.local.RecentCommittedTable;
@@ -20,6 +22,7 @@ import io.gtran.txn.membership.ClusterWatermark;
 import io.gtran.txn.membership.Membership;
 import io.gtran.txn.membership.MembershipLog;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -66,6 +69,7 @@ public final class TransactionEngine implements AutoCloseable {
     private final ClusterParts clusterParts;
     /** Where commits are logged (docs/durability.md); set once by the node before it serves. */
     private volatile CommitLog commitLog = NoCommitLog.INSTANCE;
+    private volatile List<RedoRecord.IndexDefinition> restoredIndexes = List.of();
     private volatile boolean closed;
 
     private TransactionEngine(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members,
@@ -345,8 +349,14 @@ public final class TransactionEngine implements AutoCloseable {
     }
 
     /** Commits go to {@code log} from now on; the engine closes it. Set before the first transaction. */
-    void useCommitLog(CommitLog log) {
-        this.commitLog = log;
+    void useCommitLog(Durability.Opened opened) {
+        this.commitLog = opened.log();
+        this.restoredIndexes = opened.indexes();
+    }
+
+    /** The property indexes this node's log says exist (made at run time, not dropped), for the graph to fill at open. */
+    public List<RedoRecord.IndexDefinition> restoredIndexes() {
+        return restoredIndexes;
     }
 
     /** Where commits are logged: {@link NoCommitLog} without a directory. */

@@ -127,6 +127,13 @@ public final class Indexes {
         vertexOrdered.forEach(key -> declare(ElementKind.VERTEX, key, true));
         edgeHash.forEach(key -> declare(ElementKind.EDGE, key, false));
         edgeOrdered.forEach(key -> declare(ElementKind.EDGE, key, true));
+        // made at run time before a restart, unless the configuration declares the key itself
+        for (io.gtran.txn.durable.RedoRecord.IndexDefinition made : engine.restoredIndexes()) {
+            ElementKind kind = made.edges() ? ElementKind.EDGE : ElementKind.VERTEX;
+            if (nodeIndexes.get(kind, made.key()) == null) {
+                declare(kind, made.key(), made.ordered());
+            }
+        }
     }
 
     /** The label look-ups of what the node restored from its log (docs/durability.md), in slot order; nothing on an empty store. */

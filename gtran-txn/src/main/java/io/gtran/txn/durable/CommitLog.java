@@ -20,6 +20,14 @@ public interface CommitLog extends AutoCloseable {
     /** The setting's name: sync, async or none. */
     String mode();
 
+    /**
+     * Logs that a property index was made ready or dropped, returning once it is on disk (in
+     * either logging setting: index changes are rare).
+     *
+     * @throws LogWriteException naming the log and the cause if it could not be logged
+     */
+    void indexChanged(RedoRecord.IndexDefinition change);
+
     /** The index of the last record appended; -1 without a log. */
     long lastIndex();
 

@@ -4,6 +4,7 @@ import io.gtran.storage.GraphStore;
 import io.gtran.storage.Settings;
 import io.gtran.txn.local.ElementCounts;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -54,18 +55,18 @@ public record Durability(Path directory, String mode) {
 
     /**
      * Opens the log of node {@code store.nodeId()}, replays it into the empty {@code store} and its
-     * {@code counts}, and returns the log commits go to from now on; {@link NoCommitLog} if nothing
-     * is logged.
+     * {@code counts}, and returns the log commits go to from now on ({@link NoCommitLog} if nothing
+     * is logged) with the indexes the log names.
      *
      * @throws IllegalStateException naming the directory and the reason if the log cannot be opened
      *     or replayed (another node's directory, one in use, a record that does not apply)
      */
-    public CommitLog open(GraphStore store, ElementCounts counts) {
+    public Opened open(GraphStore store, ElementCounts counts) {
         if (directory != null && NONE.equals(mode)) {
             LOG.warn("node {}: {}=none: nothing is logged; {} is neither read nor written", store.nodeId(), DURABILITY, directory);
         }
         if (!logs()) {
-            return NoCommitLog.INSTANCE;
+            return new Opened(NoCommitLog.INSTANCE, List.of());
         }
         long started = System.nanoTime();
         StoreImage image = new StoreImage(store);
@@ -83,6 +84,10 @@ public record Durability(Path directory, String mode) {
         LOG.info("node {}: restored {} vertices and {} edges from {} log records in {} ms (log read and replayed in {} ms;"
                 + " {}, durability={})", store.nodeId(), image.vertices(), image.edges(), image.records(),
                 (System.nanoTime() - started) / 1_000_000, (replayed - started) / 1_000_000, directory, mode);
-        return SYNC.equals(mode) ? new SyncCommitLog(log) : new AsyncCommitLog(log);
+        return new Opened(SYNC.equals(mode) ? new SyncCommitLog(log) : new AsyncCommitLog(log), image.indexes());
+    }
+
+    /** The log commits go to from now on, and the property indexes the replayed log says exist (for the graph to fill). */
+    public record Opened(CommitLog log, List<RedoRecord.IndexDefinition> indexes) {
     }
 }

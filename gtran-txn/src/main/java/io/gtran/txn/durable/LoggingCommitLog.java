@@ -14,6 +14,16 @@ abstract class LoggingCommitLog implements CommitLog {
     }
 
     @Override
+    public final void indexChanged(RedoRecord.IndexDefinition change) {
+        try {
+            log.append(change.encode()).join();
+        } catch (java.util.concurrent.CompletionException | IllegalArgumentException | IllegalStateException e) {
+            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+            throw new LogWriteException("the index change " + change + " could not be logged: " + cause.getMessage(), cause);
+        }
+    }
+
+    @Override
     public final long lastIndex() {
         return log.lastIndex();
     }

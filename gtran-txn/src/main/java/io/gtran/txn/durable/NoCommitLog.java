@@ -17,6 +17,10 @@ public final class NoCommitLog implements CommitLog {
     }
 
     @Override
+    public void indexChanged(RedoRecord.IndexDefinition change) {
+    }
+
+    @Override
     public long lastIndex() {
         return -1;
     }

@@ -20,9 +20,10 @@ import java.util.UUID;
  * the store's own terms, and a {@link Name} per label or property key given an id. Encoded as a
  * type byte then the fields, big-endian; {@link #decode} refuses trailing or missing bytes.
  */
-public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name {
+public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name, RedoRecord.IndexDefinition {
     byte COMMIT = 1;
     byte NAME = 2;
+    byte INDEX = 3;
 
     byte[] encode();
 
@@ -33,6 +34,19 @@ public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name {
             byte[] text = name.getBytes(StandardCharsets.UTF_8);
             return ByteBuffer.allocate(1 + 1 + 4 + 4 + text.length).put(NAME).put((byte) (keys ? 1 : 0)).putInt(id)
                     .putInt(text.length).put(text).array();
+        }
+    }
+
+    /**
+     * A property index made ready ({@code present}) or dropped on this node's vertices or
+     * ({@code edges}) edges; logged so that a restart has the indexes made at run time.
+     */
+    record IndexDefinition(boolean edges, String key, boolean ordered, boolean present) implements RedoRecord {
+        @Override
+        public byte[] encode() {
+            byte[] text = key.getBytes(StandardCharsets.UTF_8);
+            return ByteBuffer.allocate(1 + 3 + 4 + text.length).put(INDEX).put((byte) (edges ? 1 : 0))
+                    .put((byte) (ordered ? 1 : 0)).put((byte) (present ? 1 : 0)).putInt(text.length).put(text).array();
         }
     }
 
@@ -138,6 +152,12 @@ public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name {
                     boolean keys = in.get() != 0;
                     int id = in.getInt();
                     yield new Name(keys, id, new String(ValueCodec.bytes(in), StandardCharsets.UTF_8));
+                }
+                case INDEX -> {
+                    boolean edges = in.get() != 0;
+                    boolean ordered = in.get() != 0;
+                    boolean present = in.get() != 0;
+                    yield new IndexDefinition(edges, new String(ValueCodec.bytes(in), StandardCharsets.UTF_8), ordered, present);
                 }
                 default -> throw new IllegalArgumentException("unknown record type " + bytes[0]);
             };

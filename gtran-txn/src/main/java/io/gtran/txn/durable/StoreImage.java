@@ -43,6 +43,8 @@ public final class StoreImage {
     /** Per kind and slot, the removed id with the highest generation. */
     private final Map<Long, Long> dead = new HashMap<>();
     private long records;
+    /** Indexes made at run time and not dropped since, by kind and key, in the order they were made. */
+    private final Map<String, RedoRecord.IndexDefinition> indexes = new LinkedHashMap<>();
 
     /** An image to be written into {@code store}, which must be empty. */
     public StoreImage(GraphStore store) {
@@ -60,6 +62,13 @@ public final class StoreImage {
         records++;
         if (record instanceof RedoRecord.Name name) {
             (name.keys() ? store.propertyKeys() : store.labels()).restore(name.id(), name.name());
+        } else if (record instanceof RedoRecord.IndexDefinition index) {
+            String at = (index.edges() ? "edge:" : "vertex:") + index.key();
+            if (index.present()) {
+                indexes.put(at, index);
+            } else {
+                indexes.remove(at);
+            }
         } else {
             RedoRecord.Commit commit = (RedoRecord.Commit) record;
             for (RedoRecord.Op op : commit.ops()) {
@@ -127,6 +136,11 @@ public final class StoreImage {
     /** Records applied so far. */
     public long records() {
         return records;
+    }
+
+    /** The indexes the log says exist, each made ready and not dropped since. */
+    public java.util.List<RedoRecord.IndexDefinition> indexes() {
+        return java.util.List.copyOf(indexes.values());
     }
 
     public int vertices() {

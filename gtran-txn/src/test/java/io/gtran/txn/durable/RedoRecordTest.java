@@ -62,6 +62,14 @@ class RedoRecordTest {
     }
 
     @Test
+    void anIndexDefinitionReadsBackEqual() {
+        for (RedoRecord.IndexDefinition d : List.of(new RedoRecord.IndexDefinition(false, "sku", false, true),
+                new RedoRecord.IndexDefinition(true, "since", true, false))) {
+            assertEquals(d, RedoRecord.decode(d.encode()));
+        }
+    }
+
+    @Test
     void bytesThatAreNotOneWholeRecordAreRefused() {
         byte[] whole = everyOp().encode();
         for (int cut : new int[] {0, 1, 9, 13, whole.length / 2, whole.length - 1}) {
