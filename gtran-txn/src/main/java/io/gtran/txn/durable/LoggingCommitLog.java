@@ -15,12 +15,7 @@ abstract class LoggingCommitLog implements CommitLog {
 
     @Override
     public final void indexChanged(RedoRecord.IndexDefinition change) {
-        try {
-            log.append(change.encode()).join();
-        } catch (java.util.concurrent.CompletionException | IllegalArgumentException | IllegalStateException e) {
-            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
-            throw new LogWriteException("the index change " + change + " could not be logged: " + cause.getMessage(), cause);
-        }
+        awaitDurable(change.encode(), "the index change " + change);
     }
 
     @Override
@@ -43,12 +38,24 @@ abstract class LoggingCommitLog implements CommitLog {
         try {
             return log.append(record.encode());
         } catch (IllegalArgumentException | IllegalStateException e) {
-            throw notLogged(record, e);
+            throw notLogged(named(record), e);
         }
     }
 
-    static LogWriteException notLogged(RedoRecord.Commit record, Throwable cause) {
-        return new LogWriteException("the commit record (" + record.ops().size() + " changes) could not be logged: "
-                + cause.getMessage(), cause);
+    /** Appends {@code bytes} and returns once they are on disk; {@code what} names them in the error. */
+    final void awaitDurable(byte[] bytes, String what) {
+        try {
+            log.append(bytes).join();
+        } catch (java.util.concurrent.CompletionException | IllegalArgumentException | IllegalStateException e) {
+            throw notLogged(what, e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e);
+        }
+    }
+
+    static String named(RedoRecord.Commit record) {
+        return "the commit record (" + record.ops().size() + " changes)";
+    }
+
+    private static LogWriteException notLogged(String what, Throwable cause) {
+        return new LogWriteException(what + " could not be logged: " + cause.getMessage(), cause);
     }
 }

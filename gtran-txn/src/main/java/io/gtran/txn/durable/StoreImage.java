@@ -81,8 +81,8 @@ public final class StoreImage {
         if (op instanceof RedoRecord.AddVertex v) {
             create(vertices, v.id(), new Element(v.label(), 0, 0, v.externalId()), commitTime);
         } else if (op instanceof RedoRecord.AddEdge e) {
-            requireLive(vertices, e.outVertex(), commitTime, false);
-            requireLive(vertices, e.inVertex(), commitTime, false);
+            requireLocalLive(vertices, e.outVertex(), commitTime);
+            requireLocalLive(vertices, e.inVertex(), commitTime);
             create(edges, e.id(), new Element(e.label(), e.outVertex(), e.inVertex(), e.externalId()), commitTime);
         } else if (op instanceof RedoRecord.Remove r) {
             Map<Long, Element> table = table(r.id());
@@ -106,8 +106,8 @@ public final class StoreImage {
     }
 
     /** An endpoint on this node must be live; one on another node is not ours to check. */
-    private void requireLive(Map<Long, Element> table, long id, long commitTime, boolean always) {
-        if ((always || ElementIds.node(id) == store.nodeId()) && !table.containsKey(id)) {
+    private void requireLocalLive(Map<Long, Element> table, long id, long commitTime) {
+        if (ElementIds.node(id) == store.nodeId() && !table.containsKey(id)) {
             throw missing(id, commitTime);
         }
     }

@@ -1,7 +1,5 @@
 package io.gtran.txn.durable;
 
-import java.util.concurrent.CompletionException;
-
 /** {@code gtran.durability=sync}: a commit returns once its record is flushed to disk. */
 public final class SyncCommitLog extends LoggingCommitLog {
     public SyncCommitLog(PartitionLog log) {
@@ -10,11 +8,7 @@ public final class SyncCommitLog extends LoggingCommitLog {
 
     @Override
     public void commit(RedoRecord.Commit record) {
-        try {
-            append(record).join();
-        } catch (CompletionException e) {
-            throw notLogged(record, e.getCause() != null ? e.getCause() : e);
-        }
+        awaitDurable(record.encode(), named(record));
     }
 
     @Override
