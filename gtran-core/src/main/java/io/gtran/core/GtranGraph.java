@@ -383,11 +383,46 @@ public final class GtranGraph implements Graph {
      * bytes} (the operation requests and replies and commit messages this node sent other members
      * since it opened, and their payload bytes: {@link GtranNode#queryMessages}; heartbeats, clock
      * samples and watermark reads are not counted; 0 on a node whose fabric does not count them,
-     * such as a node alone). It waits on no other node.
+     * such as a node alone), {@code durability}, {@code log_index} and {@code log_durable} (the log's
+     * setting, last record appended and last on disk), {@code snapshot_index} and {@code
+     * snapshot_time} (the log index the newest snapshot covers and its timestamp; -1 where there is
+     * none or no log). It waits on no other node.
      */
     public Map<String, Object> status() {
         requireOpen();
         return NodeStatus.of(node);
+    }
+
+    /**
+     * Takes a snapshot of this node's graph now (docs/durability.md, "Snapshots"), while writers go
+     * on, and returns once it is on disk and the log is purged behind it: {@code snapshot_index} (the
+     * log index it covers), {@code snapshot_time}, {@code records}, {@code bytes}, {@code millis} and
+     * {@code file}; {@code snapshot_index} is -1 ("nothing new") when nothing was logged since the
+     * last one. A snapshot whose read met a writer that then aborted is taken again (up to three
+     * times). From the console: {@code graph.snapshot()}.
+     *
+     * @throws IllegalStateException if the graph has no data directory or durability is none
+     * @throws io.gtran.txn.durable.LogWriteException naming the file if it could not be written
+     */
+    public Map<String, Object> snapshot() {
+        requireOpen();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Map<String, Object> out = new java.util.LinkedHashMap<>();
+                java.util.Optional<io.gtran.txn.durable.SnapshotTaker.Taken> taken = node.engine().snapshot();
+                out.put("snapshot_index", taken.map(io.gtran.txn.durable.SnapshotTaker.Taken::index).orElse(-1L));
+                out.put("snapshot_time", taken.map(io.gtran.txn.durable.SnapshotTaker.Taken::cut).orElse(-1L));
+                out.put("records", taken.map(io.gtran.txn.durable.SnapshotTaker.Taken::records).orElse(0L));
+                out.put("bytes", taken.map(io.gtran.txn.durable.SnapshotTaker.Taken::bytes).orElse(0L));
+                out.put("millis", taken.map(io.gtran.txn.durable.SnapshotTaker.Taken::millis).orElse(0L));
+                out.put("file", taken.map(t -> t.file().toString()).orElse("nothing new"));
+                return out;
+            } catch (io.gtran.txn.common.TransactionConflictException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /**

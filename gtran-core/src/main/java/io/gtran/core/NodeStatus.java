@@ -68,6 +68,9 @@ final class NodeStatus {
         status.put("durability", engine.commitLog().mode());
         status.put("log_index", engine.commitLog().lastIndex());
         status.put("log_durable", engine.commitLog().durableIndex());
+        // The newest snapshot: the log index it covers and its timestamp; -1: none (docs/durability.md, "Snapshots").
+        status.put("snapshot_index", engine.commitLog().snapshotIndex());
+        status.put("snapshot_time", engine.commitLog().snapshotTime());
         return status;
     }
 }

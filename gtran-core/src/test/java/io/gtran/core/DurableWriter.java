@@ -8,14 +8,16 @@ import org.apache.tinkerpop.gremlin.structure.Vertex;
  * two vertices with {@code txn=i} and an edge between them, and prints {@code ACK i} once its
  * commit returned. {@link GtranKillRestartTest} kills it with SIGKILL and reads the directory.
  *
- * <p>Arguments: the directory, the durability (sync, async).
+ * <p>Arguments: the directory, the durability (sync, async), and optionally how many records
+ * start a snapshot ({@code gtran.durability.snapshot-records}).
  */
 public final class DurableWriter {
     private DurableWriter() {
     }
 
     public static void main(String[] args) {
-        GtranGraph graph = GtranGraph.open(TestGraphs.config("gtran.storage.directory", args[0], "gtran.durability", args[1]));
+        GtranGraph graph = GtranGraph.open(TestGraphs.config("gtran.storage.directory", args[0], "gtran.durability", args[1],
+                "gtran.durability.snapshot-records", args.length > 2 ? args[2] : "500000"));
         System.out.println("READY");
         System.out.flush();
         for (int i = 0; ; i++) {

@@ -29,7 +29,7 @@ class GtranGraphStatusTest {
             assertEquals(List.of("node", "members", "in_contact", "lost", "group_leader", "group_term", "group_lost",
                     "clock_synced", "clock_master", "clock_epoch", "clock_lease_ms",
                     "clock_uncertainty_us", "clock_offset_ms", "watermark", "running", "participants", "commits", "aborts",
-                    "messages", "bytes", "durability", "log_index", "log_durable"), List.copyOf(status.keySet()));
+                    "messages", "bytes", "durability", "log_index", "log_durable", "snapshot_index", "snapshot_time"), List.copyOf(status.keySet()));
             assertEquals(0L, status.get("messages"), "a node alone sends nothing");
             assertEquals(List.of(0), status.get("members"));
             assertEquals(List.of(), status.get("lost"));

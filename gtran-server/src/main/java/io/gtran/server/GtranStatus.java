@@ -21,7 +21,7 @@ import org.apache.tinkerpop.gremlin.util.ser.Serializers;
  * NODE_STATUS host=127.0.0.2 port=8182 state=up node=1 members=0,1,2 in_contact=0,2 lost=- group_leader=0
  *   group_term=1 group_lost=- clock_synced=true
  *   clock_master=0 clock_epoch=0 clock_lease_ms=1740 clock_uncertainty_us=35 clock_offset_ms=0 watermark=123 running=0 participants=0 commits=10 aborts=0
- *   messages=42 bytes=5120 durability=sync log_index=42 log_durable=42
+ *   messages=42 bytes=5120 durability=sync log_index=42 log_durable=42 snapshot_index=30 snapshot_time=1796012534555000
  * </pre>
  *
  * (on one line): {@code state=up} when every other member is in contact, {@code degraded} when some
@@ -36,7 +36,8 @@ public final class GtranStatus {
     static final List<String> KEYS = List.of("node", "members", "in_contact", "lost", "group_leader", "group_term",
             "group_lost", "clock_synced", "clock_master", "clock_epoch", "clock_lease_ms",
             "clock_uncertainty_us", "clock_offset_ms", "watermark", "running", "participants", "commits", "aborts",
-            "messages", "bytes", "durability", "log_index", "log_durable");
+            "messages", "bytes", "durability", "log_index", "log_durable",
+            "snapshot_index", "snapshot_time");
     private static final String USAGE = "usage: bin/gtran status [--host H] [--port P] [--graph NAME] [--timeout-ms T]";
     private static final String LOGBACK_CONFIGURATION = "logback.configurationFile";
 

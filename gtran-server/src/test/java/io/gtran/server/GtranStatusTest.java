@@ -32,7 +32,7 @@ class GtranStatusTest {
             assertTrue(run.out.matches("NODE_STATUS host=127\\.0\\.0\\.1 port=" + node.port + " state=up node=0 members=0"
                     + " in_contact=- lost=- group_leader=- group_term=- group_lost=- clock_synced=true clock_master=0 clock_epoch=0 clock_lease_ms=- clock_uncertainty_us=0 clock_offset_ms=0"
                     + " watermark=\\d+ running=0 participants=0 commits=[1-9]\\d* aborts=0"
-                    + " messages=0 bytes=0 durability=(sync|none) log_index=-?\\d+ log_durable=-?\\d+\\R"), run.out);
+                    + " messages=0 bytes=0 durability=(sync|none) log_index=-?\\d+ log_durable=-?\\d+ snapshot_index=-?\\d+ snapshot_time=-?\\d+\\R"), run.out);
             Run otherGraph = run("--port", Integer.toString(node.port), "--graph", "modern", "--timeout-ms", "20000");
             assertEquals(0, otherGraph.status, otherGraph.out);
             Run noSuchGraph = run("--port", Integer.toString(node.port), "--graph", "nograph", "--timeout-ms", "20000");
@@ -67,7 +67,7 @@ class GtranStatusTest {
         assertEquals("degraded node=1 members=0,1,2 in_contact=0 lost=2 group_leader=0 group_term=3 group_lost=2"
                 + " clock_synced=false clock_master=7 clock_epoch=7 clock_lease_ms=7"
                 + " clock_uncertainty_us=7 clock_offset_ms=7 watermark=7 running=7 participants=7 commits=7 aborts=7"
-                + " messages=7 bytes=7 durability=7 log_index=7 log_durable=7",
+                + " messages=7 bytes=7 durability=7 log_index=7 log_durable=7 snapshot_index=7 snapshot_time=7",
                 GtranStatus.line(status));
     }
 

@@ -39,6 +39,13 @@ public interface ElementTable {
     /** The id in header slot {@code slot} if that slot holds a live element, else {@link ElementIds#NONE}; for full scans. */
     long idAtSlot(int slot);
 
+    /**
+     * The last id header slot {@code slot} carried, whether its element is live, not yet
+     * published or removed (the id its dead marker keeps), or {@link ElementIds#NONE} for a slot
+     * never used and the reserved slot 0; for snapshots, so that a restart hands no id out twice.
+     */
+    long lastIdAtSlot(int slot);
+
     /** One past the highest header slot ever used; full scans run slots [0, this). */
     int slotLimit();
 

@@ -77,6 +77,15 @@ final class StoreElementTable implements ElementTable {
     }
 
     @Override
+    public long lastIdAtSlot(int slot) {
+        if (slot == HeaderTable.RESERVED_SLOT || !table.headers.inRange(slot)) {
+            return ElementIds.NONE;
+        }
+        long id = table.idOfSlot(slot) & Long.MAX_VALUE; // a dead marker is the id with the sign bit set
+        return id != 0 && ElementIds.isWellFormed(id) ? id : ElementIds.NONE;
+    }
+
+    @Override
     public int slotLimit() {
         return table.headers.highWater();
     }

@@ -70,6 +70,7 @@ public final class TransactionEngine implements AutoCloseable {
     /** Where commits are logged (docs/durability.md); set once by the node before it serves. */
     private volatile CommitLog commitLog = NoCommitLog.INSTANCE;
     private volatile List<RedoRecord.IndexDefinition> restoredIndexes = List.of();
+    private SnapshotScheduler snapshots;
     private volatile boolean closed;
 
     private TransactionEngine(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members,
@@ -345,6 +346,9 @@ public final class TransactionEngine implements AutoCloseable {
             clusterParts.close();
         }
         gc.close();
+        if (snapshots != null) {
+            snapshots.close();
+        }
         commitLog.close();
     }
 
@@ -352,6 +356,24 @@ public final class TransactionEngine implements AutoCloseable {
     void useCommitLog(Durability.Opened opened) {
         this.commitLog = opened.log();
         this.restoredIndexes = opened.indexes();
+        if (opened.log().logs() && opened.snapshotRecords() > 0) {
+            snapshots = new SnapshotScheduler(this, opened.snapshotRecords());
+            snapshots.start(agents);
+        }
+    }
+
+    /**
+     * Takes a snapshot of this node's graph now (docs/durability.md, "Snapshots") and returns it
+     * once it is durable and the log is purged behind it; empty if nothing was logged since the
+     * last one. Writers go on meanwhile.
+     *
+     * @throws IllegalStateException if nothing is logged (no directory, or durability=none)
+     * @throws io.gtran.txn.durable.LogWriteException if the file could not be written
+     * @throws io.gtran.txn.common.TransactionConflictException if the read met a writer that then
+     *     aborted (take it again)
+     */
+    public java.util.Optional<io.gtran.txn.durable.SnapshotTaker.Taken> snapshot() {
+        return commitLog.snapshot((sink, indexes) -> StoreCut.write(this, sink, indexes));
     }
 
     /** The property indexes this node's log says exist (made at run time, not dropped), for the graph to fill at open. */

@@ -27,6 +27,11 @@ class NodeRestartTest {
     Path dir;
 
     private GtranNode open(Object... more) {
+        return openOn(dir, more);
+    }
+
+    /** A node with small chunks on {@code dir}, with {@code more} settings (key, value, ...). */
+    static GtranNode openOn(Path dir, Object... more) {
         Map<String, Object> settings = new HashMap<>();
         settings.put(StoreConfig.CHUNK_BYTES, 1 << 16);
         settings.put(StoreConfig.EDGE_ROW_CHUNK_BYTES, 1 << 16);

@@ -28,6 +28,32 @@ public interface CommitLog extends AutoCloseable {
      */
     void indexChanged(RedoRecord.IndexDefinition change);
 
+    /**
+     * Takes a snapshot (docs/durability.md, "Snapshots"): {@code cut} writes the graph as a read
+     * begun after the log's mark sees it, with the index definitions logged before the mark.
+     *
+     * @return the snapshot, or empty if nothing was logged since the last one
+     * @throws IllegalStateException if nothing is logged (no directory, or durability=none)
+     * @throws LogWriteException naming the file and the cause if it could not be written
+     */
+    java.util.Optional<SnapshotTaker.Taken> snapshot(GraphCut cut);
+
+    /** The log index the newest snapshot covers; -1 if there is none. */
+    long snapshotIndex();
+
+    /** The newest snapshot's timestamp; -1 if there is none. */
+    long snapshotTime();
+
+    /** Records logged since the newest snapshot, or since the log opened if there is none; 0 without a log. */
+    long sinceSnapshot();
+
+    /** Writes a graph into a snapshot: see {@link CommitLog#snapshot}. */
+    @FunctionalInterface
+    interface GraphCut {
+        /** Writes the records and returns the read's timestamp, the snapshot's cut. */
+        long write(SnapshotTaker.Sink sink, java.util.List<RedoRecord.IndexDefinition> indexes) throws java.io.IOException;
+    }
+
     /** The index of the last record appended; -1 without a log. */
     long lastIndex();
 

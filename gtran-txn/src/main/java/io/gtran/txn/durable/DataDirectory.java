@@ -104,7 +104,7 @@ final class DataDirectory {
     }
 
     /** Makes a rename in {@code directory} durable (on Linux, an fsync of the directory). */
-    private static void forceDirectory(Path directory) throws IOException {
+    static void forceDirectory(Path directory) throws IOException {
         try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
             channel.force(true);
         }

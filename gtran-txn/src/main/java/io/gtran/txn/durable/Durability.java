@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * start of its log: replay into the store, then the {@link CommitLog} commits go to
  * (docs/durability.md).
  */
-public record Durability(Path directory, String mode) {
+public record Durability(Path directory, String mode, long snapshotRecords) {
     private static final Logger LOG = LoggerFactory.getLogger(Durability.class);
 
     /** The node's data directory; absent: the node keeps nothing beyond its process. */
@@ -25,6 +25,9 @@ public record Durability(Path directory, String mode) {
     public static final String SYNC = "sync";
     public static final String ASYNC = "async";
     public static final String NONE = "none";
+    /** Records logged since the last snapshot that start the next; 0: only when asked. */
+    public static final String SNAPSHOT_RECORDS = "gtran.durability.snapshot-records";
+    public static final long DEFAULT_SNAPSHOT_RECORDS = 500_000;
 
     /**
      * Reads the settings.
@@ -33,7 +36,8 @@ public record Durability(Path directory, String mode) {
      * @throws IllegalArgumentException naming the key and value that is wrong
      */
     public static Durability from(Map<String, ?> settings, boolean clustered) {
-        Settings read = Settings.of(settings, DURABILITY, Set.of(DURABILITY));
+        Settings read = Settings.of(settings, DURABILITY, Set.of(DURABILITY, SNAPSHOT_RECORDS));
+        long snapshotRecords = read.longValue(SNAPSHOT_RECORDS, DEFAULT_SNAPSHOT_RECORDS, 0, Long.MAX_VALUE);
         String mode = read.text(DURABILITY, SYNC).toLowerCase(Locale.ROOT);
         if (!Set.of(SYNC, ASYNC, NONE).contains(mode)) {
             throw new IllegalArgumentException("configuration " + DURABILITY + "=" + settings.get(DURABILITY)
@@ -45,7 +49,7 @@ public record Durability(Path directory, String mode) {
                     + " cluster: durable storage is built for a single node so far (docs/durability.md, \"Not yet\");"
                     + " remove the key, or run the node alone");
         }
-        return new Durability(directory == null ? null : Path.of(directory), mode);
+        return new Durability(directory == null ? null : Path.of(directory), mode, snapshotRecords);
     }
 
     /** Whether commits go to a log. */
@@ -66,11 +70,11 @@ public record Durability(Path directory, String mode) {
             LOG.warn("node {}: {}=none: nothing is logged; {} is neither read nor written", store.nodeId(), DURABILITY, directory);
         }
         if (!logs()) {
-            return new Opened(NoCommitLog.INSTANCE, List.of());
+            return new Opened(NoCommitLog.INSTANCE, List.of(), 0);
         }
         long started = System.nanoTime();
         StoreImage image = new StoreImage(store);
-        PartitionLog log = PartitionLog.open(directory, "node=" + store.nodeId(), image::apply);
+        PartitionLog log = PartitionLog.open(directory, "node=" + store.nodeId(), image);
         long replayed = System.nanoTime();
         try {
             image.writeInto(counts);
@@ -81,13 +85,19 @@ public record Durability(Path directory, String mode) {
             throw new IllegalStateException("node " + store.nodeId() + ": the log in " + directory + " does not restore: "
                     + e.getMessage(), e);
         }
-        LOG.info("node {}: restored {} vertices and {} edges from {} log records in {} ms (log read and replayed in {} ms;"
-                + " {}, durability={})", store.nodeId(), image.vertices(), image.edges(), image.records(),
-                (System.nanoTime() - started) / 1_000_000, (replayed - started) / 1_000_000, directory, mode);
-        return new Opened(SYNC.equals(mode) ? new SyncCommitLog(log) : new AsyncCommitLog(log), image.indexes());
+        LOG.info("node {}: restored {} vertices and {} edges from {} snapshot and log records ({} older than the snapshot)"
+                + " in {} ms (read and replayed in {} ms; {}, durability={})", store.nodeId(), image.vertices(), image.edges(),
+                image.records(), image.skipped(), (System.nanoTime() - started) / 1_000_000, (replayed - started) / 1_000_000,
+                directory, mode);
+        LoggingCommitLog commits = SYNC.equals(mode) ? new SyncCommitLog(log) : new AsyncCommitLog(log);
+        commits.restoredIndexes(image.indexes());
+        return new Opened(commits, image.indexes(), snapshotRecords);
     }
 
-    /** The log commits go to from now on, and the property indexes the replayed log says exist (for the graph to fill). */
-    public record Opened(CommitLog log, List<RedoRecord.IndexDefinition> indexes) {
+    /**
+     * The log commits go to from now on, the property indexes the replayed log says exist (for the
+     * graph to fill), and how many records start a snapshot (0: none by itself).
+     */
+    public record Opened(CommitLog log, List<RedoRecord.IndexDefinition> indexes, long snapshotRecords) {
     }
 }

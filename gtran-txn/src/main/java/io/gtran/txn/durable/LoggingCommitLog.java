@@ -3,9 +3,62 @@ package io.gtran.txn.durable;
 /** What the two settings that log ({@link SyncCommitLog}, {@link AsyncCommitLog}) share: the log and its reports. */
 abstract class LoggingCommitLog implements CommitLog {
     final PartitionLog log;
+    /** The index definitions logged, by kind and key: what a snapshot writes. Guarded by itself. */
+    private final java.util.Map<String, RedoRecord.IndexDefinition> indexes = new java.util.LinkedHashMap<>();
+    /** The log's last index when the newest snapshot was marked, or when the log opened. */
+    private volatile long snapshotBase;
 
     LoggingCommitLog(PartitionLog log) {
         this.log = log;
+        this.snapshotBase = Math.max(log.snapshotIndex(), log.lastIndex());
+    }
+
+    /** The index definitions the replayed log named: a snapshot taken before any change writes them. */
+    final void restoredIndexes(java.util.List<RedoRecord.IndexDefinition> restored) {
+        synchronized (indexes) {
+            restored.forEach(this::track);
+        }
+    }
+
+    private void track(RedoRecord.IndexDefinition change) {
+        String at = (change.edges() ? "edge:" : "vertex:") + change.key();
+        if (change.present()) {
+            indexes.put(at, change);
+        } else {
+            indexes.remove(at);
+        }
+    }
+
+    @Override
+    public final java.util.Optional<SnapshotTaker.Taken> snapshot(GraphCut cut) {
+        try {
+            java.util.Optional<SnapshotTaker.Taken> taken = log.snapshot(sink -> {
+                java.util.List<RedoRecord.IndexDefinition> now;
+                synchronized (indexes) { // after the mark: every change logged before it is here
+                    now = java.util.List.copyOf(indexes.values());
+                }
+                return cut.write(sink, now);
+            });
+            taken.ifPresent(t -> snapshotBase = t.index());
+            return taken;
+        } catch (java.io.IOException e) {
+            throw new LogWriteException("the snapshot could not be written: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public final long snapshotIndex() {
+        return log.snapshotIndex();
+    }
+
+    @Override
+    public final long snapshotTime() {
+        return log.snapshotCut();
+    }
+
+    @Override
+    public final long sinceSnapshot() {
+        return Math.max(0, log.lastIndex() - snapshotBase);
     }
 
     @Override
@@ -15,7 +68,10 @@ abstract class LoggingCommitLog implements CommitLog {
 
     @Override
     public final void indexChanged(RedoRecord.IndexDefinition change) {
-        awaitDurable(change.encode(), "the index change " + change);
+        synchronized (indexes) { // a snapshot reads them between the append and the change: not here
+            awaitDurable(change.encode(), "the index change " + change);
+            track(change);
+        }
     }
 
     @Override
@@ -30,7 +86,7 @@ abstract class LoggingCommitLog implements CommitLog {
 
     @Override
     public final String describe() {
-        return "durability=" + mode() + " " + log.describe();
+        return "durability=" + mode() + " " + log.describe() + ", snapshot time " + snapshotTime();
     }
 
     /** Hands the record to the log; what the caller then waits for is the setting's. */

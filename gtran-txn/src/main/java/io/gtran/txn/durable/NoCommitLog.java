@@ -21,6 +21,27 @@ public final class NoCommitLog implements CommitLog {
     }
 
     @Override
+    public java.util.Optional<SnapshotTaker.Taken> snapshot(GraphCut cut) {
+        throw new IllegalStateException("nothing is logged (no " + Durability.DIRECTORY + ", or " + Durability.DURABILITY
+                + "=none): there is nothing to take a snapshot of");
+    }
+
+    @Override
+    public long snapshotIndex() {
+        return -1;
+    }
+
+    @Override
+    public long snapshotTime() {
+        return -1;
+    }
+
+    @Override
+    public long sinceSnapshot() {
+        return 0;
+    }
+
+    @Override
     public long lastIndex() {
         return -1;
     }

@@ -21,7 +21,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.netty.NettyConfigKeys;
@@ -92,8 +91,8 @@ import org.slf4j.LoggerFactory;
  * start, take indexes too); the entries after a corrupt one in the open segment (Ratis keeps what
  * precedes the first entry that does not read; the WARN line says how many bytes went); opening
  * on a corrupt closed segment, which no crash leaves (open fails naming the file and leaves it as
- * it is: Ratis would cut it, then fail); snapshots (none: the log is never purged and the replay
- * begins at the first record); use after the log failed (a write or flush that threw fails every
+ * it is: Ratis would cut it, then fail); a purge right behind every snapshot (Ratis deletes whole
+ * closed segments only); use after the log failed (a write or flush that threw fails every
  * later append: reopen after fixing the cause); more than one log per JVM without noise (each has
  * the same group and peer id, so Ratis logs an ERROR when it cannot register the second one's JMX
  * bean, harmless).
@@ -107,8 +106,13 @@ public final class PartitionLog implements AutoCloseable {
     private static final int ENTRY_OVERHEAD_BYTES = 4 << 10;
     /** The longest entry Ratis takes or reads: a record of {@link #MAX_RECORD_BYTES} and its entry's overhead. */
     static final SizeInBytes ENTRY_LIMIT = SizeInBytes.valueOf(MAX_RECORD_BYTES + ENTRY_OVERHEAD_BYTES);
-    /** A segment file is closed and a new one begun past this size: two of the largest records. */
-    private static final long SEGMENT_BYTES = 2L * MAX_RECORD_BYTES;
+    /**
+     * A segment file is closed and a new one begun past this size; a snapshot lets Ratis delete
+     * the closed segments behind it, so the log on disk stays within a segment or so of the
+     * snapshot. A record longer than this goes into the open segment whole (Ratis'
+     * {@code isSegmentFull}).
+     */
+    private static final long SEGMENT_BYTES = 16L << 20;
 
     /** Room for appends in flight, in units: one per started {@link #UNIT_BYTES} of a record, at least one. */
     static final int IN_FLIGHT_UNITS = 8192;
@@ -177,6 +181,9 @@ public final class PartitionLog implements AutoCloseable {
     private volatile long lastIndexAtClose = RaftLog.INVALID_LOG_INDEX;
     private volatile long durableIndexAtClose = RaftLog.INVALID_LOG_INDEX;
 
+    private final PartitionStateMachine stateMachine;
+    private final SnapshotTaker snapshots;
+
     private PartitionLog(Path directory, Path key, RaftServer server, RaftServer.Division division,
             PartitionStateMachine stateMachine) {
         this.directory = directory;
@@ -184,6 +191,8 @@ public final class PartitionLog implements AutoCloseable {
         this.server = server;
         this.division = division;
         this.submitter = (RaftClientAsynchronousProtocol) division;
+        this.stateMachine = stateMachine;
+        this.snapshots = new SnapshotTaker(directory, server, division, stateMachine, clientId, callIds);
         stateMachine.onLogFailed(this::logFailed);
     }
 
@@ -195,20 +204,22 @@ public final class PartitionLog implements AutoCloseable {
      *       is written with it if the directory is empty.
      *   <li>Ratis' server starts on the storage under {@code directory/ratis}, reading its segments
      *       and cutting a torn tail (logged at WARN).
-     *   <li>Once the one replica is leader and has applied the entries it found, every record has
-     *       been handed to {@code replay}, once, in log order, on one thread (none on a new
-     *       directory); then this returns.
+     *   <li>The newest snapshot's records, if there is one, are handed to {@code replay}, then
+     *       its cut ({@link LogReplay#snapshotRead}); a snapshot a crash cut short is deleted.
+     *   <li>Once the one replica is leader and has applied the entries it found, every record
+     *       after the snapshot has been handed to {@code replay}, once, in log order, on one thread
+     *       (none on a new directory); then this returns.
      * </ol>
      *
      * @param directory the node's data directory
      * @param identity whose directory it is, one line, such as {@code cluster=abc node=0}
-     * @param replay takes each record of the log; what it throws makes the open fail
+     * @param replay takes each record of the snapshot and the log; what it throws makes the open fail
      * @throws IllegalArgumentException if {@code identity} is blank or spans lines
      * @throws IllegalStateException naming the directory and the reason if the directory belongs to
      *     another identity or is not a gtran directory, is in use by an open log (in this or another
      *     process), cannot be read, or a replay threw (then naming the record's log index)
      */
-    public static PartitionLog open(Path directory, String identity, Consumer<byte[]> replay) {
+    public static PartitionLog open(Path directory, String identity, LogReplay replay) {
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(identity, "identity");
         Objects.requireNonNull(replay, "replay");
@@ -219,17 +230,17 @@ public final class PartitionLog implements AutoCloseable {
         }
         try {
             DataDirectory.claim(absolute, identity);
-            return start(absolute, key, replay);
+            return start(absolute, key, identity, replay);
         } catch (RuntimeException | Error e) {
             OPEN.remove(key);
             throw e;
         }
     }
 
-    private static PartitionLog start(Path directory, Path key, Consumer<byte[]> replay) {
+    private static PartitionLog start(Path directory, Path key, String identity, LogReplay replay) {
         long started = System.nanoTime();
         Path ratis = directory.resolve(RATIS_DIR);
-        PartitionStateMachine stateMachine = new PartitionStateMachine(directory, replay);
+        PartitionStateMachine stateMachine = new PartitionStateMachine(directory, identity, replay);
         RaftServer server = null;
         try {
             refuseIfLockedElsewhere(directory, ratis.resolve(GROUP_ID.getUuid().toString()).resolve(RATIS_LOCK_FILE));
@@ -335,8 +346,11 @@ public final class PartitionLog implements AutoCloseable {
         RaftServerConfigKeys.Log.setCorruptionPolicy(properties, RaftServerConfigKeys.Log.CorruptionPolicy.WARN_AND_RETURN);
         // No commit-index entries: one replica commits what it flushed, and each would cost a write.
         RaftServerConfigKeys.Log.setLogMetadataEnabled(properties, false);
-        // No snapshot at close (none are taken, nor is anything purged: Ratis' defaults); the replay starts at the first entry.
+        // Snapshots only when the owner takes one (SnapshotTaker); the log is purged right behind it.
         RaftServerConfigKeys.Snapshot.setTriggerWhenStopEnabled(properties, false);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, false);
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
+        RaftServerConfigKeys.Log.setPurgeGap(properties, 1);
 
         // The largest entry: Ratis refuses longer ones when appending and when reading a segment.
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(properties, ENTRY_LIMIT);
@@ -460,6 +474,37 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
+    /**
+     * Takes a snapshot (docs/durability.md, "Snapshots"): marks the log, has {@code body} write
+     * the state as of a cut taken after the mark, publishes the file and purges the log behind it.
+     * One at a time; appends go on meanwhile.
+     *
+     * @return the snapshot, or empty if the log has no entry since the last one
+     * @throws IOException naming the file if it could not be written (nothing is published)
+     * @throws IllegalStateException if the log is closed or failed
+     */
+    public java.util.Optional<SnapshotTaker.Taken> snapshot(SnapshotTaker.Body body) throws IOException {
+        if (closed) {
+            throw new IllegalStateException("partition log " + directory + " is closed: no snapshot");
+        }
+        if (logFailure != null) {
+            throw new IllegalStateException("partition log " + directory + " failed (" + logFailure + "): no snapshot");
+        }
+        return snapshots.take(body);
+    }
+
+    /** The log index the newest snapshot covers, or -1 if there is none. */
+    public long snapshotIndex() {
+        PartitionStateMachine.Snapshot s = stateMachine.latest();
+        return s == null ? RaftLog.INVALID_LOG_INDEX : s.index();
+    }
+
+    /** The newest snapshot's cut (its timestamp, for the graph), or -1 if there is none. */
+    public long snapshotCut() {
+        PartitionStateMachine.Snapshot s = stateMachine.latest();
+        return s == null ? -1 : s.cut();
+    }
+
     /** The index of the last entry appended to the log (Ratis' own entries included), or -1. */
     public long lastIndex() {
         return closed ? lastIndexAtClose : lastIndexOf(division);
@@ -485,7 +530,7 @@ public final class PartitionLog implements AutoCloseable {
         }
         String state = closed ? "closed" : logFailure != null ? "failed (" + logFailure + ")" : "open";
         return "partition log " + directory + ": " + state + ", last index " + lastIndex() + ", durable index "
-                + durableIndex() + ", " + files;
+                + durableIndex() + ", snapshot index " + snapshotIndex() + ", " + files;
     }
 
     /**
@@ -544,6 +589,6 @@ public final class PartitionLog implements AutoCloseable {
 
     /** For tests: the state machine, to report a log failure as Ratis would. */
     PartitionStateMachine stateMachine() {
-        return (PartitionStateMachine) division.getStateMachine();
+        return stateMachine;
     }
 }

@@ -1,12 +1,21 @@
 package io.gtran.txn.durable;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.raftlog.RaftLog;
+import org.apache.ratis.server.storage.FileInfo;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.SnapshotInfo;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,10 +25,12 @@ import org.slf4j.LoggerFactory;
  * after that it only keeps the applied index, since whoever appended a record has applied it
  * already. It also passes on Ratis' report that the log failed (a write or flush that threw).
  *
- * <p>Snapshots, when they come, go here: {@code takeSnapshot} would write the owner's state as
- * of the applied index and {@code initialize} would load the latest one, so that the replay
- * starts after it and Ratis may purge the log behind it. Until then the replay starts at the
- * first entry and nothing is purged.
+ * <p>Snapshots (docs/durability.md, "Snapshots"): {@code initialize}, which Ratis calls once the
+ * storage is locked and before it reads the log, deletes a snapshot a crash cut short and hands
+ * the newest published one's records to the replay, so Ratis replays only the entries after it.
+ * The owner writes a snapshot on its own thread ({@link PartitionLog#snapshot}); {@code
+ * takeSnapshot}, which Ratis calls on its updater thread when asked, only names it, and Ratis then
+ * purges the log behind it.
  */
 final class PartitionStateMachine extends BaseStateMachine {
     /** This class's logger: the name LOG alone would be StateMachine's, which it inherits. */
@@ -29,22 +40,97 @@ final class PartitionStateMachine extends BaseStateMachine {
     record ReplayFailure(long index, Throwable cause) {
     }
 
+    /** A published snapshot: the log index and term it covers, and its cut. */
+    record Snapshot(Path file, long index, long term, long cut, long records) {
+    }
+
     private final Path directory;
+    private final String identity;
+    private final SnapshotDirectory snapshots;
     /** The replay while the log opens; null once it is open (entries are then only counted as applied). */
-    private volatile Consumer<byte[]> replay;
+    private volatile LogReplay replay;
+    /** The newest snapshot Ratis knows of (it purged the log behind it, or may). */
+    private volatile Snapshot latest;
+    /** A snapshot published and not yet named to Ratis. */
+    private volatile Snapshot published;
     private volatile ReplayFailure replayFailure;
     private volatile long replayed;
     private volatile Consumer<Throwable> onLogFailed = failure -> { };
 
-    PartitionStateMachine(Path directory, Consumer<byte[]> replay) {
+    PartitionStateMachine(Path directory, String identity, LogReplay replay) {
         this.directory = directory;
+        this.identity = identity;
+        this.snapshots = new SnapshotDirectory(directory);
         this.replay = replay;
+    }
+
+    @Override
+    public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage storage) throws IOException {
+        super.initialize(server, groupId, storage);
+        snapshots.deleteUnfinished();
+        Path file = snapshots.latest().orElse(null);
+        if (file == null) {
+            return;
+        }
+        LogReplay replaying = replay;
+        SnapshotFile.Trailer trailer;
+        try {
+            trailer = SnapshotFile.read(file, identity, replaying::record);
+            replaying.snapshotRead(trailer.cut());
+        } catch (RuntimeException e) {
+            replayFailure = new ReplayFailure(RaftLog.INVALID_LOG_INDEX, e);
+            throw new IOException("the snapshot " + file + " does not restore: " + e.getMessage(), e);
+        }
+        if (trailer.index() != SnapshotDirectory.indexOf(file)) {
+            throw new IOException("the snapshot " + file + " says it covers the log up to index " + trailer.index());
+        }
+        replayed += trailer.records();
+        latest = new Snapshot(file, trailer.index(), trailer.term(), trailer.cut(), trailer.records());
+        updateLastAppliedTermIndex(trailer.term(), trailer.index());
+        APPLY_LOG.info("partition log {}: read the snapshot {} ({} records, log index {}, cut {})", directory, file,
+                trailer.records(), trailer.index(), trailer.cut());
+    }
+
+    @Override
+    public SnapshotInfo getLatestSnapshot() {
+        Snapshot s = latest;
+        return s == null ? null : new SingleFileSnapshotInfo(new FileInfo(s.file(), null), TermIndex.valueOf(s.term(), s.index()));
+    }
+
+    /** Ratis asks, on its updater thread, once {@link PartitionLog#snapshot} requested it: the published snapshot. */
+    @Override
+    public long takeSnapshot() {
+        Snapshot next = published;
+        if (next != null) {
+            latest = next;
+            published = null;
+        }
+        Snapshot s = latest;
+        return s == null ? RaftLog.INVALID_LOG_INDEX : s.index();
+    }
+
+    SnapshotDirectory snapshots() {
+        return snapshots;
+    }
+
+    String identity() {
+        return identity;
+    }
+
+    /** Records a snapshot just published, for the next {@link #takeSnapshot}. */
+    void published(Snapshot snapshot) {
+        published = snapshot;
+    }
+
+    /** The newest snapshot Ratis knows of, or null. */
+    Snapshot latest() {
+        return latest;
     }
 
     @Override
     public CompletableFuture<Message> applyTransaction(TransactionContext transaction) {
         LogEntryProto entry = transaction.getLogEntry();
-        Consumer<byte[]> replaying = replay;
+        LogReplay replaying = replay;
         if (replaying != null && replayFailure == null) {
             replayEntry(replaying, entry); // catches what the replay throws
         }
@@ -52,10 +138,10 @@ final class PartitionStateMachine extends BaseStateMachine {
         return CompletableFuture.completedFuture(Message.EMPTY);
     }
 
-    private void replayEntry(Consumer<byte[]> replaying, LogEntryProto entry) {
+    private void replayEntry(LogReplay replaying, LogEntryProto entry) {
         byte[] record = entry.getStateMachineLogEntry().getLogData().toByteArray();
         try {
-            replaying.accept(record);
+            replaying.record(record);
             replayed++; // one writer: the updater thread
         } catch (RuntimeException | Error e) {
             // The entries after it are not replayed: the open fails with this one's index.

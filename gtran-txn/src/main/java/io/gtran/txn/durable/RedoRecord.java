@@ -20,10 +20,12 @@ import java.util.UUID;
  * the store's own terms, and a {@link Name} per label or property key given an id. Encoded as a
  * type byte then the fields, big-endian; {@link #decode} refuses trailing or missing bytes.
  */
-public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name, RedoRecord.IndexDefinition {
+public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name, RedoRecord.IndexDefinition,
+        RedoRecord.SlotsUsed {
     byte COMMIT = 1;
     byte NAME = 2;
     byte INDEX = 3;
+    byte SLOTS_USED = 4;
 
     byte[] encode();
 
@@ -47,6 +49,22 @@ public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name, R
             byte[] text = key.getBytes(StandardCharsets.UTF_8);
             return ByteBuffer.allocate(1 + 3 + 4 + text.length).put(INDEX).put((byte) (edges ? 1 : 0))
                     .put((byte) (ordered ? 1 : 0)).put((byte) (present ? 1 : 0)).putInt(text.length).put(text).array();
+        }
+    }
+
+    /**
+     * Written by a snapshot only: the last id each of these slots carried, for slots that hold no
+     * element the snapshot has, so that a restart never hands an id out twice (docs/durability.md,
+     * "Snapshots").
+     */
+    record SlotsUsed(long[] ids) implements RedoRecord {
+        @Override
+        public byte[] encode() {
+            ByteBuffer out = ByteBuffer.allocate(1 + 4 + 8 * ids.length).put(SLOTS_USED).putInt(ids.length);
+            for (long id : ids) {
+                out.putLong(id);
+            }
+            return out.array();
         }
     }
 
@@ -158,6 +176,16 @@ public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name, R
                     boolean ordered = in.get() != 0;
                     boolean present = in.get() != 0;
                     yield new IndexDefinition(edges, new String(ValueCodec.bytes(in), StandardCharsets.UTF_8), ordered, present);
+                }
+                case SLOTS_USED -> {
+                    int count = in.getInt();
+                    if (count < 0 || count > in.remaining() / 8) {
+                        throw new IllegalArgumentException("bad id count " + count);
+                    }
+                    long[] ids = new long[count];
+                    in.asLongBuffer().get(ids);
+                    in.position(in.position() + 8 * count);
+                    yield new SlotsUsed(ids);
                 }
                 default -> throw new IllegalArgumentException("unknown record type " + bytes[0]);
             };

@@ -18,7 +18,7 @@ import java.util.Map;
  * user ids, and the last id of every slot that was freed. {@link #writeInto} then builds the
  * store from it in one pass. Replay applies records in log order, one thread.
  */
-public final class StoreImage {
+public final class StoreImage implements LogReplay {
     /** The begin time of every restored element: before every transaction after the restart. */
     public static final long RESTORED_TIME = 1;
 
@@ -43,6 +43,9 @@ public final class StoreImage {
     /** Per kind and slot, the removed id with the highest generation. */
     private final Map<Long, Long> dead = new HashMap<>();
     private long records;
+    /** After a snapshot, commit records at or before its time are in it already and are skipped. */
+    private long skipThrough = Long.MIN_VALUE;
+    private long skipped;
     /** Indexes made at run time and not dropped since, by kind and key, in the order they were made. */
     private final Map<String, RedoRecord.IndexDefinition> indexes = new LinkedHashMap<>();
 
@@ -57,6 +60,17 @@ public final class StoreImage {
      * @throws IllegalArgumentException naming the record and what is wrong: it does not decode, or it
      *     names an element the log never created (or created twice)
      */
+    @Override
+    public void record(byte[] bytes) {
+        apply(bytes);
+    }
+
+    /** The snapshot has been read: from now on a commit at or before {@code snapshotTime} is skipped (invariant S2). */
+    @Override
+    public void snapshotRead(long snapshotTime) {
+        skipThrough = snapshotTime;
+    }
+
     public void apply(byte[] bytes) {
         RedoRecord record = RedoRecord.decode(bytes);
         records++;
@@ -69,8 +83,16 @@ public final class StoreImage {
             } else {
                 indexes.remove(at);
             }
+        } else if (record instanceof RedoRecord.SlotsUsed used) {
+            for (long id : used.ids()) {
+                markDead(id);
+            }
         } else {
             RedoRecord.Commit commit = (RedoRecord.Commit) record;
+            if (commit.commitTime() <= skipThrough) {
+                skipped++;
+                return;
+            }
             for (RedoRecord.Op op : commit.ops()) {
                 apply(op, commit.commitTime());
             }
@@ -89,7 +111,7 @@ public final class StoreImage {
             if (table.remove(r.id()) == null) {
                 throw missing(r.id(), commitTime);
             }
-            dead.merge(slotKey(r.id()), r.id(), (a, b) -> ElementIds.generation(a) >= ElementIds.generation(b) ? a : b);
+            markDead(r.id());
         } else if (op instanceof RedoRecord.SetProperty p) {
             element(p.element(), commitTime).properties.put(p.key(), p.value());
         } else {
@@ -98,10 +120,20 @@ public final class StoreImage {
         }
     }
 
+    private void markDead(long id) {
+        dead.merge(slotKey(id), id, (a, b) -> ElementIds.generation(a) >= ElementIds.generation(b) ? a : b);
+    }
+
     private void create(Map<Long, Element> table, long id, Element element, long commitTime) {
         if (table.putIfAbsent(id, element) != null) {
             throw new IllegalArgumentException("commit at " + commitTime + " creates " + ElementIds.toString(id)
                     + ", which the log had created already");
+        }
+        // A snapshot names the id a slot carried when it was cut, which may be this one (created, not yet committed,
+        // then): the live element now says more.
+        Long last = dead.get(slotKey(id));
+        if (last != null && ElementIds.generation(last) >= ElementIds.generation(id)) {
+            dead.remove(slotKey(id));
         }
     }
 
@@ -131,6 +163,11 @@ public final class StoreImage {
     private static IllegalArgumentException missing(long id, long commitTime) {
         return new IllegalArgumentException("commit at " + commitTime + " names " + ElementIds.toString(id)
                 + ", which the log never created or already removed");
+    }
+
+    /** Commit records skipped as older than the snapshot. */
+    public long skipped() {
+        return skipped;
     }
 
     /** Records applied so far. */

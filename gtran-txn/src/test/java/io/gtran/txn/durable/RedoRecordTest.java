@@ -62,6 +62,15 @@ class RedoRecordTest {
     }
 
     @Test
+    void slotsUsedReadBackEqual() {
+        long[] ids = {ElementIds.vertexId(0, 3, 9), ElementIds.edgeId(0, 0, 1)};
+        RedoRecord.SlotsUsed decoded = (RedoRecord.SlotsUsed) RedoRecord.decode(new RedoRecord.SlotsUsed(ids).encode());
+        assertArrayEquals(ids, decoded.ids());
+        assertEquals(0, ((RedoRecord.SlotsUsed) RedoRecord.decode(new RedoRecord.SlotsUsed(new long[0]).encode())).ids().length);
+        assertThrows(IllegalArgumentException.class, () -> RedoRecord.decode(new byte[] {RedoRecord.SLOTS_USED, 0, 0, 0, 9, 1}));
+    }
+
+    @Test
     void anIndexDefinitionReadsBackEqual() {
         for (RedoRecord.IndexDefinition d : List.of(new RedoRecord.IndexDefinition(false, "sku", false, true),
                 new RedoRecord.IndexDefinition(true, "since", true, false))) {

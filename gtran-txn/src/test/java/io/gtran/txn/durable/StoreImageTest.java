@@ -107,4 +107,39 @@ class StoreImageTest {
         image.writeInto(counts);
         assertEquals(remote, store.edgeInVertex(AB));
     }
+
+    @Test
+    void afterASnapshotCommitsAtOrBeforeItsTimeAreSkippedAndLaterOnesApplied() {
+        apply(new RedoRecord.Name(false, 0, "v"));
+        apply(new RedoRecord.Name(true, 0, "k"));
+        apply(commit(50, new RedoRecord.AddVertex(A, 0, null), new RedoRecord.SetProperty(A, 0, "cut"))); // the snapshot's
+        image.snapshotRead(50);
+        apply(new RedoRecord.Name(false, 0, "v")); // logged again after the mark: applies as before
+        apply(commit(49, new RedoRecord.AddVertex(A, 0, null))); // committed before the cut, logged after the mark
+        apply(commit(50, new RedoRecord.SetProperty(A, 0, "cut")));
+        apply(commit(51, new RedoRecord.SetProperty(A, 0, "after")));
+        assertEquals(2, image.skipped());
+        image.writeInto(counts);
+        assertEquals("after", store.mvStore().value(store.vertices().propertyVersion(A, 0)));
+    }
+
+    @Test
+    void aSlotASnapshotNamesGivesTheGenerationAfterItUnlessTheLogMakesThatIdLater() {
+        long usedAtCut = ElementIds.vertexId(0, 4, 5); // removed before the cut, its slot not yet freed
+        long pending = ElementIds.vertexId(0, 1, 6); // created but not committed at the cut, committed after
+        apply(new RedoRecord.Name(false, 0, "v"));
+        apply(new RedoRecord.SlotsUsed(new long[] {usedAtCut, pending}));
+        image.snapshotRead(50);
+        apply(commit(51, new RedoRecord.AddVertex(pending, 0, null)));
+        image.writeInto(counts);
+        assertTrue(store.vertices().contains(pending));
+        for (int i = 0; i < 8; i++) {
+            long next = store.addVertex(0, 60, 70);
+            if (ElementIds.slot(next) == 5) {
+                assertEquals(5, ElementIds.generation(next), "the slot named at the cut gives the generation after it");
+                return;
+            }
+        }
+        throw new AssertionError("slot 5 was never handed out");
+    }
 }

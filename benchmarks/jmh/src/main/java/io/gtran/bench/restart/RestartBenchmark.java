@@ -14,12 +14,15 @@ import org.apache.tinkerpop.gremlin.structure.T;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 
 /**
- * {@code bin/gtran bench restart [--vertices N] [--edges M] [--batch B] [--seed S] [--dir DIR] [--durability D]}:
- * loads a power-law property graph into an embedded graph with a data directory (B elements per
- * transaction, so per log record), closes it, opens it again and prints how long the open took
- * (docs/durability.md, "Restart time"):
- * {@code RESTART vertices=V edges=E records=R log_bytes=L live_bytes=D open_ms=T ms_per_gb=.. ms_per_100k_records=..},
- * where live bytes are the direct memory the restored store holds and the log bytes its segment files.
+ * {@code bin/gtran bench restart [--vertices N] [--edges M] [--batch B] [--rewrites R] [--snapshot] [--seed S] [--dir DIR]
+ * [--durability D]}: loads a power-law property graph into an embedded graph with a data directory
+ * (B elements per transaction, so per log record), then rewrites one vertex's score in each of R
+ * transactions (history that does not grow the graph), takes a snapshot if asked, closes the
+ * graph, opens it again and prints how long the open took (docs/durability.md, "Restart time"):
+ * {@code RESTART vertices=V edges=E records=R replayed=P snapshot=S log_bytes=L live_bytes=D open_ms=T ms_per_gb=..
+ * ms_per_100k_records=..}, where records are the log's entries since the directory was made, replayed
+ * those after the snapshot, live bytes the direct memory the restored store holds and the log bytes
+ * the directory's files (segments and snapshot).
  */
 public final class RestartBenchmark {
     private static final BenchArgs ARGS = new BenchArgs("bench restart");
@@ -34,6 +37,8 @@ public final class RestartBenchmark {
         long seed = 42;
         Path dir = null;
         String durability = "sync";
+        int rewrites = 0;
+        boolean snapshot = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -43,15 +48,18 @@ public final class RestartBenchmark {
                 case "--seed" -> seed = ARGS.parseLong(arg, ARGS.value(args, ++i, arg));
                 case "--dir" -> dir = Path.of(ARGS.value(args, ++i, arg));
                 case "--durability" -> durability = ARGS.value(args, ++i, arg);
+                case "--rewrites" -> rewrites = ARGS.parseInt(arg, ARGS.value(args, ++i, arg));
+                case "--snapshot" -> snapshot = true;
                 case "-h", "--help" -> {
                     System.out.println("usage: bin/gtran bench restart [--vertices N (100000)] [--edges M (1000000)]"
-                            + " [--batch B (1000 elements per transaction)] [--seed S (42)] [--dir DIR (a new temporary one)] [--durability sync|async (sync), for the load]");
+                            + " [--batch B (1000 elements per transaction)] [--seed S (42)] [--dir DIR (a new temporary one)] [--durability sync|async (sync), for the load]"
+                            + " [--rewrites R (0 transactions that each rewrite one vertex's score)] [--snapshot (take one before the close)]");
                     return;
                 }
                 default -> ARGS.fail("unknown option: " + arg + " (try --help)");
             }
         }
-        if (vertices < 2 || edges < 0 || batch < 1) {
+        if (vertices < 2 || edges < 0 || batch < 1 || rewrites < 0) {
             ARGS.fail("need --vertices >= 2, --edges >= 0, --batch >= 1: vertices=" + vertices + " edges=" + edges + " batch=" + batch);
         }
         if (dir == null) {
@@ -63,6 +71,10 @@ public final class RestartBenchmark {
         long loadStart = System.nanoTime();
         try (GtranGraph graph = GtranGraph.open(configuration(dir, durability))) {
             load(graph, data, batch);
+            rewrite(graph, rewrites, seed);
+            if (snapshot) {
+                System.out.println("SNAPSHOT " + graph.snapshot());
+            }
         }
         double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
         long logBytes = bytesUnder(dir);
@@ -71,6 +83,8 @@ public final class RestartBenchmark {
         double openMs = (System.nanoTime() - openStart) / 1e6;
         try {
             long records = graph.node().engine().commitLog().lastIndex();
+            long snapshotIndex = graph.node().engine().commitLog().snapshotIndex();
+            long replayed = records - Math.max(0, snapshotIndex);
             long live = graph.node().store().reservedBytes().values().stream().mapToLong(Long::longValue).sum();
             long vertexCount = graph.traversal().V().count().next();
             long edgeCount = graph.traversal().E().count().next();
@@ -79,9 +93,10 @@ public final class RestartBenchmark {
                 throw new IllegalStateException("restored " + vertexCount + " vertices and " + edgeCount + " edges, loaded "
                         + vertices + " and " + edges);
             }
-            System.out.printf(Locale.ROOT, "RESTART vertices=%d edges=%d batch=%d records=%d log_bytes=%d live_bytes=%d"
-                            + " load_s=%.1f open_ms=%.0f ms_per_gb=%.0f ms_per_100k_records=%.0f%n", vertices, edges, batch, records,
-                    logBytes, live, loadSeconds, openMs, openMs / (live / 1e9), openMs / (records / 1e5));
+            System.out.printf(Locale.ROOT, "RESTART vertices=%d edges=%d batch=%d rewrites=%d records=%d replayed=%d snapshot=%s"
+                            + " log_bytes=%d live_bytes=%d load_s=%.1f open_ms=%.0f ms_per_gb=%.0f ms_per_100k_records=%.0f%n",
+                    vertices, edges, batch, rewrites, records, replayed, snapshot, logBytes, live, loadSeconds, openMs,
+                    openMs / (live / 1e9), openMs / (Math.max(1, replayed) / 1e5));
         } finally {
             graph.close();
         }
@@ -92,6 +107,7 @@ public final class RestartBenchmark {
         c.setProperty("gremlin.graph", GtranGraph.class.getName());
         c.setProperty("gtran.storage.directory", dir.toString());
         c.setProperty("gtran.durability", durability);
+        c.setProperty("gtran.durability.snapshot-records", 0); // only the one asked for
         return c;
     }
 
@@ -118,6 +134,20 @@ public final class RestartBenchmark {
             }
         }
         graph.tx().commit();
+    }
+
+    /** {@code count} transactions, each setting a random vertex's score. */
+    private static void rewrite(GtranGraph graph, int count, long seed) {
+        if (count == 0) {
+            return;
+        }
+        java.util.List<Object> ids = graph.traversal().V().id().toList();
+        graph.tx().commit();
+        java.util.Random random = new java.util.Random(seed);
+        for (int i = 0; i < count; i++) {
+            graph.vertices(ids.get(random.nextInt(ids.size()))).next().property("score", random.nextDouble());
+            graph.tx().commit();
+        }
     }
 
     private static long bytesUnder(Path dir) {

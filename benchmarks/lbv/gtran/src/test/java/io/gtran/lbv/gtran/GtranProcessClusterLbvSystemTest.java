@@ -35,7 +35,7 @@ class GtranProcessClusterLbvSystemTest extends GremlinSystemContract {
             assertEquals(List.of("node", "members", "in_contact", "lost", "group_leader", "group_term", "group_lost",
                     "clock_synced", "clock_master", "clock_epoch", "clock_lease_ms",
                     "clock_uncertainty_us", "clock_offset_ms", "watermark", "running", "participants", "commits", "aborts",
-                    "messages", "bytes", "durability", "log_index", "log_durable"), List.copyOf(status.keySet()).stream().map(String::valueOf).toList());
+                    "messages", "bytes", "durability", "log_index", "log_durable", "snapshot_index", "snapshot_time"), List.copyOf(status.keySet()).stream().map(String::valueOf).toList());
             assertEquals(k, ((Number) status.get("node")).intValue());
         }
         Traffic before = reads.traffic();
