@@ -98,18 +98,14 @@ public final class Dictionary {
     /**
      * Gives {@code name} exactly {@code id}, as it had before a restart. Ids may be restored in any
      * order and with gaps, which stay unknown; afterwards {@link #intern} gives a new name the id
-     * after the highest one here. Restoring a name with the id it has already changes nothing. Not
-     * on a dictionary with an authority, whose ids are the authority's to give.
+     * after the highest one here. Restoring a name with the id it has already changes nothing. On
+     * a dictionary with an authority, a restored id is one the authority gave before the restart.
      *
      * @throws IllegalArgumentException naming the conflict if the name has another id here, the id
      *                                  another name, or the id is outside 0..capacity-1
-     * @throws IllegalStateException    if the dictionary has an authority
      */
     public synchronized void restore(int id, String name) {
         check(name);
-        if (authority != null) {
-            throw new IllegalStateException(what + " dictionary has an authority: its ids are not restored here");
-        }
         if (id < 0 || id >= max) {
             throw new IllegalArgumentException("cannot restore " + what + " '" + name + "' as id " + id + ": ids are 0.."
                     + (max - 1) + " (" + capacityKey + "=" + max + ")");

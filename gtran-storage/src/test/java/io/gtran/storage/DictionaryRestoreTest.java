@@ -67,10 +67,20 @@ class DictionaryRestoreTest {
     }
 
     @Test
-    void aDictionaryWithAnAuthorityIsNotRestored() {
+    void aDictionaryWithAnAuthorityRestoresTheIdsTheAuthorityGaveWithoutAskingIt() {
         Dictionary truth = new Dictionary("label", "k", 100);
-        labels.useAuthority(truth::answer);
-        assertRefused(IllegalStateException.class, () -> labels.restore(0, "x"), "authority");
+        truth.intern("x");
+        truth.intern("y");
+        List<String> asked = new ArrayList<>();
+        labels.useAuthority((name, create) -> {
+            asked.add(name);
+            return truth.answer(name, create);
+        });
+        labels.restore(1, "y");
+        assertEquals(1, labels.intern("y"));
+        assertEquals(0, labels.intern("x"));
+        assertEquals(List.of("x"), asked, "a restored name is known here; another is asked for");
+        assertRefused(IllegalArgumentException.class, () -> labels.restore(1, "z"), "'y'");
     }
 
     @Test

@@ -34,6 +34,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import io.gtran.txn.durable.CommitLog;
+import io.gtran.txn.durable.ImageVotes;
+import io.gtran.txn.durable.LogWriteException;
+import io.gtran.txn.durable.RedoRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,6 +91,11 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     private final Chains chains;
 
     /** Another node's transaction here. Its operations run one at a time, under its lock. */
+    /** Parts a restart found in doubt: what settles each (see {@link #settle}). */
+    private final Map<Long, java.util.function.Consumer<Outcome>> restoredParts = new ConcurrentHashMap<>();
+    /** True while this node restores its store from its log: it takes no other member's operation then. */
+    private volatile boolean restoring;
+
     static final class Context {
         final ParticipantPart txn;
         int lastSeq;
@@ -95,6 +104,8 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         volatile boolean wrote;
         /** Set once VALIDATE entered it in this node's recent committed table. */
         volatile boolean entered;
+        /** Set once its YES vote is in this node's log: its decision is logged before it is applied. */
+        volatile boolean voteLogged;
         /** The ids of the chain forwards taken for it here (see {@link Chains}). */
         final Set<Long> forwards = ConcurrentHashMap.newKeySet();
 
@@ -333,6 +344,10 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                 throw new IllegalStateException("node " + node + " is not the authority for names; node "
                         + engine.nameAuthority() + " is");
             }
+            if (restoring) { // its dictionaries are not whole yet: a new name could take a restored one's id
+                throw new IllegalStateException("node " + node + ", the authority for names, is restoring its data from its"
+                        + " log; try again");
+            }
             Dictionary names = asked.dictionary() == LABELS ? engine.store().labels() : engine.store().propertyKeys();
             return new OpsMessage.NameAck(asked.request(), names.answer(asked.name(), asked.create()), null, null);
         } catch (RuntimeException e) {
@@ -409,6 +424,9 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         byte[] op = asked.op();
         if (view.isForeign(from)) {
             return refused("node " + node + " refuses node " + from + ": their cluster descriptions differ");
+        }
+        if (restoring) {
+            return refused("node " + node + " is restoring its data from its log and takes no operation yet; try again");
         }
         if (view.isLost(from)) {
             return refused("node " + node + " counts node " + from + " as lost and takes no more of its operations;"
@@ -552,25 +570,115 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         return writers;
     }
 
+    /**
+     * Settles the votes this member's log left in doubt (docs/durability.md, "Nodes of a cluster",
+     * restart step 2): each becomes a part holding YES in the messenger, which learns its outcome
+     * from the coordinator's DECIDE or, for one this node coordinated, from a recovery; the decision
+     * is logged, then applied to the image. Returns once every one is settled; waits as long as that
+     * takes (in doubt, it waits), saying every 10 s which it waits for. Also restores the decisions
+     * this node still owes its participants.
+     */
+    void settle(ImageVotes votes, CommitLog log, long snapshotTime) {
+        messenger.restoredThrough(snapshotTime);
+        votes.decided().forEach((txn, commit) -> messenger.restoreDecided(txn, commit ? Outcome.COMMIT : Outcome.ABORT));
+        for (RedoRecord.Pending owed : votes.owed()) {
+            messenger.restoreOwed(owed.txn(), owed.commit() ? Outcome.COMMIT : Outcome.ABORT, owed.commitTime(),
+                    owed.participants());
+        }
+        List<ImageVotes.InDoubt> doubts = votes.inDoubt();
+        if (doubts.isEmpty()) {
+            messenger.historyRestored();
+            return;
+        }
+        java.util.concurrent.CountDownLatch settled = new java.util.concurrent.CountDownLatch(doubts.size());
+        for (ImageVotes.InDoubt doubt : doubts) {
+            restoredParts.put(doubt.txn(), outcome -> {
+                log.decision(new RedoRecord.Decision(doubt.txn(), doubt.commitTime(), outcome == Outcome.COMMIT)).join();
+                synchronized (votes) {
+                    votes.settle(doubt.txn(), outcome == Outcome.COMMIT);
+                }
+                LOG.info("node={} settled txn {}, in doubt since the restart: {}", node, TxnWords.toString(doubt.txn()), outcome);
+                settled.countDown();
+            });
+        }
+        LOG.info("node={} restarts with {} transactions in doubt; it serves once each is settled with the other members",
+                node, doubts.size());
+        for (ImageVotes.InDoubt doubt : doubts) {
+            messenger.restoreInDoubt(doubt.txn(), doubt.commitTime(), doubt.participants());
+        }
+        messenger.historyRestored();
+        try {
+            while (!settled.await(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                LOG.warn("node={} still waits for the outcome of {} transactions in doubt (their coordinators and participants"
+                        + " must be reachable): {}", node, settled.getCount(), restoredParts.keySet().stream().limit(5)
+                        .map(TxnWords::toString).toList());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("node " + node + " was interrupted while settling the transactions in doubt", e);
+        }
+    }
+
+    /** Takes no other member's operation until {@link #restored}: this node restores its store from its log. */
+    void restoring() {
+        restoring = true;
+        messenger.holdUntilRestored();
+    }
+
+    /** Opens this node to other members' operations once its store is restored. */
+    void restored() {
+        restoring = false;
+        messenger.historyRestored(); // a node without a log has no history to wait for
+    }
+
     @Override
-    public Vote validate(long txn, long commitTime) {
+    public Vote validate(long txn, long commitTime, int[] participants) {
         Context context = contexts.get(txn);
         if (context == null) {
             return Vote.NO; // aborted here, or never ran here
         }
         synchronized (context) {
-            boolean yes = context.txn.commitProtocol().vote(commitTime, () -> context.entered = true);
-            return yes ? Vote.YES : Vote.NO;
+            PartCommit part = context.txn.commitProtocol();
+            if (!part.vote(commitTime, () -> context.entered = true)) {
+                return Vote.NO;
+            }
+            CommitLog log = engine.commitLog();
+            if (log.logs()) {
+                // The YES leaves only once it is on disk (docs/durability.md, "Nodes of a cluster", C1).
+                try {
+                    log.vote(CommitRecords.vote(context.txn, commitTime, participants));
+                } catch (LogWriteException e) {
+                    LOG.error("node={} votes NO on txn {}: its vote could not be logged: {}", engine.store().nodeId(), txn,
+                            e.getMessage());
+                    part.abort();
+                    return Vote.NO;
+                }
+                context.voteLogged = true;
+            }
+            return Vote.YES;
         }
     }
 
+    /**
+     * Stamps or undoes this node's part of {@code txn}. A part whose vote is in the log has its
+     * decision logged first (C2, C3): if that fails this throws, and the decision is neither applied
+     * nor acknowledged, so its coordinator keeps sending it.
+     */
     @Override
     public void apply(long txn, Outcome outcome, long commitTime) {
-        Context context = contexts.remove(txn);
+        Context context = contexts.get(txn);
         if (context == null) {
+            java.util.function.Consumer<Outcome> restoredPart = restoredParts.remove(txn);
+            if (restoredPart != null) {
+                restoredPart.accept(outcome);
+            }
             return;
         }
         synchronized (context) {
+            if (context.voteLogged) {
+                engine.commitLog().decision(new RedoRecord.Decision(txn, commitTime, outcome == Outcome.COMMIT)).join();
+            }
+            contexts.remove(txn);
             context.txn.commitProtocol().finish(outcome == Outcome.COMMIT, commitTime);
         }
     }

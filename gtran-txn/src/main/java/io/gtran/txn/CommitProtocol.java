@@ -154,6 +154,7 @@ class CommitProtocol {
         }
         awaitPreReadDependencies();
         awaitMustAbort();
+        logVote(entry.commitTime, nodes);
         CompletableFuture<Outcome> answer = messenger.commit(txn.id(), entry.commitTime, nodes);
         long waitMs = 2L * engine.config().remoteTimeoutMs;
         Outcome outcome;
@@ -201,6 +202,25 @@ class CommitProtocol {
         // 7. The status entry is no longer needed: no word names this transaction any more.
         statusTable.release(txn.id());
         gc.help();
+    }
+
+    /**
+     * The coordinator's own vote: its part, on disk before the first VALIDATE leaves, since VALIDATE
+     * carries its YES (docs/durability.md, "Nodes of a cluster", C1). A vote that cannot be logged
+     * aborts the transaction; no other node has voted yet.
+     */
+    private void logVote(long commitTime, int[] participants) {
+        CommitLog log = engine.commitLog();
+        if (!log.logs()) {
+            return;
+        }
+        try {
+            log.vote(CommitRecords.vote(txn, commitTime, participants));
+        } catch (LogWriteException e) {
+            abort();
+            throw new LogWriteException(txn + " did not commit (rolled back on every node, seen by no one): " + e.getMessage()
+                    + "; if its vote reached the disk before the failure, a restart on this directory settles it as aborted", e);
+        }
     }
 
     /**

@@ -43,9 +43,15 @@ final class CommitRecords {
                 }
                 ElementTable table = kind.table(store);
                 Object externalId = table.externalIds().externalId(id);
-                ops.add(kind == ElementKind.VERTEX
-                        ? new RedoRecord.AddVertex(id, table.label(id), externalId)
-                        : new RedoRecord.AddEdge(id, table.label(id), store.edgeOutVertex(id), store.edgeInVertex(id), externalId));
+                if (kind == ElementKind.VERTEX) {
+                    ops.add(new RedoRecord.AddVertex(id, table.label(id), externalId));
+                } else if (txn.engine.mirrors().isMirror(store.edgeOutVertex(id))) {
+                    ops.add(new RedoRecord.AddMirror(id, txn.engine.mirrors().edgeOf(id), table.label(id), store.edgeOutVertex(id),
+                            store.edgeInVertex(id)));
+                    continue; // a mirror has no properties of its own
+                } else {
+                    ops.add(new RedoRecord.AddEdge(id, table.label(id), store.edgeOutVertex(id), store.edgeInVertex(id), externalId));
+                }
                 // A new element's properties, however they were written (some as base versions, in no write log entry).
                 Map<Integer, Object> properties = kind == ElementKind.VERTEX ? txn.vertexProperties(id) : txn.edgeProperties(id);
                 properties.forEach((key, value) -> ops.add(new RedoRecord.SetProperty(id, key, value)));
@@ -67,6 +73,17 @@ final class CommitRecords {
                 ops.add(new RedoRecord.Remove(w.element()));
             }
         }
+        for (WriteLog.IdClaim claim : log.claims) {
+            ops.add(new RedoRecord.Claim(claim.canonical(), claim.edge()));
+        }
+        for (long number : log.reserved) {
+            ops.add(new RedoRecord.Reserve(number));
+        }
         return new RedoRecord.Commit(commitTime, ops);
+    }
+
+    /** This node's part of cross-node transaction {@code txn}: its Vote record. */
+    static RedoRecord.Vote vote(Transaction txn, long commitTime, int[] participants) {
+        return new RedoRecord.Vote(txn.id(), commitTime, participants, of(txn, commitTime).ops());
     }
 }

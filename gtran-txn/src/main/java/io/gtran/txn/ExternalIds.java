@@ -91,6 +91,32 @@ public final class ExternalIds {
     private final Map<Object, Long> claims = new ConcurrentHashMap<>();
 
     /**
+     * After a restart: the claims and reservations the log holds (docs/durability.md, "Nodes of a
+     * cluster"). Call before the first transaction.
+     */
+    public void restore(Map<Object, Long> restoredClaims, Set<Long> restoredReservations) {
+        synchronized (lock) {
+            claims.putAll(restoredClaims);
+            reserved.addAll(restoredReservations);
+            anyReserved |= !restoredReservations.isEmpty();
+        }
+    }
+
+    /** The claims held here (for a snapshot): user-supplied edge ids whose home is this node, to the edge that claimed each. */
+    public Map<Object, Long> claims() {
+        synchronized (lock) {
+            return Map.copyOf(claims);
+        }
+    }
+
+    /** The edge ids of this node reserved as other members' user ids (for a snapshot). */
+    public Set<Long> reservations() {
+        synchronized (lock) {
+            return Set.copyOf(reserved);
+        }
+    }
+
+    /**
      * Claims user-supplied edge id {@code canonical}, whose home is this node, for edge {@code
      * internal}, which {@code txn} has just created on some member. A write of {@code txn} on the
      * id here: two transactions claiming it conflict, as two binding it on one node do; an abort
@@ -108,6 +134,7 @@ public final class ExternalIds {
                 return holder;
             }
             claims.put(canonical, internal);
+            txn.log.claims.add(new io.gtran.txn.local.WriteLog.IdClaim(canonical, internal));
             txn.onAbort(() -> {
                 synchronized (lock) {
                     if (claims.remove(canonical, internal) && holder != null) {
@@ -154,6 +181,7 @@ public final class ExternalIds {
                 throw new ExternalIdTakenException(ElementKind.EDGE, given);
             }
             reserved.add(number);
+            txn.log.reserved.add(number);
         }
     }
 

@@ -115,7 +115,7 @@ public final class GtranNode implements AutoCloseable {
             TimeSource time, NodeFaults faults, Group group) {
         static Plan of(Map<String, ?> settings, Membership members, TimeSource time) {
             return new Plan(StoreConfig.from(settings), TxnConfig.from(settings), ClockConfig.from(settings),
-                    Durability.from(settings, !members.isSingle()), members, time, null, null);
+                    Durability.from(settings), members, time, null, null);
         }
 
         /** This plan with the node's faults and time steered by {@code control}. */
@@ -276,8 +276,9 @@ public final class GtranNode implements AutoCloseable {
             if (plan.group() != null && !plan.members().isSingle()) {
                 groupLog = plan.group().open(fabric.localNode());
             }
-            engine = TransactionEngine.open(store, fabric, plan.txn(), clock, plan.members(), plan.time(), groupLog);
-            engine.useCommitLog(plan.durability().open(store, engine.counts())); // replays the log into the empty store
+            engine = TransactionEngine.open(store, fabric, plan.txn(), clock, plan.members(), plan.time(), groupLog,
+                    plan.durability().logs());
+            engine.restore(plan.durability()); // replays the log into the empty store
             if (synced != null) {
                 // on the node's one mailbox, which takes clock messages from now on (one sent before is a lost one)
                 clockSync = new ClockSync(engine.clusterParts().mailbox(), synced, plan.time(),

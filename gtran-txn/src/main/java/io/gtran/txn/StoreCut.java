@@ -62,6 +62,8 @@ final class StoreCut {
             }
             elements(txn, ElementKind.VERTEX);
             elements(txn, ElementKind.EDGE);
+            userIdClaims();
+            owedDecisions();
             txn.commit();
             return cut;
         }
@@ -101,6 +103,10 @@ final class StoreCut {
         if (kind == ElementKind.VERTEX) {
             ops.add(new RedoRecord.AddVertex(id, txn.vertexLabel(id), externalId));
             properties = txn.vertexProperties(id);
+        } else if (engine.mirrors().isMirror(store.edgeOutVertex(id))) {
+            ops.add(new RedoRecord.AddMirror(id, engine.mirrors().edgeOf(id), store.edges().label(id), store.edgeOutVertex(id),
+                    store.edgeInVertex(id)));
+            properties = Map.of(); // the edge's properties live with the edge
         } else {
             ops.add(new RedoRecord.AddEdge(id, txn.edgeLabel(id), txn.edgeOutVertex(id), txn.edgeInVertex(id), externalId));
             properties = txn.edgeProperties(id);
@@ -108,6 +114,35 @@ final class StoreCut {
         properties.forEach((key, value) -> ops.add(new RedoRecord.SetProperty(id, key, value)));
         if (ops.size() >= OPS_PER_RECORD) {
             flushOps();
+        }
+    }
+
+    /**
+     * The claims of user-supplied edge ids whose home is this node, and the edge ids reserved here,
+     * as they are now (they are not versioned: one made after the cut by a transaction that then
+     * aborts names an edge that is gone, which a later claim may replace).
+     */
+    private void userIdClaims() throws IOException {
+        engine.externalIds().claims().forEach((canonical, edge) -> ops.add(new RedoRecord.Claim(canonical, edge)));
+        for (long number : engine.externalIds().reservations()) {
+            ops.add(new RedoRecord.Reserve(number));
+        }
+        flushOps();
+    }
+
+    /**
+     * The decisions of transactions this node coordinated that not every participant has
+     * acknowledged: their Decision records may be purged behind this snapshot, and a participant
+     * that restarts in doubt needs them (docs/durability.md, "Nodes of a cluster", C3).
+     */
+    private void owedDecisions() throws IOException {
+        ClusterParts cluster = engine.clusterParts();
+        if (cluster == null) {
+            return;
+        }
+        for (io.gtran.txn.commit.CommitMessenger.Undelivered owed : cluster.messenger().undelivered()) {
+            sink.record(new RedoRecord.Pending(owed.txn(), owed.commitTime(), owed.participants(),
+                    owed.outcome() == io.gtran.txn.protocol.Outcome.COMMIT).encode());
         }
     }
 

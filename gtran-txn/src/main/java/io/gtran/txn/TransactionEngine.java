@@ -74,7 +74,7 @@ public final class TransactionEngine implements AutoCloseable {
     private volatile boolean closed;
 
     private TransactionEngine(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members,
-            TimeSource time, MembershipLog groupLog) {
+            TimeSource time, MembershipLog groupLog, boolean restoring) {
         if (fabric.localNode() != store.nodeId()) {
             throw new IllegalArgumentException("fabric node and store node differ: fabric node=" + fabric.localNode()
                     + " store node=" + store.nodeId());
@@ -95,6 +95,9 @@ public final class TransactionEngine implements AutoCloseable {
         this.externalIds = new ExternalIds(store);
         this.mirrors = new Mirrors(store.nodeId());
         this.clusterParts = members.isSingle() ? null : new ClusterParts(this, fabric, groupLog);
+        if (clusterParts != null && restoring) {
+            clusterParts.restoring(); // before it takes messages: its store is empty until its log is replayed
+        }
         if (clusterParts != null) {
             clusterParts.view().onLoss(clusterWatermark::lost);
             clusterParts.view().onRejoin(clusterWatermark::rejoined);
@@ -175,7 +178,16 @@ public final class TransactionEngine implements AutoCloseable {
      */
     public static TransactionEngine open(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members,
             TimeSource time, MembershipLog groupLog) {
-        TransactionEngine engine = new TransactionEngine(store, fabric, config, clock, members, time, groupLog);
+        return open(store, fabric, config, clock, members, time, groupLog, false);
+    }
+
+    /**
+     * As above; with {@code restoring}, a member takes no other member's operation until its log
+     * is replayed ({@link #restore}).
+     */
+    static TransactionEngine open(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members,
+            TimeSource time, MembershipLog groupLog, boolean restoring) {
+        TransactionEngine engine = new TransactionEngine(store, fabric, config, clock, members, time, groupLog, restoring);
         if (config.gc) {
             engine.gc.start();
         }
@@ -352,10 +364,43 @@ public final class TransactionEngine implements AutoCloseable {
         commitLog.close();
     }
 
+    /**
+     * Opens this node's log (docs/durability.md): replays it into the empty store and, on a member
+     * of a cluster, settles the votes it left in doubt with the other members first, taking none
+     * of their operations until the store is restored. Then commits go to the log.
+     */
+    void restore(Durability durability) {
+        if (clusterParts == null) {
+            useCommitLog(durability.open(store, counts()));
+            return;
+        }
+        useCommitLog(durability.open(store, counts(), mirrors, clusterParts::settle));
+    }
+
     /** Commits go to {@code log} from now on; the engine closes it. Set before the first transaction. */
     void useCommitLog(Durability.Opened opened) {
         this.commitLog = opened.log();
         this.restoredIndexes = opened.indexes();
+        externalIds.restore(opened.claims(), opened.reservations());
+        statusTable.startSequencesAbove(opened.highestSequence());
+        if (clusterParts != null) {
+            clusterParts.restored();
+        }
+        if (clusterParts != null && opened.log().logs()) {
+            CommitLog log = opened.log();
+            clusterParts.messenger().useDecisionLog(new io.gtran.txn.commit.CommitMessenger.DecisionLog() {
+                @Override
+                public java.util.concurrent.CompletableFuture<Void> decided(long txn, io.gtran.txn.protocol.Outcome outcome,
+                        long commitTime, int[] participants) {
+                    return log.decision(new RedoRecord.Decision(txn, commitTime, outcome == io.gtran.txn.protocol.Outcome.COMMIT));
+                }
+
+                @Override
+                public void released(long txn) {
+                    log.released(txn);
+                }
+            });
+        }
         if (opened.log().logs() && opened.snapshotRecords() > 0) {
             snapshots = new SnapshotScheduler(this, opened.snapshotRecords());
             snapshots.start(agents);

@@ -62,11 +62,12 @@ class CommitCrashPointsTest {
         return Arguments.of(Named.of(name, new Crash(victim, arm, duringExecution, expect)));
     }
 
-    private static CrashingFabric.Trigger commit(CommitMessage.Type type) {
+    static CrashingFabric.Trigger commit(CommitMessage.Type type) {
         return (mailbox, to, payload) -> CrashingFabric.isCommit(mailbox, payload, type);
     }
 
-    private static CrashingFabric.Trigger nth(CrashingFabric.Trigger trigger, int n) {
+    /** The {@code n}th message {@code trigger} picks. */
+    static CrashingFabric.Trigger nth(CrashingFabric.Trigger trigger, int n) {
         int[] seen = {0};
         return (mailbox, to, payload) -> trigger.at(mailbox, to, payload) && ++seen[0] == n;
     }

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A node with a data directory (docs/durability.md): its commits are there after it is opened
  * again, as the transaction left them (created, updated, removed in one go or in several); a
- * commit whose record cannot be logged is not a commit; a cluster member refuses a directory.
+ * commit whose record cannot be logged is not a commit; bad settings are refused.
  */
 @Timeout(60)
 class NodeRestartTest {
@@ -119,11 +119,11 @@ class NodeRestartTest {
     }
 
     @Test
-    void aMemberOfAClusterRefusesADirectoryNamingTheKey() {
+    void badDurabilitySettingsAreRefusedNamingTheKey() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Durability.from(Map.of(Durability.DIRECTORY, dir.toString()), true));
-        assertTrue(e.getMessage().contains(Durability.DIRECTORY), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> Durability.from(Map.of("gtran.durability.mode", "sync"), false),
-                "an unknown key under gtran.durability");
+                () -> Durability.from(Map.of("gtran.durability.mode", "sync")), "an unknown key under gtran.durability");
+        assertTrue(e.getMessage().contains("gtran.durability.mode"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Durability.from(Map.of(Durability.SNAPSHOT_RECORDS, "-1")));
+        assertTrue(e.getMessage().contains(Durability.SNAPSHOT_RECORDS), e.getMessage());
     }
 }

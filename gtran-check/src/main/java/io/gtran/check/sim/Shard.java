@@ -58,7 +58,7 @@ final class Shard implements CommitMessenger.Participant {
     }
 
     @Override
-    public Vote validate(long txn, long commitTime) {
+    public Vote validate(long txn, long commitTime, int[] participants) {
         return pending.containsKey(txn) ? Vote.YES : Vote.NO; // its writes hold their locks: nothing can conflict
     }
 

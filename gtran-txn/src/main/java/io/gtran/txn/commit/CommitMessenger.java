@@ -43,13 +43,51 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
 
     /** What a participant node does for the protocol; both calls may block, neither on the messenger. */
     public interface Participant {
-        /** This node's final vote for {@code txn}: its validation at {@code commitTime}, dependencies resolved. */
-        Vote validate(long txn, long commitTime);
+        /**
+         * This node's final vote for {@code txn}: its validation at {@code commitTime}, dependencies
+         * resolved; {@code participants} are the coordinator's other participants, this node among them.
+         */
+        Vote validate(long txn, long commitTime, int[] participants);
 
         /** Stamps or undoes {@code txn}'s writes here; called once per transaction and node. */
         void apply(long txn, Outcome outcome, long commitTime);
     }
 
+    /**
+     * Where the coordinator's decisions go before DECIDE leaves (docs/durability.md, "Nodes of a
+     * cluster", C3): a node with a log makes each durable; one without has nothing to write.
+     */
+    public interface DecisionLog {
+        /** Nothing is logged: every decision is durable at once. */
+        DecisionLog NONE = new DecisionLog() {
+            @Override
+            public CompletableFuture<Void> decided(long txn, Outcome outcome, long commitTime, int[] participants) {
+                return CompletableFuture.completedFuture(null);
+            }
+
+            @Override
+            public void released(long txn) {
+            }
+        };
+
+        /** Makes the decision of a round this node coordinates durable; completes once it is. */
+        CompletableFuture<Void> decided(long txn, Outcome outcome, long commitTime, int[] participants);
+
+        /** Every participant acknowledged {@code txn}'s decision: it need not be sent again after a restart. */
+        void released(long txn);
+    }
+
+    /** A logged decision not every participant has acknowledged: see {@link #undelivered}. */
+    public record Undelivered(long txn, long commitTime, int[] participants, Outcome outcome) {
+    }
+
+    private volatile DecisionLog decisionLog = DecisionLog.NONE;
+    /** Set while this node replays its log: see {@link #holdUntilRestored}. */
+    private volatile boolean holding;
+    /** Decisions a restart found in the log, of transactions this node voted YES for (see {@link #restoreDecided}). */
+    private final Map<Long, Outcome> restoredDecisions = new ConcurrentHashMap<>();
+    /** The cut of the snapshot this node restarted from; {@link Long#MIN_VALUE} without one. */
+    private volatile long restoredThrough = Long.MIN_VALUE;
     private final int node;
     private final LossQuorum quorum;
     private final long lossDelayMillis;
@@ -107,12 +145,19 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         /** When the round's messages were last sent: the ticker resends only what has waited a tick. */
         volatile long sentNanos;
         final AtomicBoolean decideSent = new AtomicBoolean();
+        /** Whether VALIDATE was sent (votes exist, so the decision is logged); false for a round that only aborts parts. */
+        final boolean voted;
+        /** Set when the decision is first seen: it is logged once. */
+        final AtomicBoolean logging = new AtomicBoolean();
+        /** Set once the decision is durable: only then does DECIDE leave (and an ABORT reach the client). */
+        volatile boolean logged;
 
-        Round(int[] participants, long commitTime, long nowNanos) {
+        Round(int[] participants, long commitTime, long nowNanos, boolean voted) {
             this.round = new CoordinatorRound(participants);
             this.commitTime = commitTime;
             this.startNanos = nowNanos;
             this.sentNanos = nowNanos; // the first sends are the caller's: the tick resends a tick later
+            this.voted = voted;
         }
     }
 
@@ -220,7 +265,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                 throw new IllegalArgumentException("the coordinator is not one of the other participants: node=" + node);
             }
         }
-        Round round = new Round(participants, commitTime, time.nanos());
+        Round round = new Round(participants, commitTime, time.nanos(), true);
         if (rounds.putIfAbsent(txn, round) != null) {
             throw new IllegalStateException("txn " + txn + " is already committing");
         }
@@ -243,7 +288,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         if (TxnWords.node(txn) != node) {
             throw new IllegalArgumentException("node " + node + " does not coordinate txn " + txn);
         }
-        Round round = new Round(participants, 0, time.nanos());
+        Round round = new Round(participants, 0, time.nanos(), false);
         round.round.abandon();
         Round before = rounds.putIfAbsent(txn, round);
         if (before != null) {
@@ -291,10 +336,113 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         }
     }
 
-    /** Once a round has a decision: answer, then DECIDE until every participant acknowledged or is lost. */
+    /**
+     * A restart found this node's YES vote for {@code txn} in its log, without a decision
+     * (docs/durability.md, "Nodes of a cluster", restart step 2): the part holds YES for whoever
+     * asks, fenced; its outcome comes with its coordinator's DECIDE (the coordinator still owes it,
+     * C3) and is applied through {@link Participant#apply}. For a transaction this node coordinated,
+     * a recovery starts now: RECOVER to every other participant, the outcome from their reports.
+     */
+    public void restoreInDoubt(long txn, long commitTime, int[] participants) {
+        Part part = part(txn);
+        part.commitTime = commitTime;
+        boolean own = TxnWords.node(txn) == node;
+        int[] all = participants;
+        if (own && !contains(participants, node)) {
+            all = java.util.Arrays.copyOf(participants, participants.length + 1);
+            all[participants.length] = node;
+        }
+        part.record.restoreYes(all);
+        if (own) {
+            part.recovery = new ConcurrentHashMap<>();
+            part.recovery.put(node, part.record.recover(all));
+            execute(() -> finishRecovery(txn, part));
+        }
+    }
+
+    /**
+     * A restart found the decision of {@code txn}, which this node coordinated, and no record that
+     * every participant acknowledged it: DECIDE is sent again every tick until each has (C3).
+     */
+    public void restoreOwed(long txn, Outcome outcome, long commitTime, int[] participants) {
+        Round round = new Round(participants, commitTime, time.nanos(), true);
+        round.round.adopt(outcome);
+        round.logging.set(true);
+        round.logged = true;
+        round.decideSent.set(true);
+        round.answer.complete(outcome);
+        owed.put(txn, round);
+    }
+
+    /**
+     * A restart found this node's vote and the decision of {@code txn} in its log: a recovery that
+     * asks (a member that restarted in doubt) gets the decision, not a fresh NO.
+     */
+    public void restoreDecided(long txn, Outcome outcome) {
+        restoredDecisions.put(txn, outcome);
+    }
+
+    /**
+     * The logged decisions of rounds this node coordinates that not every participant has
+     * acknowledged yet (a snapshot keeps them: docs/durability.md, "Nodes of a cluster", C3).
+     */
+    public java.util.List<Undelivered> undelivered() {
+        java.util.List<Undelivered> out = new java.util.ArrayList<>();
+        java.util.function.BiConsumer<Long, Round> add = (txn, round) -> {
+            Outcome decision = round.round.decision();
+            if (round.voted && round.logged && decision != null) {
+                out.add(new Undelivered(txn, round.commitTime, round.round.participants(), decision));
+            }
+        };
+        rounds.forEach(add);
+        owed.forEach(add);
+        return out;
+    }
+
+    /** This node restarted from a snapshot whose cut is {@code snapshotTime}: see the RECOVER handling. */
+    public void restoredThrough(long snapshotTime) {
+        this.restoredThrough = snapshotTime;
+    }
+
+    /**
+     * Uses {@code log} for the decisions of the rounds this node coordinates from now on; set
+     * before the first round.
+     */
+    public void useDecisionLog(DecisionLog log) {
+        this.decisionLog = log;
+    }
+
+    /**
+     * Once a round has a decision: it is logged (a round that sent VALIDATE), then answered (a
+     * COMMIT at once: it is committed by its durable votes), then DECIDE goes out until every
+     * participant acknowledged or is lost.
+     */
     private void decided(long txn, Round round) {
         Outcome decision = round.round.decision();
         if (decision == null) {
+            return;
+        }
+        if (round.logging.compareAndSet(false, true)) {
+            if (decision == Outcome.COMMIT) {
+                round.answer.complete(decision);
+            }
+            CompletableFuture<Void> durable = round.voted
+                    ? decisionLog.decided(txn, decision, round.commitTime, round.round.participants())
+                    : CompletableFuture.completedFuture(null);
+            // On the work pool: a log's completion runs on its own thread, which must not wait for sends.
+            durable.whenCompleteAsync((ok, failure) -> {
+                if (failure != null) {
+                    // Not durable: no DECIDE may leave (C3), and an ABORT is not told (the client hears the outcome is unknown).
+                    LOG.error("node={} could not log the decision {} of txn {}; it is not sent: {}", node, decision, txn,
+                            failure.toString());
+                    return;
+                }
+                round.logged = true;
+                decided(txn, round);
+            }, durable.isDone() ? Runnable::run : work);
+            return;
+        }
+        if (!round.logged) {
             return;
         }
         round.answer.complete(decision);
@@ -303,10 +451,13 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             sendDecides(txn, round, decision); // later sends are the ticker's
         }
         if (allAcked(round.acked, round.round.participants())) {
-            if (!everyAcked(round.acked, round.round.participants())) {
+            boolean every = everyAcked(round.acked, round.round.participants());
+            if (!every) {
                 owed.put(txn, round); // before the removal: settledWith never misses it
             }
-            rounds.remove(txn);
+            if (rounds.remove(txn) != null && every && round.voted) {
+                decisionLog.released(txn);
+            }
             round.done.complete(null);
         }
     }
@@ -338,9 +489,23 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         return true;
     }
 
+    /**
+     * Drops every commit message until {@link #historyRestored}: a node that replays its log does
+     * not know yet what it voted, and must not answer as if it had voted nothing (senders resend
+     * every tick).
+     */
+    public void holdUntilRestored() {
+        holding = true;
+    }
+
+    /** The node's votes and decisions from its log are known here now ({@link #restoreInDoubt}, ...): it answers again. */
+    public void historyRestored() {
+        holding = false;
+    }
+
     /** Handles the commit message {@code payload} of {@code from}: the node's receive path calls it; malformed, it is dropped. */
     private void onMessage(int from, byte[] payload, long nowNanos) {
-        if (closed.get()) {
+        if (closed.get() || holding) {
             return;
         }
         try {
@@ -364,7 +529,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             Part part = part(txn);
             part.commitTime = m.commitTime();
             execute(() -> {
-                Vote vote = part.record.validate(m.participants(), () -> participant.validate(txn, m.commitTime()));
+                Vote vote = part.record.validate(m.participants(), () -> participant.validate(txn, m.commitTime(), m.participants()));
                 send(from, new CommitMessage.VoteOf(txn, vote));
             });
         } else if (message instanceof CommitMessage.VoteOf m) {
@@ -374,7 +539,14 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                 decided(txn, round);
             }
         } else if (message instanceof CommitMessage.Recover m) {
-            if (forgotten(txn)) {
+            Outcome restored = parts.containsKey(txn) ? null : restoredDecisions.get(txn);
+            if (restored != null) {
+                send(from, new CommitMessage.Report(txn, Vote.YES, restored));
+                return;
+            }
+            if (forgotten(txn) || !parts.containsKey(txn) && m.commitTime() != 0 && m.commitTime() <= restoredThrough) {
+                // The second: this node restarted from a snapshot taken after that commit time, whose log
+                // before it is gone; it may have voted YES and applied a decision (docs/durability.md).
                 send(from, new CommitMessage.Forgotten(txn)); // never a fresh NO: it may have voted YES and committed
                 return;
             }
@@ -434,8 +606,8 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             Round owing = owed.get(txn);
             if (owing != null) {
                 owing.acked.add(from);
-                if (everyAcked(owing.acked, owing.round.participants())) {
-                    owed.remove(txn);
+                if (everyAcked(owing.acked, owing.round.participants()) && owed.remove(txn) != null && owing.voted) {
+                    decisionLog.released(txn);
                 }
             }
             Part part = parts.get(txn);
@@ -823,7 +995,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                 // while the group counted this node lost (it then decides nothing itself).
                 for (int p : round.round.participants()) {
                     if (p != node) {
-                        send(p, new CommitMessage.Recover(txn, round.round.participants()));
+                        send(p, new CommitMessage.Recover(txn, round.commitTime, round.round.participants()));
                     }
                 }
             }
@@ -853,7 +1025,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                     continue;
                 }
                 if (decision == null && !part.recovery.containsKey(p)) {
-                    send(p, new CommitMessage.Recover(txn, all)); // lost or not: its vote is waited for, never presumed
+                    send(p, new CommitMessage.Recover(txn, part.commitTime, all)); // lost or not: its vote is waited for, never presumed
                 } else if (decision != null && !part.acked.contains(p) && !lost.contains(p)) {
                     send(p, new CommitMessage.Decide(txn, decision, part.commitTime));
                 }

@@ -59,6 +59,16 @@ public final class ParticipantRecord {
         return vote;
     }
 
+    /**
+     * A restart found this node's YES vote in its log without a decision: the vote holds, and the
+     * record is fenced (no operation of the transaction may run here any more).
+     */
+    public synchronized void restoreYes(int[] allParticipants) {
+        learn(allParticipants);
+        vote = Vote.YES;
+        fenced = true;
+    }
+
     /** RECOVER: fences the record (a participant that had not voted now holds NO) and reports it. */
     public synchronized Report recover(int[] allParticipants) {
         learn(allParticipants);

@@ -17,6 +17,25 @@ public interface CommitLog extends AutoCloseable {
      */
     void commit(RedoRecord.Commit record);
 
+    /**
+     * Logs this node's part of a cross-node transaction and returns once it is on disk, in either
+     * logging setting: a vote is a promise that outlives the process (docs/durability.md, "Nodes of
+     * a cluster").
+     *
+     * @throws LogWriteException naming the log and the cause if it could not be logged: the vote
+     *     must not be given
+     */
+    void vote(RedoRecord.Vote vote);
+
+    /**
+     * Logs the decision of a transaction this node logged a Vote for; the future completes once
+     * it is on disk (exceptionally with a {@link LogWriteException} if it could not be logged).
+     */
+    java.util.concurrent.CompletableFuture<Void> decision(RedoRecord.Decision decision);
+
+    /** Logs that every participant acknowledged the decision of {@code txn}, which this node coordinated; waits for nothing. */
+    void released(long txn);
+
     /** The setting's name: sync, async or none. */
     String mode();
 

@@ -32,10 +32,9 @@ public record Durability(Path directory, String mode, long snapshotRecords) {
     /**
      * Reads the settings.
      *
-     * @param clustered whether the node has other members (durability is single-node for now)
      * @throws IllegalArgumentException naming the key and value that is wrong
      */
-    public static Durability from(Map<String, ?> settings, boolean clustered) {
+    public static Durability from(Map<String, ?> settings) {
         Settings read = Settings.of(settings, DURABILITY, Set.of(DURABILITY, SNAPSHOT_RECORDS));
         long snapshotRecords = read.longValue(SNAPSHOT_RECORDS, DEFAULT_SNAPSHOT_RECORDS, 0, Long.MAX_VALUE);
         String mode = read.text(DURABILITY, SYNC).toLowerCase(Locale.ROOT);
@@ -44,11 +43,6 @@ public record Durability(Path directory, String mode, long snapshotRecords) {
                     + ": expected sync, async or none");
         }
         String directory = Settings.of(settings, DIRECTORY, Set.of(DIRECTORY)).text(DIRECTORY, null);
-        if (directory != null && clustered) {
-            throw new IllegalArgumentException("configuration " + DIRECTORY + "=" + directory + " on a node of a"
-                    + " cluster: durable storage is built for a single node so far (docs/durability.md, \"Not yet\");"
-                    + " remove the key, or run the node alone");
-        }
         return new Durability(directory == null ? null : Path.of(directory), mode, snapshotRecords);
     }
 
@@ -66,18 +60,49 @@ public record Durability(Path directory, String mode, long snapshotRecords) {
      *     or replayed (another node's directory, one in use, a record that does not apply)
      */
     public Opened open(GraphStore store, ElementCounts counts) {
+        return open(store, counts, null, null);
+    }
+
+    /**
+     * Settles the votes a member's log left in doubt (docs/durability.md, "Nodes of a cluster",
+     * restart step 2), with the other members.
+     */
+    public interface Settler {
+        /**
+         * Returns once every vote {@code votes} holds in doubt is settled ({@link ImageVotes#settle}),
+         * each decision on disk in {@code log} first; restores the decisions owed to participants.
+         * {@code snapshotTime} is the cut of the snapshot the node restarted from, or
+         * {@link Long#MIN_VALUE}.
+         */
+        void settle(ImageVotes votes, CommitLog log, long snapshotTime);
+    }
+
+    /**
+     * As {@link #open(GraphStore, ElementCounts)}, for a member of a cluster: the mirrors of edges
+     * between nodes go into {@code mirrors}, and {@code settler} settles the votes in doubt before
+     * the store is built. Both null for a node alone, whose log must hold no votes.
+     */
+    public Opened open(GraphStore store, ElementCounts counts, io.gtran.txn.local.Mirrors mirrors, Settler settler) {
         if (directory != null && NONE.equals(mode)) {
             LOG.warn("node {}: {}=none: nothing is logged; {} is neither read nor written", store.nodeId(), DURABILITY, directory);
         }
         if (!logs()) {
-            return new Opened(NoCommitLog.INSTANCE, List.of(), 0);
+            return new Opened(NoCommitLog.INSTANCE, List.of(), 0, Map.of(), Set.of(), 0);
         }
         long started = System.nanoTime();
         StoreImage image = new StoreImage(store);
         PartitionLog log = PartitionLog.open(directory, "node=" + store.nodeId(), image);
         long replayed = System.nanoTime();
+        LoggingCommitLog commits = SYNC.equals(mode) ? new SyncCommitLog(log) : new AsyncCommitLog(log);
         try {
-            image.writeInto(counts);
+            commits.restoredIndexes(image.indexes());
+            if (settler != null) {
+                settler.settle(image.votes(), commits, image.skipThrough());
+            } else if (!image.votes().inDoubt().isEmpty() || !image.votes().owed().isEmpty()) {
+                throw new IllegalStateException("the log holds votes of transactions across nodes: this directory was a"
+                        + " cluster member's; open it as that member");
+            }
+            image.writeInto(counts, mirrors);
             store.labels().onNewId((id, name) -> log.append(new RedoRecord.Name(false, id, name).encode()));
             store.propertyKeys().onNewId((id, name) -> log.append(new RedoRecord.Name(true, id, name).encode()));
         } catch (RuntimeException e) {
@@ -89,15 +114,17 @@ public record Durability(Path directory, String mode, long snapshotRecords) {
                 + " in {} ms (read and replayed in {} ms; {}, durability={})", store.nodeId(), image.vertices(), image.edges(),
                 image.records(), image.skipped(), (System.nanoTime() - started) / 1_000_000, (replayed - started) / 1_000_000,
                 directory, mode);
-        LoggingCommitLog commits = SYNC.equals(mode) ? new SyncCommitLog(log) : new AsyncCommitLog(log);
-        commits.restoredIndexes(image.indexes());
-        return new Opened(commits, image.indexes(), snapshotRecords);
+        return new Opened(commits, image.indexes(), snapshotRecords, image.claims(), image.reserved(),
+                image.votes().highestSequence());
     }
 
     /**
      * The log commits go to from now on, the property indexes the replayed log says exist (for the
-     * graph to fill), and how many records start a snapshot (0: none by itself).
+     * graph to fill), how many records start a snapshot (0: none by itself), the claims and
+     * reservations of user-supplied edge ids, and the highest transaction sequence the log names
+     * (for the status table: docs/durability.md, C5).
      */
-    public record Opened(CommitLog log, List<RedoRecord.IndexDefinition> indexes, long snapshotRecords) {
+    public record Opened(CommitLog log, List<RedoRecord.IndexDefinition> indexes, long snapshotRecords, Map<Object, Long> claims,
+            Set<Long> reservations, long highestSequence) {
     }
 }

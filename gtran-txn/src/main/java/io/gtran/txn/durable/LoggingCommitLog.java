@@ -47,6 +47,39 @@ abstract class LoggingCommitLog implements CommitLog {
     }
 
     @Override
+    public final void vote(RedoRecord.Vote vote) {
+        awaitDurable(vote.encode(), "the vote of txn " + vote.txn() + " (" + vote.ops().size() + " changes)");
+    }
+
+    @Override
+    public final java.util.concurrent.CompletableFuture<Void> decision(RedoRecord.Decision decision) {
+        String what = "the decision of txn " + decision.txn();
+        java.util.concurrent.CompletableFuture<Long> appended;
+        try {
+            appended = log.append(decision.encode());
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return java.util.concurrent.CompletableFuture.failedFuture(notLogged(what, e));
+        }
+        return appended.handle((index, failure) -> {
+            if (failure != null) {
+                Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure;
+                throw notLogged(what, cause);
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public final void released(long txn) {
+        try {
+            log.append(new RedoRecord.Released(txn).encode()); // lost in a crash: the decision is sent again, harmlessly
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // the log is closed or failed: the decision is sent again after a restart
+        }
+    }
+
+    @Override
     public final long snapshotIndex() {
         return log.snapshotIndex();
     }
@@ -111,7 +144,7 @@ abstract class LoggingCommitLog implements CommitLog {
         return "the commit record (" + record.ops().size() + " changes)";
     }
 
-    private static LogWriteException notLogged(String what, Throwable cause) {
+    static LogWriteException notLogged(String what, Throwable cause) {
         return new LogWriteException(what + " could not be logged: " + cause.getMessage(), cause);
     }
 }

@@ -17,6 +17,19 @@ public final class NoCommitLog implements CommitLog {
     }
 
     @Override
+    public void vote(RedoRecord.Vote vote) {
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<Void> decision(RedoRecord.Decision decision) {
+        return java.util.concurrent.CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public void released(long txn) {
+    }
+
+    @Override
     public void indexChanged(RedoRecord.IndexDefinition change) {
     }
 

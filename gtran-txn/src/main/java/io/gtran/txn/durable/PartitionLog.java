@@ -176,6 +176,8 @@ public final class PartitionLog implements AutoCloseable {
     private final Set<CompletableFuture<Long>> pending = ConcurrentHashMap.newKeySet();
 
     private volatile boolean closed;
+    /** Counted down once a close has released the directory. */
+    private final java.util.concurrent.CountDownLatch closeDone = new java.util.concurrent.CountDownLatch(1);
     /** Set once Ratis reports that a log write or flush threw: every later append fails with it. */
     private volatile Throwable logFailure;
     private volatile long lastIndexAtClose = RaftLog.INVALID_LOG_INDEX;
@@ -535,24 +537,39 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * Stops the Ratis server; appends still pending fail (they may be in the log all the same).
-     * Idempotent. Takes about a second: Ratis' log worker polls its queue once a second.
+     * Idempotent: a call while another thread closes returns once that close has released the
+     * directory. Takes about a second: Ratis' log worker polls its queue once a second.
      */
     @Override
     public void close() {
+        boolean closing;
         synchronized (this) {
-            if (closed) {
-                return;
+            closing = closed;
+            if (!closing) {
+                lastIndexAtClose = lastIndexOf(division);
+                durableIndexAtClose = division.getRaftLog().getLastCommittedIndex();
+                closed = true;
             }
-            lastIndexAtClose = lastIndexOf(division);
-            durableIndexAtClose = division.getRaftLog().getLastCommittedIndex();
-            closed = true;
+        }
+        if (closing) {
+            awaitClosed();
+            return;
         }
         inFlight.release(IN_FLIGHT_UNITS); // wakes appends waiting for room: they see the log closed
         closeQuietly(directory, server);
         failPending(new IllegalStateException("partition log " + directory
                 + " was closed before the record was known to be durable (it may be in the log)"));
         OPEN.remove(key);
+        closeDone.countDown();
         LOG.info("partition log {}: closed at index {} (durable {})", directory, lastIndexAtClose, durableIndexAtClose);
+    }
+
+    private void awaitClosed() {
+        try {
+            closeDone.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void closeQuietly(Path directory, RaftServer server) {

@@ -21,11 +21,15 @@ import java.util.UUID;
  * type byte then the fields, big-endian; {@link #decode} refuses trailing or missing bytes.
  */
 public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name, RedoRecord.IndexDefinition,
-        RedoRecord.SlotsUsed {
+        RedoRecord.SlotsUsed, RedoRecord.Vote, RedoRecord.Decision, RedoRecord.Released, RedoRecord.Pending {
     byte COMMIT = 1;
     byte NAME = 2;
     byte INDEX = 3;
     byte SLOTS_USED = 4;
+    byte VOTE = 5;
+    byte DECISION = 6;
+    byte RELEASED = 7;
+    byte PENDING = 8;
 
     byte[] encode();
 
@@ -72,23 +76,93 @@ public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name, R
     record Commit(long commitTime, List<Op> ops) implements RedoRecord {
         @Override
         public byte[] encode() {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + ops.size() * 32);
-            try (DataOutputStream out = new DataOutputStream(bytes)) {
+            return write(64 + ops.size() * 32, out -> {
                 out.writeByte(COMMIT);
                 out.writeLong(commitTime);
-                out.writeInt(ops.size());
-                for (Op op : ops) {
-                    op.write(out);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e); // a byte array does not fail
-            }
-            return bytes.toByteArray();
+                writeOps(out, ops);
+            });
+        }
+    }
+
+    /**
+     * This node's part of cross-node transaction {@code txn}, logged before its YES leaves (or, at
+     * the coordinator, before VALIDATE does): docs/durability.md, "Nodes of a cluster".
+     */
+    record Vote(long txn, long commitTime, int[] participants, List<Op> ops) implements RedoRecord {
+        @Override
+        public byte[] encode() {
+            return write(64 + 4 * participants.length + ops.size() * 32, out -> {
+                out.writeByte(VOTE);
+                out.writeLong(txn);
+                out.writeLong(commitTime);
+                writeNodes(out, participants);
+                writeOps(out, ops);
+            });
+        }
+    }
+
+    /** The outcome of {@code txn}, whose Vote this node logged. */
+    record Decision(long txn, long commitTime, boolean commit) implements RedoRecord {
+        @Override
+        public byte[] encode() {
+            return ByteBuffer.allocate(1 + 8 + 8 + 1).put(DECISION).putLong(txn).putLong(commitTime)
+                    .put((byte) (commit ? 1 : 0)).array();
+        }
+    }
+
+    /** Every participant of {@code txn}, which this node coordinated, acknowledged its decision. */
+    record Released(long txn) implements RedoRecord {
+        @Override
+        public byte[] encode() {
+            return ByteBuffer.allocate(1 + 8).put(RELEASED).putLong(txn).array();
+        }
+    }
+
+    /** In a snapshot: a decision of {@code txn}, which this node coordinated, not yet acknowledged by every participant. */
+    record Pending(long txn, long commitTime, int[] participants, boolean commit) implements RedoRecord {
+        @Override
+        public byte[] encode() {
+            return write(32 + 4 * participants.length, out -> {
+                out.writeByte(PENDING);
+                out.writeLong(txn);
+                out.writeLong(commitTime);
+                writeNodes(out, participants);
+                out.writeByte(commit ? 1 : 0);
+            });
+        }
+    }
+
+    /** Writes a record's fields. */
+    interface Fields {
+        void write(DataOutputStream out) throws IOException;
+    }
+
+    private static byte[] write(int sizeHint, Fields fields) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(sizeHint);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            fields.write(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a byte array does not fail
+        }
+        return bytes.toByteArray();
+    }
+
+    private static void writeOps(DataOutputStream out, List<Op> ops) throws IOException {
+        out.writeInt(ops.size());
+        for (Op op : ops) {
+            op.write(out);
+        }
+    }
+
+    private static void writeNodes(DataOutputStream out, int[] nodes) throws IOException {
+        out.writeInt(nodes.length);
+        for (int node : nodes) {
+            out.writeInt(node);
         }
     }
 
     /** One change of a {@link Commit}. */
-    sealed interface Op permits AddVertex, AddEdge, Remove, SetProperty, RemoveProperty {
+    sealed interface Op permits AddVertex, AddEdge, Remove, SetProperty, RemoveProperty, AddMirror, Claim, Reserve {
         void write(DataOutputStream out) throws IOException;
     }
 
@@ -144,6 +218,41 @@ public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name, R
         }
     }
 
+    /**
+     * The mirror {@code id} here of edge {@code edge}, which lives on its out-vertex's node
+     * (docs/cluster-transactions.md, "Edges between nodes"): an edge header of this node's.
+     */
+    record AddMirror(long id, long edge, int label, long outVertex, long inVertex) implements Op {
+        @Override
+        public void write(DataOutputStream out) throws IOException {
+            out.writeByte(6);
+            out.writeLong(id);
+            out.writeLong(edge);
+            out.writeInt(label);
+            out.writeLong(outVertex);
+            out.writeLong(inVertex);
+        }
+    }
+
+    /** User-supplied edge id {@code canonical}, whose home is this node, claimed for edge {@code edge} (of any member). */
+    record Claim(Object canonical, long edge) implements Op {
+        @Override
+        public void write(DataOutputStream out) throws IOException {
+            out.writeByte(7);
+            ExternalIdCodec.write(out, canonical);
+            out.writeLong(edge);
+        }
+    }
+
+    /** Edge id {@code number} of this node taken as another member's edge's user-supplied id: no edge made here gets it. */
+    record Reserve(long number) implements Op {
+        @Override
+        public void write(DataOutputStream out) throws IOException {
+            out.writeByte(8);
+            out.writeLong(number);
+        }
+    }
+
     /** The kind of a vertex or edge id. */
     static ElementKind kindOf(long id) {
         int kind = ElementIds.kind(id);
@@ -187,6 +296,10 @@ public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name, R
                     in.position(in.position() + 8 * count);
                     yield new SlotsUsed(ids);
                 }
+                case VOTE -> new Vote(in.getLong(), in.getLong(), readNodes(in), decodeOps(in));
+                case DECISION -> new Decision(in.getLong(), in.getLong(), readFlag(in));
+                case RELEASED -> new Released(in.getLong());
+                case PENDING -> new Pending(in.getLong(), in.getLong(), readNodes(in), readFlag(in));
                 default -> throw new IllegalArgumentException("unknown record type " + bytes[0]);
             };
             if (in.hasRemaining()) {
@@ -200,6 +313,30 @@ public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name, R
 
     private static Commit decodeCommit(ByteBuffer in) {
         long commitTime = in.getLong();
+        return new Commit(commitTime, decodeOps(in));
+    }
+
+    private static int[] readNodes(ByteBuffer in) {
+        int count = in.getInt();
+        if (count < 0 || count > in.remaining() / 4) {
+            throw new IllegalArgumentException("bad node count " + count);
+        }
+        int[] nodes = new int[count];
+        for (int i = 0; i < count; i++) {
+            nodes[i] = in.getInt();
+        }
+        return nodes;
+    }
+
+    private static boolean readFlag(ByteBuffer in) {
+        byte flag = in.get();
+        if (flag != 0 && flag != 1) {
+            throw new IllegalArgumentException("bad flag " + flag);
+        }
+        return flag == 1;
+    }
+
+    private static List<Op> decodeOps(ByteBuffer in) {
         int count = in.getInt();
         if (count < 0 || count > in.remaining()) {
             throw new IllegalArgumentException("bad op count " + count);
@@ -213,10 +350,13 @@ public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name, R
                 case 3 -> new Remove(in.getLong());
                 case 4 -> new SetProperty(in.getLong(), in.getInt(), ValueCodec.read(in));
                 case 5 -> new RemoveProperty(in.getLong(), in.getInt());
+                case 6 -> new AddMirror(in.getLong(), in.getLong(), in.getInt(), in.getLong(), in.getLong());
+                case 7 -> new Claim(ExternalIdCodec.read(in), in.getLong());
+                case 8 -> new Reserve(in.getLong());
                 default -> throw new IllegalArgumentException("unknown op type " + type + " at op " + i);
             });
         }
-        return new Commit(commitTime, ops);
+        return ops;
     }
 
     /** Store values: the store's type tag, then the inline word or the bytes. */

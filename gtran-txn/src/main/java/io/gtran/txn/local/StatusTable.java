@@ -50,6 +50,17 @@ public final class StatusTable {
     }
 
     /**
+     * After a restart: every slot's next transaction takes a sequence above {@code sequence}, the
+     * highest the node's log names, so no transaction id is given twice (docs/durability.md, "Nodes
+     * of a cluster", C5). Call before the first transaction.
+     */
+    public synchronized void startSequencesAbove(long sequence) {
+        for (int slot = 0; slot < slots; slot++) {
+            sequences[slot] = Math.max(sequences[slot], sequence);
+        }
+    }
+
+    /**
      * Takes a free entry for a new transaction: status EXECUTING, begin time announcing above
      * {@code floor} ({@link StatusTableDescriptor#announcing}: it holds the GC watermark at the floor
      * until the real one is published), where {@code floor} is below every begin time the clock

@@ -50,6 +50,14 @@ public final class WriteLog {
     private final Map<PropertyRef, PropertyWrite> properties = new LinkedHashMap<>();
     public final List<Integer> retired = new ArrayList<>();
 
+    /** A user-supplied edge id, whose home is this node, claimed for an edge (of any member). */
+    public record IdClaim(Object canonical, long edge) {
+    }
+
+    /** Claims made here, and edge ids of this node reserved as other members' user ids: logged with the commit. */
+    public final List<IdClaim> claims = new ArrayList<>(0);
+    public final List<Long> reserved = new ArrayList<>(0);
+
     public void created(ElementKind kind, long element) {
         ElementWrite write = new ElementWrite(kind, element);
         created.add(write);

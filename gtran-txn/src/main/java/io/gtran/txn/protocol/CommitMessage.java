@@ -33,8 +33,11 @@ public sealed interface CommitMessage {
         }
     }
 
-    /** Recovery to a participant: fence {@code txn} and report what it holds; {@code participants} are all of them. */
-    record Recover(long txn, int[] participants) implements CommitMessage {
+    /**
+     * Recovery to a participant: fence {@code txn} and report what it holds; {@code participants}
+     * are all of them; {@code commitTime} the one VALIDATE named (0 if none reached the sender).
+     */
+    record Recover(long txn, long commitTime, int[] participants) implements CommitMessage {
         @Override
         public Type type() {
             return Type.RECOVER;
@@ -84,7 +87,7 @@ public sealed interface CommitMessage {
         } else if (message instanceof VoteOf m) {
             w.putByte(m.vote().ordinal());
         } else if (message instanceof Recover m) {
-            w.putParticipants(m.participants());
+            w.putLong(m.commitTime()).putParticipants(m.participants());
         } else if (message instanceof Report m) {
             w.putByte(m.vote() == null ? 0 : 1 + m.vote().ordinal()).putByte(m.decision() == null ? 0 : 1 + m.decision().ordinal());
         } else if (message instanceof Decide m) {
@@ -106,7 +109,7 @@ public sealed interface CommitMessage {
             return switch (type) {
                 case VALIDATE -> new Validate(txn, in.getLong(), in.getParticipants());
                 case VOTE -> new VoteOf(txn, Vote.values()[in.getByte()]);
-                case RECOVER -> new Recover(txn, in.getParticipants());
+                case RECOVER -> new Recover(txn, in.getLong(), in.getParticipants());
                 case REPORT -> {
                     int vote = in.getByte();
                     int decision = in.getByte();

@@ -47,7 +47,7 @@ abstract class CommitMessengerContract {
         }
 
         @Override
-        public Vote validate(long txn, long commitTime) {
+        public Vote validate(long txn, long commitTime, int[] participants) {
             return votes.apply(txn);
         }
 

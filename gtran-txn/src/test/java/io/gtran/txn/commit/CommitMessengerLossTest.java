@@ -27,7 +27,7 @@ class CommitMessengerLossTest {
 
     private static final class Participant implements CommitMessenger.Participant {
         @Override
-        public Vote validate(long txn, long commitTime) {
+        public Vote validate(long txn, long commitTime, int[] participants) {
             return Vote.NO;
         }
 

@@ -62,6 +62,25 @@ class RedoRecordTest {
     }
 
     @Test
+    void votesDecisionsAndReleasesReadBackEqual() {
+        RedoRecord.Vote vote = new RedoRecord.Vote(1L << 62 | 77, 123, new int[] {1, 2}, everyOp().ops());
+        RedoRecord.Vote decoded = (RedoRecord.Vote) RedoRecord.decode(vote.encode());
+        assertEquals(vote.txn(), decoded.txn());
+        assertEquals(vote.commitTime(), decoded.commitTime());
+        assertArrayEquals(vote.participants(), decoded.participants());
+        assertEquals(vote.ops().size(), decoded.ops().size());
+        assertArrayEquals(vote.encode(), decoded.encode());
+        RedoRecord.Decision decision = new RedoRecord.Decision(5, 6, true);
+        assertEquals(decision, RedoRecord.decode(decision.encode()));
+        assertEquals(new RedoRecord.Released(9), RedoRecord.decode(new RedoRecord.Released(9).encode()));
+        RedoRecord.Pending pending = new RedoRecord.Pending(3, 4, new int[] {0}, false);
+        assertArrayEquals(pending.encode(), RedoRecord.decode(pending.encode()).encode());
+        byte[] bad = decision.encode();
+        bad[bad.length - 1] = 7;
+        assertThrows(IllegalArgumentException.class, () -> RedoRecord.decode(bad), "a flag that is neither 0 nor 1");
+    }
+
+    @Test
     void slotsUsedReadBackEqual() {
         long[] ids = {ElementIds.vertexId(0, 3, 9), ElementIds.edgeId(0, 0, 1)};
         RedoRecord.SlotsUsed decoded = (RedoRecord.SlotsUsed) RedoRecord.decode(new RedoRecord.SlotsUsed(ids).encode());

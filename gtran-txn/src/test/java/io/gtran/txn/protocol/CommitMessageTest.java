@@ -31,7 +31,7 @@ class CommitMessageTest {
         assertEquals(42L, validate.commitTime());
         assertArrayEquals(new int[] {0, 2, 5}, validate.participants());
         CommitMessage.Recover recover = (CommitMessage.Recover) CommitMessage.decode(
-                CommitMessage.encode(new CommitMessage.Recover(TXN, new int[] {1, 3})));
+                CommitMessage.encode(new CommitMessage.Recover(TXN, 42, new int[] {1, 3})));
         assertEquals(TXN, recover.txn());
         assertArrayEquals(new int[] {1, 3}, recover.participants());
     }
