@@ -151,6 +151,9 @@ public final class GtranGraph implements Graph {
             this.store = this.node.store();
             this.engine = this.node.engine();
             this.ids = new GtranIds(this, engine.externalIds(), store.nodeId());
+            if (clustered && engine.commitLog().logs()) {
+                awaitMembersServing(); // the fills and the seed below read every member, which may still restore
+            }
             this.indexes = new Indexes(this, engine, store, isolation, clustered, PropertyValues::indexed, vertexHash, vertexOrdered,
                     edgeHash, edgeOrdered);
             this.transaction = new GtranTransaction(this);
@@ -501,6 +504,59 @@ public final class GtranGraph implements Graph {
      * On a graph restored from its log (docs/durability.md): counted vertex-property ids go on above
      * the highest one this node's restored vertices hold, so none is issued twice.
      */
+    /** How long a restarted member's graph waits at open for the other members to serve. */
+    private static final long MEMBERS_WAIT_MILLIS = 600_000;
+
+    /**
+     * Waits until every other member serves operations: after a restart of the whole cluster each
+     * restores its data and settles what it left in doubt first (docs/durability.md, "Nodes of a
+     * cluster"), refusing operations meanwhile, and members still starting are unreachable. Asks
+     * each for a vertex (one round trip), again every 200 ms, saying every 10 s whom it waits for.
+     *
+     * @throws IllegalStateException naming the members if they do not serve within 10 minutes
+     */
+    private void awaitMembersServing() {
+        long started = System.nanoTime();
+        long reported = started;
+        for (int member : members) {
+            if (member == store.nodeId()) {
+                continue;
+            }
+            while (true) {
+                io.gtran.txn.Transaction probe = engine.begin(Isolation.SNAPSHOT);
+                try {
+                    probe.exists(ElementKind.VERTEX, ElementIds.vertexId(member, 0, 1));
+                    break;
+                } catch (RuntimeException notYet) {
+                    long now = System.nanoTime();
+                    if (now - started > java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(MEMBERS_WAIT_MILLIS)) {
+                        throw new IllegalStateException("node " + store.nodeId() + ": member " + member + " does not serve after "
+                                + MEMBERS_WAIT_MILLIS / 1000 + " s: " + notYet.getMessage(), notYet);
+                    }
+                    if (now - reported > java.util.concurrent.TimeUnit.SECONDS.toNanos(10)) {
+                        reported = now;
+                        org.slf4j.LoggerFactory.getLogger(GtranGraph.class).info("node {}: waiting for member {} to serve: {}",
+                                store.nodeId(), member, notYet.getMessage());
+                    }
+                    sleepQuietly(200);
+                } finally {
+                    if (probe.isActive()) {
+                        probe.rollback();
+                    }
+                }
+            }
+        }
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the other members", e);
+        }
+    }
+
     private void seedVertexPropertyCounter() {
         if (store.vertices().count() == 0) {
             return;

@@ -24,6 +24,12 @@ import org.apache.tinkerpop.gremlin.structure.Graph;
 public final class InJvmClusterGraph {
     /** Members in the cluster (default 3). */
     public static final String NODES_KEY = "cluster.nodes";
+    /**
+     * A directory under which each member keeps its data ({@code node-<id>}); the members then
+     * open at once, as a restarted cluster's do (each may wait for the others to settle what its
+     * log left in doubt).
+     */
+    public static final String DATA_KEY = "cluster.data";
     /** The member the graph runs on (default: the next in turn). */
     public static final String COORDINATOR_KEY = "cluster.coordinator";
     private static final AtomicInteger NEXT_COORDINATOR = new AtomicInteger();
@@ -46,6 +52,9 @@ public final class InJvmClusterGraph {
             members.append(i == 0 ? "" : ",").append(i);
         }
         List<GtranNode> nodes = new ArrayList<>();
+        String data = configuration.getString(DATA_KEY, null);
+        List<java.util.concurrent.Future<GtranNode>> opening = new ArrayList<>();
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(n);
         try {
             for (int i = 0; i < n; i++) {
                 Map<String, Object> settings = new HashMap<>();
@@ -56,11 +65,24 @@ public final class InJvmClusterGraph {
                 settings.put(Membership.NODES, members.toString());
                 settings.put(ClockConfig.SYNC_INTERVAL_MS, 5);
                 configuration.getKeys("gtran.txn").forEachRemaining(key -> settings.put(key, configuration.getProperty(key)));
-                nodes.add(GtranNode.open(decorate.apply(fabric.join(i)), settings));
+                configuration.getKeys("gtran.durability").forEachRemaining(key -> settings.put(key, configuration.getProperty(key)));
+                if (data != null) {
+                    settings.put("gtran.storage.directory", java.nio.file.Path.of(data, "node-" + i).toString());
+                }
+                io.gtran.rdma.Fabric member = decorate.apply(fabric.join(i));
+                opening.add(threads.submit(() -> GtranNode.open(member, settings)));
+                if (data == null) {
+                    nodes.add(await(opening.get(i))); // one after the other, as before
+                }
+            }
+            if (data != null) {
+                for (java.util.concurrent.Future<GtranNode> node : opening) {
+                    nodes.add(await(node));
+                }
             }
             BaseConfiguration graphConfiguration = new BaseConfiguration();
             configuration.getKeys().forEachRemaining(key -> {
-                if (!key.startsWith("gtran.txn.")) { // the nodes' settings, given to them above
+                if (!key.startsWith("gtran.txn.") && !key.startsWith("gtran.durability")) { // the nodes' settings, given to them above
                     graphConfiguration.setProperty(key, configuration.getProperty(key));
                 }
             });
@@ -71,8 +93,27 @@ public final class InJvmClusterGraph {
             }
             return graph;
         } catch (RuntimeException e) {
-            nodes.forEach(GtranNode::close);
+            for (java.util.concurrent.Future<GtranNode> node : opening) {
+                try {
+                    node.get().close();
+                } catch (InterruptedException | java.util.concurrent.ExecutionException ignored) {
+                    // that one did not open
+                }
+            }
             throw e;
+        } finally {
+            threads.shutdown();
+        }
+    }
+
+    private static GtranNode await(java.util.concurrent.Future<GtranNode> node) {
+        try {
+            return node.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while a member opened", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
         }
     }
 }
