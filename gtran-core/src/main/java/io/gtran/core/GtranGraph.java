@@ -16,14 +16,23 @@ import io.gtran.txn.TransactionEngine;
 import io.gtran.txn.TxnConfig;
 import io.gtran.txn.common.ElementKind;
 import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
+import io.gtran.txn.durable.LogWriteException;
+import io.gtran.txn.durable.SnapshotTaker;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.commons.configuration2.Configuration;
@@ -117,14 +126,14 @@ public final class GtranGraph implements Graph {
     private final boolean spread;
     /** How traversals reach other nodes ({@link #EXECUTION}): element, batched or pushed. */
     private final String execution;
-    private final java.util.concurrent.atomic.AtomicInteger nextPlacement = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger nextPlacement = new AtomicInteger();
     private final int[] members;
     private final GtranTransaction transaction;
     private final GtranFeatures features;
     private final AtomicLong vertexPropertyCounter = new AtomicLong();
     private final ServiceRegistry services = new ServiceRegistry();
     private volatile boolean closed;
-    private final List<AutoCloseable> closeWith = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<AutoCloseable> closeWith = new CopyOnWriteArrayList<>();
 
     /** A graph on {@code node} (null: open a node of its own from {@code configuration}, and own it). */
     private GtranGraph(GtranNode node, Configuration configuration) {
@@ -247,8 +256,8 @@ public final class GtranGraph implements Graph {
             }
             GtranVertex vertex = new GtranVertex(this, id, exposed, label);
             // as TinkerGraph: a key given more than once makes a multi-property
-            Set<String> seen = new java.util.HashSet<>();
-            Set<String> repeated = new java.util.HashSet<>();
+            Set<String> seen = new HashSet<>();
+            Set<String> repeated = new HashSet<>();
             for (int i = 0; i < keyValues.length; i += 2) {
                 if (keyValues[i] instanceof String key && !seen.add(key)) {
                     repeated.add(key);
@@ -405,22 +414,22 @@ public final class GtranGraph implements Graph {
      * times). From the console: {@code graph.snapshot()}.
      *
      * @throws IllegalStateException if the graph has no data directory or durability is none
-     * @throws io.gtran.txn.durable.LogWriteException naming the file if it could not be written
+     * @throws LogWriteException naming the file if it could not be written
      */
     public Map<String, Object> snapshot() {
         requireOpen();
         for (int attempt = 1; ; attempt++) {
             try {
-                Map<String, Object> out = new java.util.LinkedHashMap<>();
-                java.util.Optional<io.gtran.txn.durable.SnapshotTaker.Taken> taken = node.engine().snapshot();
-                out.put("snapshot_index", taken.map(io.gtran.txn.durable.SnapshotTaker.Taken::index).orElse(-1L));
-                out.put("snapshot_time", taken.map(io.gtran.txn.durable.SnapshotTaker.Taken::cut).orElse(-1L));
-                out.put("records", taken.map(io.gtran.txn.durable.SnapshotTaker.Taken::records).orElse(0L));
-                out.put("bytes", taken.map(io.gtran.txn.durable.SnapshotTaker.Taken::bytes).orElse(0L));
-                out.put("millis", taken.map(io.gtran.txn.durable.SnapshotTaker.Taken::millis).orElse(0L));
+                Map<String, Object> out = new LinkedHashMap<>();
+                Optional<SnapshotTaker.Taken> taken = node.engine().snapshot();
+                out.put("snapshot_index", taken.map(SnapshotTaker.Taken::index).orElse(-1L));
+                out.put("snapshot_time", taken.map(SnapshotTaker.Taken::cut).orElse(-1L));
+                out.put("records", taken.map(SnapshotTaker.Taken::records).orElse(0L));
+                out.put("bytes", taken.map(SnapshotTaker.Taken::bytes).orElse(0L));
+                out.put("millis", taken.map(SnapshotTaker.Taken::millis).orElse(0L));
                 out.put("file", taken.map(t -> t.file().toString()).orElse("nothing new"));
                 return out;
-            } catch (io.gtran.txn.common.TransactionConflictException e) {
+            } catch (TransactionConflictException e) {
                 if (attempt == 3) {
                     throw e;
                 }
@@ -529,11 +538,11 @@ public final class GtranGraph implements Graph {
                     break;
                 } catch (RuntimeException notYet) {
                     long now = System.nanoTime();
-                    if (now - started > java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(MEMBERS_WAIT_MILLIS)) {
+                    if (now - started > TimeUnit.MILLISECONDS.toNanos(MEMBERS_WAIT_MILLIS)) {
                         throw new IllegalStateException("node " + store.nodeId() + ": member " + member + " does not serve after "
                                 + MEMBERS_WAIT_MILLIS / 1000 + " s: " + notYet.getMessage(), notYet);
                     }
-                    if (now - reported > java.util.concurrent.TimeUnit.SECONDS.toNanos(10)) {
+                    if (now - reported > TimeUnit.SECONDS.toNanos(10)) {
                         reported = now;
                         org.slf4j.LoggerFactory.getLogger(GtranGraph.class).info("node {}: waiting for member {} to serve: {}",
                                 store.nodeId(), member, notYet.getMessage());

@@ -10,6 +10,10 @@ import io.gtran.txn.common.ElementNotFoundException;
 import io.gtran.txn.common.Isolation;
 import io.gtran.txn.common.TransactionConflictException;
 import io.gtran.txn.common.TxnWords;
+import io.gtran.txn.durable.CommitLog;
+import io.gtran.txn.durable.ImageVotes;
+import io.gtran.txn.durable.LogWriteException;
+import io.gtran.txn.durable.RedoRecord;
 import io.gtran.txn.membership.HeardMajority;
 import io.gtran.txn.membership.LossQuorum;
 import io.gtran.txn.membership.MemberGroup;
@@ -29,15 +33,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import io.gtran.txn.durable.CommitLog;
-import io.gtran.txn.durable.ImageVotes;
-import io.gtran.txn.durable.LogWriteException;
-import io.gtran.txn.durable.RedoRecord;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,7 +94,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
 
     /** Another node's transaction here. Its operations run one at a time, under its lock. */
     /** Parts a restart found in doubt: what settles each (see {@link #settle}). */
-    private final Map<Long, java.util.function.Consumer<Outcome>> restoredParts = new ConcurrentHashMap<>();
+    private final Map<Long, Consumer<Outcome>> restoredParts = new ConcurrentHashMap<>();
     /** True while this node restores its store from its log: it takes no other member's operation then. */
     private volatile boolean restoring;
 
@@ -590,7 +592,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             messenger.historyRestored();
             return;
         }
-        java.util.concurrent.CountDownLatch settled = new java.util.concurrent.CountDownLatch(doubts.size());
+        CountDownLatch settled = new CountDownLatch(doubts.size());
         for (ImageVotes.InDoubt doubt : doubts) {
             restoredParts.put(doubt.txn(), outcome -> {
                 log.decision(new RedoRecord.Decision(doubt.txn(), doubt.commitTime(), outcome == Outcome.COMMIT)).join();
@@ -608,7 +610,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         }
         messenger.historyRestored();
         try {
-            while (!settled.await(10, java.util.concurrent.TimeUnit.SECONDS)) {
+            while (!settled.await(10, TimeUnit.SECONDS)) {
                 LOG.warn("node={} still waits for the outcome of {} transactions in doubt (their coordinators and participants"
                         + " must be reachable): {}", node, settled.getCount(), restoredParts.keySet().stream().limit(5)
                         .map(TxnWords::toString).toList());
@@ -668,7 +670,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     public void apply(long txn, Outcome outcome, long commitTime) {
         Context context = contexts.get(txn);
         if (context == null) {
-            java.util.function.Consumer<Outcome> restoredPart = restoredParts.remove(txn);
+            Consumer<Outcome> restoredPart = restoredParts.remove(txn);
             if (restoredPart != null) {
                 restoredPart.accept(outcome);
             }

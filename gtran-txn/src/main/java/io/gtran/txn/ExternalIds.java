@@ -11,6 +11,7 @@ import io.gtran.txn.common.ElementKind;
 import io.gtran.txn.common.ExternalIdTakenException;
 import io.gtran.txn.common.TxnWords;
 import io.gtran.txn.local.Visibility;
+import io.gtran.txn.local.WriteLog;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
@@ -134,7 +135,7 @@ public final class ExternalIds {
                 return holder;
             }
             claims.put(canonical, internal);
-            txn.log.claims.add(new io.gtran.txn.local.WriteLog.IdClaim(canonical, internal));
+            txn.log.claims.add(new WriteLog.IdClaim(canonical, internal));
             txn.onAbort(() -> {
                 synchronized (lock) {
                     if (claims.remove(canonical, internal) && holder != null) {

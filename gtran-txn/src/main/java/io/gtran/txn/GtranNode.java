@@ -12,6 +12,7 @@ import io.gtran.txn.clock.Clock;
 import io.gtran.txn.clock.ClockConfig;
 import io.gtran.txn.clock.ClockSync;
 import io.gtran.txn.clock.LocalClock;
+import io.gtran.txn.clock.Marzullo;
 import io.gtran.txn.clock.SyncedClock;
 import io.gtran.txn.durable.Durability;
 import io.gtran.txn.membership.GroupConfig;
@@ -24,9 +25,11 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -145,7 +148,7 @@ public final class GtranNode implements AutoCloseable {
             return;
         }
         try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
+            for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
                 Files.delete(path);
             }
         } catch (IOException e) {
@@ -368,7 +371,7 @@ public final class GtranNode implements AutoCloseable {
     public void awaitMembers(long timeoutMillis) throws InterruptedException {
         long deadline = time.nanos() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (true) {
-            java.util.Set<Integer> missing = new java.util.TreeSet<>(members.others());
+            Set<Integer> missing = new TreeSet<>(members.others());
             missing.removeAll(engine.membersInContact());
             ClockState clock = clockState();
             boolean clockReady = clock.synced() && (clock.leaseLeftMillis() == null || clock.leaseLeftMillis() > 0);
@@ -474,7 +477,7 @@ public final class GtranNode implements AutoCloseable {
         if (syncedClock == null) {
             return new ClockState(true, id(), 0, 0, null);
         }
-        io.gtran.txn.clock.Marzullo.Interval interval = syncedClock.interval();
+        Marzullo.Interval interval = syncedClock.interval();
         int master = clockSync.master();
         long epoch = clockSync.epoch();
         long leaseEnd = syncedClock.leaseEnd();

@@ -4,12 +4,16 @@ import io.gtran.storage.Dictionary;
 import io.gtran.storage.ElementIds;
 import io.gtran.storage.ElementTable;
 import io.gtran.storage.GraphStore;
+import io.gtran.txn.commit.CommitMessenger;
 import io.gtran.txn.common.ElementKind;
 import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
 import io.gtran.txn.durable.RedoRecord;
 import io.gtran.txn.durable.SnapshotTaker;
+import io.gtran.txn.protocol.Outcome;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -44,7 +48,7 @@ final class StoreCut {
     /**
      * Writes the graph to {@code sink} and returns the cut.
      *
-     * @throws io.gtran.txn.common.TransactionConflictException if a value it read was a pre-read of
+     * @throws TransactionConflictException if a value it read was a pre-read of
      *     a writer that then aborted (take the snapshot again)
      */
     static long write(TransactionEngine engine, SnapshotTaker.Sink sink, List<RedoRecord.IndexDefinition> indexes)
@@ -140,9 +144,9 @@ final class StoreCut {
         if (cluster == null) {
             return;
         }
-        for (io.gtran.txn.commit.CommitMessenger.Undelivered owed : cluster.messenger().undelivered()) {
+        for (CommitMessenger.Undelivered owed : cluster.messenger().undelivered()) {
             sink.record(new RedoRecord.Pending(owed.txn(), owed.commitTime(), owed.participants(),
-                    owed.outcome() == io.gtran.txn.protocol.Outcome.COMMIT).encode());
+                    owed.outcome() == Outcome.COMMIT).encode());
         }
     }
 
@@ -162,7 +166,7 @@ final class StoreCut {
 
     private void flushIds() throws IOException {
         if (idCount > 0) {
-            sink.record(new RedoRecord.SlotsUsed(java.util.Arrays.copyOf(ids, idCount)).encode());
+            sink.record(new RedoRecord.SlotsUsed(Arrays.copyOf(ids, idCount)).encode());
             idCount = 0;
         }
     }

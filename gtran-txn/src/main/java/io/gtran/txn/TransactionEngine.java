@@ -2,18 +2,23 @@ package io.gtran.txn;
 
 import io.gtran.rdma.Fabric;
 import io.gtran.storage.GraphStore;
+import io.gtran.txn.agent.Agent;
 import io.gtran.txn.agent.AgentHost;
 import io.gtran.txn.agent.TimeSource;
 import io.gtran.txn.clock.Clock;
 import io.gtran.txn.clock.ClockUnavailableException;
 import io.gtran.txn.clock.LocalClock;
+import io.gtran.txn.commit.CommitMessenger;
 import io.gtran.txn.common.ConflictKind;
 import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.TransactionConflictException;
 import io.gtran.txn.common.TxnWords;
 import io.gtran.txn.durable.CommitLog;
 import io.gtran.txn.durable.Durability;
+import io.gtran.txn.durable.LogWriteException;
 import io.gtran.txn.durable.NoCommitLog;
 import io.gtran.txn.durable.RedoRecord;
+import io.gtran.txn.durable.SnapshotTaker;
 import io.gtran.txn.local.ElementCounts;
 import io.gtran.txn.local.Mirrors;
 import io.gtran.txn.local.RecentCommittedTable;
@@ -21,9 +26,15 @@ import io.gtran.txn.local.StatusTable;
 import io.gtran.txn.membership.ClusterWatermark;
 import io.gtran.txn.membership.Membership;
 import io.gtran.txn.membership.MembershipLog;
+import io.gtran.txn.protocol.Outcome;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
@@ -46,7 +57,7 @@ public final class TransactionEngine implements AutoCloseable {
     private final GraphStore store;
     private final TxnConfig config;
     private final Clock clock;
-    /** Where this node's loops and waits read monotonic time (see {@link io.gtran.txn.agent.Agent}). */
+    /** Where this node's loops and waits read monotonic time (see {@link Agent}). */
     private final TimeSource time;
     /** Where this node's loops run: a thread each, reading {@link #time}. */
     private final AgentHost agents;
@@ -272,7 +283,7 @@ public final class TransactionEngine implements AutoCloseable {
         if (active == null) {
             return null;
         }
-        long[] cuts = java.util.Arrays.copyOf(active, active.length + 1);
+        long[] cuts = Arrays.copyOf(active, active.length + 1);
         cuts[active.length] = upper;
         return cuts;
     }
@@ -334,7 +345,7 @@ public final class TransactionEngine implements AutoCloseable {
 
     /** Counts: commits, rollbacks, aborts by kind, running transactions, RCT entries. */
     public Map<String, Long> stats() {
-        Map<String, Long> stats = new java.util.LinkedHashMap<>();
+        Map<String, Long> stats = new LinkedHashMap<>();
         stats.put("commits", commits.sum());
         stats.put("rollbacks", rollbacks.sum());
         for (Map.Entry<ConflictKind, LongAdder> e : aborts.entrySet()) {
@@ -388,11 +399,11 @@ public final class TransactionEngine implements AutoCloseable {
         }
         if (clusterParts != null && opened.log().logs()) {
             CommitLog log = opened.log();
-            clusterParts.messenger().useDecisionLog(new io.gtran.txn.commit.CommitMessenger.DecisionLog() {
+            clusterParts.messenger().useDecisionLog(new CommitMessenger.DecisionLog() {
                 @Override
-                public java.util.concurrent.CompletableFuture<Void> decided(long txn, io.gtran.txn.protocol.Outcome outcome,
+                public CompletableFuture<Void> decided(long txn, Outcome outcome,
                         long commitTime, int[] participants) {
-                    return log.decision(new RedoRecord.Decision(txn, commitTime, outcome == io.gtran.txn.protocol.Outcome.COMMIT));
+                    return log.decision(new RedoRecord.Decision(txn, commitTime, outcome == Outcome.COMMIT));
                 }
 
                 @Override
@@ -413,11 +424,11 @@ public final class TransactionEngine implements AutoCloseable {
      * last one. Writers go on meanwhile.
      *
      * @throws IllegalStateException if nothing is logged (no directory, or durability=none)
-     * @throws io.gtran.txn.durable.LogWriteException if the file could not be written
-     * @throws io.gtran.txn.common.TransactionConflictException if the read met a writer that then
+     * @throws LogWriteException if the file could not be written
+     * @throws TransactionConflictException if the read met a writer that then
      *     aborted (take it again)
      */
-    public java.util.Optional<io.gtran.txn.durable.SnapshotTaker.Taken> snapshot() {
+    public Optional<SnapshotTaker.Taken> snapshot() {
         return commitLog.snapshot((sink, indexes) -> StoreCut.write(this, sink, indexes));
     }
 
@@ -445,8 +456,8 @@ public final class TransactionEngine implements AutoCloseable {
 
     /** This node's side of transactions across nodes; null on a node alone in its cluster. */
     /** The other members this node hears from now (pings within the lease); empty for a node alone. */
-    public java.util.Set<Integer> membersInContact() {
-        return clusterParts == null ? java.util.Set.of() : clusterParts.view().inContact();
+    public Set<Integer> membersInContact() {
+        return clusterParts == null ? Set.of() : clusterParts.view().inContact();
     }
 
     ClusterParts clusterParts() {

@@ -13,13 +13,23 @@ import io.gtran.txn.protocol.Family;
 import io.gtran.txn.protocol.NodeMailbox;
 import io.gtran.txn.protocol.Outcome;
 import io.gtran.txn.protocol.Vote;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,7 +102,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     private final LossQuorum quorum;
     private final long lossDelayMillis;
     /** Losses reported and waiting out {@link #lossDelayMillis} before they are acted on: the tick's to act on. */
-    private final java.util.Queue<PendingLoss> pendingLosses = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final Queue<PendingLoss> pendingLosses = new ConcurrentLinkedQueue<>();
     private final TimeSource time;
     private final Participant participant;
     private final NodeMailbox mailbox;
@@ -103,7 +113,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
     /** Told each loss this node acts on (see {@link #onActedOn}). */
-    private final java.util.List<java.util.function.IntConsumer> actedListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<IntConsumer> actedListeners = new CopyOnWriteArrayList<>();
     /** Members known to have restarted under their id: nothing is owed to them any more. */
     private final Set<Integer> gone = ConcurrentHashMap.newKeySet();
     /** Per member, how often it was re-admitted: a loss reported before a re-admission is not acted on. */
@@ -244,7 +254,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         }
         try {
             work.execute(task);
-        } catch (java.util.concurrent.RejectedExecutionException closedMeanwhile) {
+        } catch (RejectedExecutionException closedMeanwhile) {
             // closed between the check and the call: nothing is owed to a closed node
         }
     }
@@ -349,7 +359,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         boolean own = TxnWords.node(txn) == node;
         int[] all = participants;
         if (own && !contains(participants, node)) {
-            all = java.util.Arrays.copyOf(participants, participants.length + 1);
+            all = Arrays.copyOf(participants, participants.length + 1);
             all[participants.length] = node;
         }
         part.record.restoreYes(all);
@@ -386,9 +396,9 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      * The logged decisions of rounds this node coordinates that not every participant has
      * acknowledged yet (a snapshot keeps them: docs/durability.md, "Nodes of a cluster", C3).
      */
-    public java.util.List<Undelivered> undelivered() {
-        java.util.List<Undelivered> out = new java.util.ArrayList<>();
-        java.util.function.BiConsumer<Long, Round> add = (txn, round) -> {
+    public List<Undelivered> undelivered() {
+        List<Undelivered> out = new ArrayList<>();
+        BiConsumer<Long, Round> add = (txn, round) -> {
             Outcome decision = round.round.decision();
             if (round.voted && round.logged && decision != null) {
                 out.add(new Undelivered(txn, round.commitTime, round.round.participants(), decision));
@@ -697,7 +707,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
 
     /** Acts on the reported losses whose delay is over. */
     private void actOnDueLosses(long nowNanos) {
-        for (java.util.Iterator<PendingLoss> it = pendingLosses.iterator(); it.hasNext(); ) {
+        for (Iterator<PendingLoss> it = pendingLosses.iterator(); it.hasNext(); ) {
             PendingLoss loss = it.next();
             if (nowNanos - loss.dueNanos() >= 0) {
                 it.remove();
@@ -744,7 +754,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      */
     @Override
     public boolean settledWith(int peer) {
-        for (Map<Long, Round> map : java.util.List.of(rounds, owed)) {
+        for (Map<Long, Round> map : List.of(rounds, owed)) {
             for (Round round : map.values()) {
                 if (contains(round.round.participants(), peer)
                         && (round.round.decision() == null || !round.acked.contains(peer))) {
@@ -840,7 +850,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      * Tells {@code listener} each member whose loss this node acts on when the loss delay is over
      * (with a majority); not one acted on later, once a majority is heard again.
      */
-    public void onActedOn(java.util.function.IntConsumer listener) {
+    public void onActedOn(IntConsumer listener) {
         actedListeners.add(listener);
     }
 

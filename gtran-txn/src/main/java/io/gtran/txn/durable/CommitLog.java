@@ -1,5 +1,9 @@
 package io.gtran.txn.durable;
 
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
 /**
  * Where a node's commits are logged, and when a commit may be answered ({@code gtran.durability},
  * docs/durability.md): one class per setting.
@@ -31,7 +35,7 @@ public interface CommitLog extends AutoCloseable {
      * Logs the decision of a transaction this node logged a Vote for; the future completes once
      * it is on disk (exceptionally with a {@link LogWriteException} if it could not be logged).
      */
-    java.util.concurrent.CompletableFuture<Void> decision(RedoRecord.Decision decision);
+    CompletableFuture<Void> decision(RedoRecord.Decision decision);
 
     /** Logs that every participant acknowledged the decision of {@code txn}, which this node coordinated; waits for nothing. */
     void released(long txn);
@@ -55,7 +59,7 @@ public interface CommitLog extends AutoCloseable {
      * @throws IllegalStateException if nothing is logged (no directory, or durability=none)
      * @throws LogWriteException naming the file and the cause if it could not be written
      */
-    java.util.Optional<SnapshotTaker.Taken> snapshot(GraphCut cut);
+    Optional<SnapshotTaker.Taken> snapshot(GraphCut cut);
 
     /** The log index the newest snapshot covers; -1 if there is none. */
     long snapshotIndex();
@@ -70,7 +74,7 @@ public interface CommitLog extends AutoCloseable {
     @FunctionalInterface
     interface GraphCut {
         /** Writes the records and returns the read's timestamp, the snapshot's cut. */
-        long write(SnapshotTaker.Sink sink, java.util.List<RedoRecord.IndexDefinition> indexes) throws java.io.IOException;
+        long write(SnapshotTaker.Sink sink, List<RedoRecord.IndexDefinition> indexes) throws java.io.IOException;
     }
 
     /** The index of the last record appended; -1 without a log. */

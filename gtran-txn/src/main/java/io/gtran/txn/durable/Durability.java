@@ -3,6 +3,7 @@ package io.gtran.txn.durable;
 import io.gtran.storage.GraphStore;
 import io.gtran.storage.Settings;
 import io.gtran.txn.local.ElementCounts;
+import io.gtran.txn.local.Mirrors;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -82,7 +83,7 @@ public record Durability(Path directory, String mode, long snapshotRecords) {
      * between nodes go into {@code mirrors}, and {@code settler} settles the votes in doubt before
      * the store is built. Both null for a node alone, whose log must hold no votes.
      */
-    public Opened open(GraphStore store, ElementCounts counts, io.gtran.txn.local.Mirrors mirrors, Settler settler) {
+    public Opened open(GraphStore store, ElementCounts counts, Mirrors mirrors, Settler settler) {
         if (directory != null && NONE.equals(mode)) {
             LOG.warn("node {}: {}=none: nothing is logged; {} is neither read nor written", store.nodeId(), DURABILITY, directory);
         }

@@ -3,6 +3,7 @@ package io.gtran.txn.durable;
 import io.gtran.txn.common.TxnWords;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,7 @@ public final class ImageVotes {
     private final Map<Long, InDoubt> inDoubt = new LinkedHashMap<>();
     private final Map<Long, RedoRecord.Pending> owed = new LinkedHashMap<>();
     /** Transactions whose vote and decision the log holds after the snapshot: whether each committed. */
-    private final Map<Long, Boolean> decided = new java.util.HashMap<>();
+    private final Map<Long, Boolean> decided = new HashMap<>();
     private long skipped;
     private long highestSequence;
 

@@ -1,10 +1,17 @@
 package io.gtran.txn.durable;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
 /** What the two settings that log ({@link SyncCommitLog}, {@link AsyncCommitLog}) share: the log and its reports. */
 abstract class LoggingCommitLog implements CommitLog {
     final PartitionLog log;
     /** The index definitions logged, by kind and key: what a snapshot writes. Guarded by itself. */
-    private final java.util.Map<String, RedoRecord.IndexDefinition> indexes = new java.util.LinkedHashMap<>();
+    private final Map<String, RedoRecord.IndexDefinition> indexes = new LinkedHashMap<>();
     /** The log's last index when the newest snapshot was marked, or when the log opened. */
     private volatile long snapshotBase;
 
@@ -14,7 +21,7 @@ abstract class LoggingCommitLog implements CommitLog {
     }
 
     /** The index definitions the replayed log named: a snapshot taken before any change writes them. */
-    final void restoredIndexes(java.util.List<RedoRecord.IndexDefinition> restored) {
+    final void restoredIndexes(List<RedoRecord.IndexDefinition> restored) {
         synchronized (indexes) {
             restored.forEach(this::track);
         }
@@ -30,12 +37,12 @@ abstract class LoggingCommitLog implements CommitLog {
     }
 
     @Override
-    public final java.util.Optional<SnapshotTaker.Taken> snapshot(GraphCut cut) {
+    public final Optional<SnapshotTaker.Taken> snapshot(GraphCut cut) {
         try {
-            java.util.Optional<SnapshotTaker.Taken> taken = log.snapshot(sink -> {
-                java.util.List<RedoRecord.IndexDefinition> now;
+            Optional<SnapshotTaker.Taken> taken = log.snapshot(sink -> {
+                List<RedoRecord.IndexDefinition> now;
                 synchronized (indexes) { // after the mark: every change logged before it is here
-                    now = java.util.List.copyOf(indexes.values());
+                    now = List.copyOf(indexes.values());
                 }
                 return cut.write(sink, now);
             });
@@ -52,17 +59,17 @@ abstract class LoggingCommitLog implements CommitLog {
     }
 
     @Override
-    public final java.util.concurrent.CompletableFuture<Void> decision(RedoRecord.Decision decision) {
+    public final CompletableFuture<Void> decision(RedoRecord.Decision decision) {
         String what = "the decision of txn " + decision.txn();
-        java.util.concurrent.CompletableFuture<Long> appended;
+        CompletableFuture<Long> appended;
         try {
             appended = log.append(decision.encode());
         } catch (IllegalArgumentException | IllegalStateException e) {
-            return java.util.concurrent.CompletableFuture.failedFuture(notLogged(what, e));
+            return CompletableFuture.failedFuture(notLogged(what, e));
         }
         return appended.handle((index, failure) -> {
             if (failure != null) {
-                Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                         ? failure.getCause() : failure;
                 throw notLogged(what, cause);
             }
@@ -123,7 +130,7 @@ abstract class LoggingCommitLog implements CommitLog {
     }
 
     /** Hands the record to the log; what the caller then waits for is the setting's. */
-    final java.util.concurrent.CompletableFuture<Long> append(RedoRecord.Commit record) {
+    final CompletableFuture<Long> append(RedoRecord.Commit record) {
         try {
             return log.append(record.encode());
         } catch (IllegalArgumentException | IllegalStateException e) {
@@ -135,8 +142,8 @@ abstract class LoggingCommitLog implements CommitLog {
     final void awaitDurable(byte[] bytes, String what) {
         try {
             log.append(bytes).join();
-        } catch (java.util.concurrent.CompletionException | IllegalArgumentException | IllegalStateException e) {
-            throw notLogged(what, e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e);
+        } catch (CompletionException | IllegalArgumentException | IllegalStateException e) {
+            throw notLogged(what, e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
         }
     }
 

@@ -1,5 +1,8 @@
 package io.gtran.txn.durable;
 
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
 /** {@code gtran.durability=none}, or no directory: nothing is logged, nothing survives the process. */
 public final class NoCommitLog implements CommitLog {
     public static final NoCommitLog INSTANCE = new NoCommitLog();
@@ -21,8 +24,8 @@ public final class NoCommitLog implements CommitLog {
     }
 
     @Override
-    public java.util.concurrent.CompletableFuture<Void> decision(RedoRecord.Decision decision) {
-        return java.util.concurrent.CompletableFuture.completedFuture(null);
+    public CompletableFuture<Void> decision(RedoRecord.Decision decision) {
+        return CompletableFuture.completedFuture(null);
     }
 
     @Override
@@ -34,7 +37,7 @@ public final class NoCommitLog implements CommitLog {
     }
 
     @Override
-    public java.util.Optional<SnapshotTaker.Taken> snapshot(GraphCut cut) {
+    public Optional<SnapshotTaker.Taken> snapshot(GraphCut cut) {
         throw new IllegalStateException("nothing is logged (no " + Durability.DIRECTORY + ", or " + Durability.DURABILITY
                 + "=none): there is nothing to take a snapshot of");
     }

@@ -12,11 +12,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -177,7 +179,7 @@ public final class PartitionLog implements AutoCloseable {
 
     private volatile boolean closed;
     /** Counted down once a close has released the directory. */
-    private final java.util.concurrent.CountDownLatch closeDone = new java.util.concurrent.CountDownLatch(1);
+    private final CountDownLatch closeDone = new CountDownLatch(1);
     /** Set once Ratis reports that a log write or flush threw: every later append fails with it. */
     private volatile Throwable logFailure;
     private volatile long lastIndexAtClose = RaftLog.INVALID_LOG_INDEX;
@@ -485,7 +487,7 @@ public final class PartitionLog implements AutoCloseable {
      * @throws IOException naming the file if it could not be written (nothing is published)
      * @throws IllegalStateException if the log is closed or failed
      */
-    public java.util.Optional<SnapshotTaker.Taken> snapshot(SnapshotTaker.Body body) throws IOException {
+    public Optional<SnapshotTaker.Taken> snapshot(SnapshotTaker.Body body) throws IOException {
         if (closed) {
             throw new IllegalStateException("partition log " + directory + " is closed: no snapshot");
         }

@@ -8,9 +8,14 @@ import io.gtran.txn.common.ConflictKey;
 import io.gtran.txn.common.ElementKind;
 import io.gtran.txn.common.TxnWords;
 import io.gtran.txn.local.ElementCounts;
+import io.gtran.txn.local.Mirrors;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The graph a replayed log describes (docs/durability.md, "Restart"): names go straight into the
@@ -58,7 +63,7 @@ public final class StoreImage implements LogReplay {
     /** User-supplied edge ids whose home is this node, to the edge that claimed each. */
     private final Map<Object, Long> claims = new HashMap<>();
     /** Edge ids of this node taken as other members' edges' user-supplied ids. */
-    private final java.util.Set<Long> reserved = new java.util.HashSet<>();
+    private final Set<Long> reserved = new HashSet<>();
     /** Indexes made at run time and not dropped since, by kind and key, in the order they were made. */
     private final Map<String, RedoRecord.IndexDefinition> indexes = new LinkedHashMap<>();
 
@@ -117,7 +122,7 @@ public final class StoreImage implements LogReplay {
      * Applies one change; with {@code undo}, also adds what takes it back (a vote's change, undone
      * if its transaction aborts: docs/durability.md, "Nodes of a cluster", restart step 1).
      */
-    void apply(RedoRecord.Op op, long commitTime, java.util.List<Runnable> undo) {
+    void apply(RedoRecord.Op op, long commitTime, List<Runnable> undo) {
         if (op instanceof RedoRecord.AddVertex v) {
             create(vertices, v.id(), new Element(v.label(), 0, 0, v.externalId()), commitTime);
             undoCreate(undo, vertices, v.id());
@@ -176,7 +181,7 @@ public final class StoreImage implements LogReplay {
     }
 
     /** An aborted creation leaves its id used: the slot's next element takes a later generation. */
-    private void undoCreate(java.util.List<Runnable> undo, Map<Long, Element> table, long id) {
+    private void undoCreate(List<Runnable> undo, Map<Long, Element> table, long id) {
         if (undo != null) {
             undo.add(() -> {
                 table.remove(id);
@@ -185,7 +190,7 @@ public final class StoreImage implements LogReplay {
         }
     }
 
-    private static void undoProperty(java.util.List<Runnable> undo, Element element, int key) {
+    private static void undoProperty(List<Runnable> undo, Element element, int key) {
         if (undo != null) {
             boolean had = element.properties.containsKey(key);
             Object before = element.properties.get(key);
@@ -273,8 +278,8 @@ public final class StoreImage implements LogReplay {
     }
 
     /** The indexes the log says exist, each made ready and not dropped since. */
-    public java.util.List<RedoRecord.IndexDefinition> indexes() {
-        return java.util.List.copyOf(indexes.values());
+    public List<RedoRecord.IndexDefinition> indexes() {
+        return List.copyOf(indexes.values());
     }
 
     public int vertices() {
@@ -296,19 +301,19 @@ public final class StoreImage implements LogReplay {
 
     /** The claims of user-supplied edge ids whose home is this node, by canonical id: for {@code ExternalIds}. */
     public Map<Object, Long> claims() {
-        return java.util.Collections.unmodifiableMap(claims);
+        return Collections.unmodifiableMap(claims);
     }
 
     /** Edge ids of this node reserved as other members' edges' user-supplied ids: for {@code ExternalIds}. */
-    public java.util.Set<Long> reserved() {
-        return java.util.Collections.unmodifiableSet(reserved);
+    public Set<Long> reserved() {
+        return Collections.unmodifiableSet(reserved);
     }
 
     /**
      * As {@link #writeInto(ElementCounts)}, also registering every restored mirror in {@code
      * mirrors} (null: the log must hold none).
      */
-    public void writeInto(ElementCounts counts, io.gtran.txn.local.Mirrors mirrors) {
+    public void writeInto(ElementCounts counts, Mirrors mirrors) {
         if (!votes.inDoubt().isEmpty()) {
             throw new IllegalStateException(votes.inDoubt().size() + " votes are in doubt: settle them first (ImageVotes.settle)");
         }

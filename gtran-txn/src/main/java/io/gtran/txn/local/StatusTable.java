@@ -8,6 +8,7 @@ import io.gtran.rdma.Batch;
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.Region;
 import io.gtran.txn.common.TxnWords;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -193,13 +194,13 @@ public final class StatusTable {
             }
             if (beginTime < upperBound) {
                 if (n == times.length) {
-                    times = java.util.Arrays.copyOf(times, n * 2);
+                    times = Arrays.copyOf(times, n * 2);
                 }
                 times[n++] = beginTime;
             }
         }
-        times = java.util.Arrays.copyOf(times, n);
-        java.util.Arrays.sort(times);
+        times = Arrays.copyOf(times, n);
+        Arrays.sort(times);
         return times;
     }
 
