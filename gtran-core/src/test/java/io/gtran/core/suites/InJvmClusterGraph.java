@@ -54,7 +54,8 @@ public final class InJvmClusterGraph {
         List<GtranNode> nodes = new ArrayList<>();
         String data = configuration.getString(DATA_KEY, null);
         List<java.util.concurrent.Future<GtranNode>> opening = new ArrayList<>();
-        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(n);
+        // Only members with data open at once; the suites open thousands of in-memory clusters, one member after the other.
+        java.util.concurrent.ExecutorService threads = data == null ? null : java.util.concurrent.Executors.newFixedThreadPool(n);
         try {
             for (int i = 0; i < n; i++) {
                 Map<String, Object> settings = new HashMap<>();
@@ -66,19 +67,16 @@ public final class InJvmClusterGraph {
                 settings.put(ClockConfig.SYNC_INTERVAL_MS, 5);
                 configuration.getKeys("gtran.txn").forEachRemaining(key -> settings.put(key, configuration.getProperty(key)));
                 configuration.getKeys("gtran.durability").forEachRemaining(key -> settings.put(key, configuration.getProperty(key)));
-                if (data != null) {
-                    settings.put("gtran.storage.directory", java.nio.file.Path.of(data, "node-" + i).toString());
-                }
                 io.gtran.rdma.Fabric member = decorate.apply(fabric.join(i));
-                opening.add(threads.submit(() -> GtranNode.open(member, settings)));
-                if (data == null) {
-                    nodes.add(await(opening.get(i))); // one after the other, as before
+                if (threads == null) {
+                    nodes.add(GtranNode.open(member, settings));
+                } else {
+                    settings.put("gtran.storage.directory", java.nio.file.Path.of(data, "node-" + i).toString());
+                    opening.add(threads.submit(() -> GtranNode.open(member, settings)));
                 }
             }
-            if (data != null) {
-                for (java.util.concurrent.Future<GtranNode> node : opening) {
-                    nodes.add(await(node));
-                }
+            for (java.util.concurrent.Future<GtranNode> node : opening) {
+                nodes.add(await(node));
             }
             BaseConfiguration graphConfiguration = new BaseConfiguration();
             configuration.getKeys().forEachRemaining(key -> {
@@ -97,6 +95,9 @@ public final class InJvmClusterGraph {
             }
             return graph;
         } catch (RuntimeException e) {
+            if (threads == null) {
+                nodes.forEach(GtranNode::close);
+            }
             for (java.util.concurrent.Future<GtranNode> node : opening) {
                 try {
                     node.get().close();
@@ -106,7 +107,9 @@ public final class InJvmClusterGraph {
             }
             throw e;
         } finally {
-            threads.shutdown();
+            if (threads != null) {
+                threads.shutdown();
+            }
         }
     }
 

@@ -23,16 +23,7 @@ abstract class LoggingCommitLog implements CommitLog {
     /** The index definitions the replayed log named: a snapshot taken before any change writes them. */
     final void restoredIndexes(List<RedoRecord.IndexDefinition> restored) {
         synchronized (indexes) {
-            restored.forEach(this::track);
-        }
-    }
-
-    private void track(RedoRecord.IndexDefinition change) {
-        String at = (change.edges() ? "edge:" : "vertex:") + change.key();
-        if (change.present()) {
-            indexes.put(at, change);
-        } else {
-            indexes.remove(at);
+            restored.forEach(change -> change.applyTo(indexes));
         }
     }
 
@@ -69,9 +60,7 @@ abstract class LoggingCommitLog implements CommitLog {
         }
         return appended.handle((index, failure) -> {
             if (failure != null) {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure;
-                throw notLogged(what, cause);
+                throw notLogged(what, unwrapped(failure));
             }
             return null;
         });
@@ -110,7 +99,7 @@ abstract class LoggingCommitLog implements CommitLog {
     public final void indexChanged(RedoRecord.IndexDefinition change) {
         synchronized (indexes) { // a snapshot reads them between the append and the change: not here
             awaitDurable(change.encode(), "the index change " + change);
-            track(change);
+            change.applyTo(indexes);
         }
     }
 
@@ -143,8 +132,13 @@ abstract class LoggingCommitLog implements CommitLog {
         try {
             log.append(bytes).join();
         } catch (CompletionException | IllegalArgumentException | IllegalStateException e) {
-            throw notLogged(what, e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+            throw notLogged(what, unwrapped(e));
         }
+    }
+
+    /** The cause a {@link CompletionException} wraps, or {@code e} itself. */
+    private static Throwable unwrapped(Throwable e) {
+        return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
     }
 
     static String named(RedoRecord.Commit record) {

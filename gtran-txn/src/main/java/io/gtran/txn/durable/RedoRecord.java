@@ -54,6 +54,16 @@ public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name, R
             return ByteBuffer.allocate(1 + 3 + 4 + text.length).put(INDEX).put((byte) (edges ? 1 : 0))
                     .put((byte) (ordered ? 1 : 0)).put((byte) (present ? 1 : 0)).putInt(text.length).put(text).array();
         }
+
+        /** Applies this change to {@code defined}: the indexes made and not dropped, by kind and key, in the order made. */
+        public void applyTo(java.util.Map<String, IndexDefinition> defined) {
+            String at = (edges ? "edge:" : "vertex:") + key;
+            if (present) {
+                defined.put(at, this);
+            } else {
+                defined.remove(at);
+            }
+        }
     }
 
     /**

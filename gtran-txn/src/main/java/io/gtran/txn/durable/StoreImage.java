@@ -95,12 +95,7 @@ public final class StoreImage implements LogReplay {
         if (record instanceof RedoRecord.Name name) {
             (name.keys() ? store.propertyKeys() : store.labels()).restore(name.id(), name.name());
         } else if (record instanceof RedoRecord.IndexDefinition index) {
-            String at = (index.edges() ? "edge:" : "vertex:") + index.key();
-            if (index.present()) {
-                indexes.put(at, index);
-            } else {
-                indexes.remove(at);
-            }
+            index.applyTo(indexes);
         } else if (record instanceof RedoRecord.SlotsUsed used) {
             for (long id : used.ids()) {
                 markDead(id);
