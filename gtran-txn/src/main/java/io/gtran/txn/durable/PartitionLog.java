@@ -156,6 +156,8 @@ public final class PartitionLog implements AutoCloseable {
     static final String RATIS_DIR = "ratis";
     /** The file Ratis locks in its group's storage ({@code RaftStorageDirectoryImpl}). */
     private static final String RATIS_LOCK_FILE = "in_use.lock";
+    /** How long a close waits for Ratis to release its storage lock. */
+    private static final long UNLOCK_WAIT_MILLIS = 5_000;
 
     /**
      * The directories (real paths) of the logs open in this JVM. Ratis' storage lock refuses other
@@ -304,6 +306,42 @@ public final class PartitionLog implements AutoCloseable {
             throw inUse(directory, "a partition log open in this process has it", e);
         } catch (IOException e) {
             LOG.debug("partition log {}: cannot test the lock {} ({}); Ratis will", directory, lockFile, e.toString());
+        }
+    }
+
+    /**
+     * Waits, at most {@link #UNLOCK_WAIT_MILLIS}, until Ratis has released its storage lock: a close
+     * on an interrupted thread (a pool shutting down) cuts Ratis' own wait short, and its division
+     * then releases the lock a moment after the close returns. The interrupt is kept for the caller.
+     */
+    private static void awaitStorageUnlocked(Path directory) {
+        Path lockFile = directory.resolve(RATIS_DIR).resolve(GROUP_ID.getUuid().toString()).resolve(RATIS_LOCK_FILE);
+        boolean interrupted = Thread.interrupted(); // an interrupted thread cannot open the lock file
+        try {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(UNLOCK_WAIT_MILLIS);
+            while (Files.exists(lockFile)) {
+                try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
+                    FileLock lock = channel.tryLock();
+                    if (lock != null) {
+                        lock.release();
+                        return;
+                    }
+                } catch (OverlappingFileLockException stillHeld) {
+                    // held by this JVM's closing division
+                } catch (IOException e) {
+                    return; // nothing to wait for that this can see
+                }
+                if (System.nanoTime() > deadline) {
+                    LOG.warn("partition log {}: Ratis still holds its storage lock {} ms after the close", directory,
+                            UNLOCK_WAIT_MILLIS);
+                    return;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -559,6 +597,7 @@ public final class PartitionLog implements AutoCloseable {
         }
         inFlight.release(IN_FLIGHT_UNITS); // wakes appends waiting for room: they see the log closed
         closeQuietly(directory, server);
+        awaitStorageUnlocked(directory); // so that this node may open its directory again at once
         failPending(new IllegalStateException("partition log " + directory
                 + " was closed before the record was known to be durable (it may be in the log)"));
         OPEN.remove(key);
