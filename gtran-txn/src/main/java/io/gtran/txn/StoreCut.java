@@ -137,12 +137,17 @@ final class StoreCut {
     /**
      * The decisions of transactions this node coordinated that not every participant has
      * acknowledged: their Decision records may be purged behind this snapshot, and a participant
-     * that restarts in doubt needs them (docs/durability.md, "Nodes of a cluster", C3).
+     * that restarts in doubt needs them (docs/durability.md, "Nodes of a cluster", C3). First the
+     * transaction sequence ceiling.
      */
     private void owedDecisions() throws IOException {
         ClusterParts cluster = engine.clusterParts();
         if (cluster == null) {
             return;
+        }
+        long ceiling = engine.statusTable().sequenceCeiling();
+        if (ceiling != Long.MAX_VALUE) { // the ceiling records before the mark may be purged (C5')
+            sink.record(new RedoRecord.SequenceCeiling(ceiling).encode());
         }
         for (CommitMessenger.Undelivered owed : cluster.messenger().undelivered()) {
             sink.record(new RedoRecord.Pending(owed.txn(), owed.commitTime(), owed.participants(),

@@ -37,6 +37,15 @@ public interface CommitLog extends AutoCloseable {
      */
     CompletableFuture<Void> decision(RedoRecord.Decision decision);
 
+    /**
+     * Logs a member's transaction sequence ceiling ({@link RedoRecord.SequenceCeiling}) and returns
+     * once it is on disk, in either logging setting.
+     *
+     * @throws LogWriteException naming the log and the cause if it could not be logged: no sequence
+     *     at or above the last logged ceiling may be handed out
+     */
+    void sequenceCeiling(long ceiling);
+
     /** Logs that every participant acknowledged the decision of {@code txn}, which this node coordinated; waits for nothing. */
     void released(long txn);
 

@@ -62,6 +62,8 @@ public final class ImageVotes {
         } else if (record instanceof RedoRecord.Pending pending) {
             noteSequence(pending.txn());
             owed.put(pending.txn(), pending);
+        } else if (record instanceof RedoRecord.SequenceCeiling ceiling) {
+            highestSequence = Math.max(highestSequence, ceiling.ceiling()); // no id at or above it was given (C5')
         } else {
             throw new IllegalArgumentException("not a vote or decision record: " + record);
         }
@@ -103,7 +105,10 @@ public final class ImageVotes {
         return List.copyOf(owed.values());
     }
 
-    /** The highest sequence of a transaction this node coordinated that the log names, or 0. */
+    /**
+     * The highest sequence of a transaction this node coordinated that the log names, or the last
+     * sequence ceiling it logged if that is higher (C5'), or 0.
+     */
     public long highestSequence() {
         return highestSequence;
     }

@@ -67,6 +67,11 @@ abstract class LoggingCommitLog implements CommitLog {
     }
 
     @Override
+    public final void sequenceCeiling(long ceiling) {
+        awaitDurable(new RedoRecord.SequenceCeiling(ceiling).encode(), "the transaction sequence ceiling " + ceiling);
+    }
+
+    @Override
     public final void released(long txn) {
         try {
             log.append(new RedoRecord.Released(txn).encode()); // lost in a crash: the decision is sent again, harmlessly

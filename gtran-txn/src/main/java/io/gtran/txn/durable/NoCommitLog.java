@@ -33,6 +33,10 @@ public final class NoCommitLog implements CommitLog {
     }
 
     @Override
+    public void sequenceCeiling(long ceiling) {
+    }
+
+    @Override
     public void indexChanged(RedoRecord.IndexDefinition change) {
     }
 

@@ -21,7 +21,8 @@ import java.util.UUID;
  * type byte then the fields, big-endian; {@link #decode} refuses trailing or missing bytes.
  */
 public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name, RedoRecord.IndexDefinition,
-        RedoRecord.SlotsUsed, RedoRecord.Vote, RedoRecord.Decision, RedoRecord.Released, RedoRecord.Pending {
+        RedoRecord.SlotsUsed, RedoRecord.Vote, RedoRecord.Decision, RedoRecord.Released, RedoRecord.Pending,
+        RedoRecord.SequenceCeiling {
     byte COMMIT = 1;
     byte NAME = 2;
     byte INDEX = 3;
@@ -30,6 +31,7 @@ public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name, R
     byte DECISION = 6;
     byte RELEASED = 7;
     byte PENDING = 8;
+    byte SEQUENCE_CEILING = 9;
 
     byte[] encode();
 
@@ -139,6 +141,18 @@ public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name, R
                 writeNodes(out, participants);
                 out.writeByte(commit ? 1 : 0);
             });
+        }
+    }
+
+    /**
+     * Every transaction sequence this node (a member of a cluster) hands out until the next such
+     * record is below {@code ceiling}: forced before any slot reaches it, so a restarted member
+     * starts its sequences above every id its last process gave (docs/durability.md, C5').
+     */
+    record SequenceCeiling(long ceiling) implements RedoRecord {
+        @Override
+        public byte[] encode() {
+            return ByteBuffer.allocate(1 + 8).put(SEQUENCE_CEILING).putLong(ceiling).array();
         }
     }
 
@@ -310,6 +324,7 @@ public sealed interface RedoRecord permits RedoRecord.Commit, RedoRecord.Name, R
                 case DECISION -> new Decision(in.getLong(), in.getLong(), readFlag(in));
                 case RELEASED -> new Released(in.getLong());
                 case PENDING -> new Pending(in.getLong(), in.getLong(), readNodes(in), readFlag(in));
+                case SEQUENCE_CEILING -> new SequenceCeiling(in.getLong());
                 default -> throw new IllegalArgumentException("unknown record type " + bytes[0]);
             };
             if (in.hasRemaining()) {

@@ -11,6 +11,7 @@ import io.gtran.txn.common.TxnWords;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.LongConsumer;
 
 /**
  * The node's Transaction Status Table (TST): one {@link StatusTableDescriptor entry} per running
@@ -31,9 +32,16 @@ public final class StatusTable {
     private final int slots;
     private final Region local;
     private final Region[] peers = new Region[TxnWords.NODE_MASK + 1];
+    /** How far the ceiling moves each time a slot's sequence reaches it (docs/durability.md, C5'). */
+    public static final long CEILING_STEP = 1L << 16;
+
     private final long[] sequences;
     private final int[] freeSlots;
     private int freeCount;
+    /** Where a raised sequence ceiling goes (forced to disk when it returns); null: no ceiling. Guarded by this. */
+    private LongConsumer ceilings;
+    /** Every sequence handed out is below it. Guarded by this. */
+    private long ceiling = Long.MAX_VALUE;
 
     public StatusTable(Fabric fabric, int slots) {
         this.fabric = fabric;
@@ -62,6 +70,28 @@ public final class StatusTable {
     }
 
     /**
+     * From now on every sequence stays below a ceiling that {@code ceilings} puts on disk before any
+     * slot reaches it (a member's log: docs/durability.md, "A member restarted alone", C5'); the
+     * first is raised at once, above every slot's sequence. Call after {@link #startSequencesAbove}.
+     *
+     * @throws RuntimeException what {@code ceilings} throws if the first ceiling cannot be logged
+     */
+    public synchronized void keepSequencesBelowCeilings(LongConsumer ceilings) {
+        long highest = 0;
+        for (long sequence : sequences) {
+            highest = Math.max(highest, sequence);
+        }
+        ceilings.accept(highest + CEILING_STEP);
+        this.ceilings = ceilings;
+        this.ceiling = highest + CEILING_STEP;
+    }
+
+    /** The sequence ceiling (what a snapshot writes); {@link Long#MAX_VALUE} if there is none. */
+    public synchronized long sequenceCeiling() {
+        return ceiling;
+    }
+
+    /**
      * Takes a free entry for a new transaction: status EXECUTING, begin time announcing above
      * {@code floor} ({@link StatusTableDescriptor#announcing}: it holds the GC watermark at the floor
      * until the real one is published), where {@code floor} is below every begin time the clock
@@ -78,8 +108,15 @@ public final class StatusTable {
                 throw new IllegalStateException("too many concurrent transactions on node " + node + ": all "
                         + slots + " status-table entries are in use (gtran.txn.status-slots); finish some first");
             }
-            slot = freeSlots[--freeCount];
-            sequence = ++sequences[slot] & TxnWords.SEQUENCE_MASK;
+            slot = freeSlots[freeCount - 1];
+            long next = sequences[slot] + 1;
+            if (next >= ceiling) {
+                ceilings.accept(next + CEILING_STEP); // throws if it cannot be logged: nothing is taken then
+                ceiling = next + CEILING_STEP;
+            }
+            freeCount--;
+            sequences[slot] = next;
+            sequence = next & TxnWords.SEQUENCE_MASK;
         }
         long txnId = TxnWords.txnId(node, slot, sequence);
         long base = StatusTableDescriptor.offset(slot);

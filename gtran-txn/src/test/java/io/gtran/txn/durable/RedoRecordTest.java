@@ -73,6 +73,7 @@ class RedoRecordTest {
         RedoRecord.Decision decision = new RedoRecord.Decision(5, 6, true);
         assertEquals(decision, RedoRecord.decode(decision.encode()));
         assertEquals(new RedoRecord.Released(9), RedoRecord.decode(new RedoRecord.Released(9).encode()));
+        assertEquals(new RedoRecord.SequenceCeiling(1L << 17), RedoRecord.decode(new RedoRecord.SequenceCeiling(1L << 17).encode()));
         RedoRecord.Pending pending = new RedoRecord.Pending(3, 4, new int[] {0}, false);
         assertArrayEquals(pending.encode(), RedoRecord.decode(pending.encode()).encode());
         byte[] bad = decision.encode();
@@ -108,7 +109,7 @@ class RedoRecordTest {
         IllegalArgumentException trailing = assertThrows(IllegalArgumentException.class, () -> RedoRecord.decode(longer));
         assertTrue(trailing.getMessage().contains("after the record's end"), trailing.getMessage());
         byte[] unknown = whole.clone();
-        unknown[0] = 9;
+        unknown[0] = 10;
         assertTrue(assertThrows(IllegalArgumentException.class, () -> RedoRecord.decode(unknown)).getMessage()
                 .contains("unknown record type"));
     }
