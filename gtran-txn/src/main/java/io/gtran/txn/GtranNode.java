@@ -134,11 +134,21 @@ public final class GtranNode implements AutoCloseable {
 
     /** Where a networked node's part of the membership group runs (docs/cluster-transactions.md). */
     private record Group(GroupConfig config, Map<Integer, InetSocketAddress> addresses) {
-        /** Starts nothing yet: the engine starts the log when it starts taking messages. */
-        MembershipLog open(int self) {
+        /**
+         * Starts nothing yet: the engine starts the log when it starts taking messages. A member with
+         * a data directory keeps its part of the log there across restarts (it rejoins as the same
+         * Raft peer: docs/durability.md, "A member restarted alone"); one without starts a fresh part
+         * in {@code gtran.cluster.group-dir} (its store is new too, and the others keep it out).
+         */
+        MembershipLog open(int self, Durability durability) {
             InetSocketAddress address = addresses.get(self);
-            Path dir = config.dirOf(self, address);
-            deleteRecursively(dir); // the group's log is not kept across restarts yet (issue 36): a fresh member
+            Path dir;
+            if (durability.logs()) {
+                dir = durability.membershipDirectory();
+            } else {
+                dir = config.dirOf(self, address);
+                deleteRecursively(dir);
+            }
             return new RatisMembershipLog(self, addresses, dir, GroupConfig.PROPOSE_TIMEOUT_MS);
         }
     }
@@ -276,11 +286,12 @@ public final class GtranNode implements AutoCloseable {
                 synced = plan.clock().clockFor(fabric.localNode(), plan.time());
                 clock = synced;
             }
+            boolean resumed = plan.durability().resumes(); // before the log claims a new directory
             if (plan.group() != null && !plan.members().isSingle()) {
-                groupLog = plan.group().open(fabric.localNode());
+                groupLog = plan.group().open(fabric.localNode(), plan.durability());
             }
             engine = TransactionEngine.open(store, fabric, plan.txn(), clock, plan.members(), plan.time(), groupLog,
-                    plan.durability().logs());
+                    plan.durability().logs(), resumed);
             engine.restore(plan.durability()); // replays the log into the empty store
             if (synced != null) {
                 // on the node's one mailbox, which takes clock messages from now on (one sent before is a lost one)

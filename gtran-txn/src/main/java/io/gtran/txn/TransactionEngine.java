@@ -85,7 +85,7 @@ public final class TransactionEngine implements AutoCloseable {
     private volatile boolean closed;
 
     private TransactionEngine(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members,
-            TimeSource time, MembershipLog groupLog, boolean restoring) {
+            TimeSource time, MembershipLog groupLog, boolean restoring, boolean resumed) {
         if (fabric.localNode() != store.nodeId()) {
             throw new IllegalArgumentException("fabric node and store node differ: fabric node=" + fabric.localNode()
                     + " store node=" + store.nodeId());
@@ -108,6 +108,9 @@ public final class TransactionEngine implements AutoCloseable {
         this.clusterParts = members.isSingle() ? null : new ClusterParts(this, fabric, groupLog);
         if (clusterParts != null && restoring) {
             clusterParts.restoring(); // before it takes messages: its store is empty until its log is replayed
+        }
+        if (clusterParts != null && resumed) {
+            clusterParts.view().restartedOnData(); // before its first ping: the others take it back, not exclude it
         }
         if (clusterParts != null) {
             clusterParts.view().onLoss(clusterWatermark::lost);
@@ -189,16 +192,19 @@ public final class TransactionEngine implements AutoCloseable {
      */
     public static TransactionEngine open(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members,
             TimeSource time, MembershipLog groupLog) {
-        return open(store, fabric, config, clock, members, time, groupLog, false);
+        return open(store, fabric, config, clock, members, time, groupLog, false, false);
     }
 
     /**
      * As above; with {@code restoring}, a member takes no other member's operation until its log
-     * is replayed ({@link #restore}).
+     * is replayed ({@link #restore}); with {@code resumed} too, it restarts on the data of an
+     * earlier process and rejoins the others through the handshake (docs/durability.md, "A member
+     * restarted alone").
      */
     static TransactionEngine open(GraphStore store, Fabric fabric, TxnConfig config, Clock clock, Membership members,
-            TimeSource time, MembershipLog groupLog, boolean restoring) {
-        TransactionEngine engine = new TransactionEngine(store, fabric, config, clock, members, time, groupLog, restoring);
+            TimeSource time, MembershipLog groupLog, boolean restoring, boolean resumed) {
+        TransactionEngine engine = new TransactionEngine(store, fabric, config, clock, members, time, groupLog, restoring,
+                resumed);
         if (config.gc) {
             engine.gc.start();
         }
@@ -394,6 +400,10 @@ public final class TransactionEngine implements AutoCloseable {
         this.restoredIndexes = opened.indexes();
         externalIds.restore(opened.claims(), opened.reservations());
         statusTable.startSequencesAbove(opened.highestSequence());
+        if (clusterParts != null && opened.log().logs()) {
+            CommitLog log = opened.log();
+            statusTable.keepSequencesBelowCeilings(log::sequenceCeiling); // C5': no id of this process reused after a restart
+        }
         if (clusterParts != null) {
             clusterParts.restored();
         }

@@ -21,6 +21,8 @@ import java.util.stream.Stream;
 final class DataDirectory {
     /** The file holding the identity of the node the directory belongs to: one line, UTF-8. */
     static final String IDENTITY_FILE = "gtran-identity";
+    /** The membership group's log of a cluster member, kept in its data directory (docs/durability.md). */
+    public static final String MEMBERSHIP = "membership";
     /** Where the identity is written first, then renamed to {@link #IDENTITY_FILE} in one step. */
     private static final String IDENTITY_TEMP = IDENTITY_FILE + ".tmp";
 
@@ -84,7 +86,7 @@ final class DataDirectory {
     private static List<String> entriesBesidesTemp(Path directory) throws IOException {
         try (Stream<Path> entries = Files.list(directory)) {
             return entries.map(p -> p.getFileName().toString())
-                    .filter(name -> !name.equals(IDENTITY_TEMP))
+                    .filter(name -> !name.equals(IDENTITY_TEMP) && !name.equals(MEMBERSHIP))
                     .sorted()
                     .limit(5)
                     .collect(Collectors.toList());

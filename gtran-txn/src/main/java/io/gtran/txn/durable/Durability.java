@@ -4,6 +4,7 @@ import io.gtran.storage.GraphStore;
 import io.gtran.storage.Settings;
 import io.gtran.txn.local.ElementCounts;
 import io.gtran.txn.local.Mirrors;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -53,6 +54,23 @@ public record Durability(Path directory, String mode, long snapshotRecords) {
     }
 
     /**
+     * Whether an earlier process of this node opened the data directory (it holds the node's
+     * identity): this one restarts on its data, and a member then rejoins its cluster through the
+     * handshake (docs/durability.md, "A member restarted alone").
+     */
+    public boolean resumes() {
+        return logs() && Files.isRegularFile(directory.resolve(DataDirectory.IDENTITY_FILE));
+    }
+
+    /** Where a member keeps its part of the membership group's log: in the data directory, kept across restarts. */
+    public Path membershipDirectory() {
+        if (!logs()) {
+            throw new IllegalStateException("no data directory, or " + DURABILITY + "=none: the membership log is not kept");
+        }
+        return directory.resolve(DataDirectory.MEMBERSHIP);
+    }
+
+    /**
      * Opens the log of node {@code store.nodeId()}, replays it into the empty {@code store} and its
      * {@code counts}, and returns the log commits go to from now on ({@link NoCommitLog} if nothing
      * is logged) with the indexes the log names.
@@ -88,7 +106,7 @@ public record Durability(Path directory, String mode, long snapshotRecords) {
             LOG.warn("node {}: {}=none: nothing is logged; {} is neither read nor written", store.nodeId(), DURABILITY, directory);
         }
         if (!logs()) {
-            return new Opened(NoCommitLog.INSTANCE, List.of(), 0, Map.of(), Set.of(), 0);
+            return new Opened(NoCommitLog.INSTANCE, List.of(), 0, Map.of(), Set.of(), 0, false);
         }
         long started = System.nanoTime();
         StoreImage image = new StoreImage(store);
@@ -116,16 +134,17 @@ public record Durability(Path directory, String mode, long snapshotRecords) {
                 image.records(), image.skipped(), (System.nanoTime() - started) / 1_000_000, (replayed - started) / 1_000_000,
                 directory, mode);
         return new Opened(commits, image.indexes(), snapshotRecords, image.claims(), image.reserved(),
-                image.votes().highestSequence());
+                image.votes().highestSequence(), image.records() > 0);
     }
 
     /**
      * The log commits go to from now on, the property indexes the replayed log says exist (for the
      * graph to fill), how many records start a snapshot (0: none by itself), the claims and
-     * reservations of user-supplied edge ids, and the highest transaction sequence the log names
-     * (for the status table: docs/durability.md, C5).
+     * reservations of user-supplied edge ids, the highest transaction sequence the log names
+     * (for the status table: docs/durability.md, C5), and whether the directory held records of an
+     * earlier process of this node ({@code resumed}: this process restarted on its data).
      */
     public record Opened(CommitLog log, List<RedoRecord.IndexDefinition> indexes, long snapshotRecords, Map<Object, Long> claims,
-            Set<Long> reservations, long highestSequence) {
+            Set<Long> reservations, long highestSequence, boolean resumed) {
     }
 }

@@ -95,8 +95,10 @@ public final class MemberGroup implements LossQuorum {
             }
             lost = new MemberEntry.Lost(peer, ledger.generation(peer), self, ledger.generation(self));
         }
-        if (!view.heardLately(peer)) {
-            propose(lost); // heard again: the cut healed before the group decided; the rejoin handshake takes it back
+        if (!view.heardLately(peer) || view.isReplaced(peer)) {
+            // Heard again: the cut healed before the group decided, and the rejoin handshake takes it back;
+            // unless what is heard is a new process of that member (restarted on its data): the old one is gone.
+            propose(lost);
         }
         return false;
     }

@@ -116,6 +116,16 @@ public final class MemberView {
     private final Map<Integer, Long> incarnations = new ConcurrentHashMap<>();
     /** Members heard with another incarnation than the first: restarted with a fresh store, out for good. */
     private final Set<Integer> restarted = ConcurrentHashMap.newKeySet();
+    /**
+     * Members heard with a new incarnation that restarted on its data, whose old process's loss the
+     * commit layer has not acted on yet: until it has, they are not taken back (docs/durability.md,
+     * "A member restarted alone", step 2).
+     */
+    private final Set<Integer> replacing = ConcurrentHashMap.newKeySet();
+    /** Members whose loss the commit layer acted on and that are not re-admitted since. */
+    private final Set<Integer> actedLost = ConcurrentHashMap.newKeySet();
+    /** Whether this process restarted on the data of an earlier one of this node: said in every ping and HELLO. */
+    private volatile boolean restored;
     /** Members that told this node its incarnation is out (it is the restarted one). */
     private final Set<Integer> excludedBy = ConcurrentHashMap.newKeySet();
     /** When each member now counted lost was counted lost. */
@@ -189,6 +199,8 @@ public final class MemberView {
 
     /** The commit layer acts on {@code peer}'s loss (its owner wires this to the commit messenger). */
     public void actedOn(int peer) {
+        actedLost.add(peer);
+        replacing.remove(peer);
         for (IntConsumer listener : actedListeners) {
             listener.accept(peer);
         }
@@ -209,6 +221,31 @@ public final class MemberView {
     /** Whether this node counts {@code member} lost. */
     public boolean isLost(int member) {
         return lost.contains(member);
+    }
+
+    /**
+     * Whether {@code member} restarted on its data (a new incarnation) and its old process's loss is
+     * not acted on yet: the membership group is asked to count it lost although it is heard.
+     */
+    public boolean isReplaced(int member) {
+        return replacing.contains(member);
+    }
+
+    /**
+     * This process restarted on the data of an earlier process of this node (docs/durability.md,
+     * "A member restarted alone", step 1): it says so in every ping and HELLO, and counts every
+     * other member lost, without proposing their losses, until the rejoin handshake re-admits each
+     * (their fences then refuse every transaction they began before, which may have reached the old
+     * process). Call before the heartbeat starts.
+     */
+    public void restartedOnData() {
+        restored = true;
+        long now = time.nanos();
+        for (int other : others) {
+            lostAt.put(other, now);
+            lost.add(other);
+        }
+        LOG.warn("node {}: restarted on its data; members {} are taken back through the rejoin handshake", self, others);
     }
 
     /** Whether {@code member}'s cluster description differs from this node's (its operations are refused). */
@@ -269,7 +306,7 @@ public final class MemberView {
      * may be taken back.
      */
     public Agent heartbeat() {
-        byte[] ping = MemberMessage.encode(new MemberMessage.Ping(incarnation));
+        byte[] ping = MemberMessage.encode(new MemberMessage.Ping(incarnation, restored));
         return new Agent() {
             @Override
             public long doWork(long nowNanos) {
@@ -330,17 +367,17 @@ public final class MemberView {
 
     /** Handles membership message {@code message} of {@code from}, arrived at {@code nowNanos}. */
     public void onMessage(int from, MemberMessage message, long nowNanos) {
-        if (message instanceof MemberMessage.Ping) {
-            pinged(from, message.incarnation());
+        if (message instanceof MemberMessage.Ping m) {
+            pinged(from, m.incarnation(), m.restored());
         } else if (message instanceof MemberMessage.Handshake m) {
             work.execute(() -> rejoin(from, m, nowNanos)); // the settled check may wait
         } else if (message instanceof MemberMessage.Excluded m) {
             excluded(from, m.yours());
         } else if (message instanceof MemberMessage.Hello m) {
-            pinged(from, m.incarnation());
+            pinged(from, m.incarnation(), m.restored());
             hello(from, m.description());
         } else if (message instanceof MemberMessage.HelloAck m) {
-            pinged(from, m.incarnation());
+            pinged(from, m.incarnation(), m.restored());
             verdicts.put(from, m.verdict());
         }
     }
@@ -359,7 +396,7 @@ public final class MemberView {
      * @throws IllegalStateException naming the member and both descriptions if one differs
      */
     public void join(long timeoutMillis, String keys) {
-        byte[] hello = MemberMessage.encode(new MemberMessage.Hello(incarnation, description));
+        byte[] hello = MemberMessage.encode(new MemberMessage.Hello(incarnation, description, restored));
         Map<Integer, CompletableFuture<Void>> sent = new TreeMap<>();
         for (int other : others) {
             try {
@@ -390,7 +427,7 @@ public final class MemberView {
             foreign.add(from);
             LOG.error("node={} refuses node {}: its cluster description differs ({})", self, from, verdict);
         }
-        send(from, MemberMessage.encode(new MemberMessage.HelloAck(incarnation, verdict)));
+        send(from, MemberMessage.encode(new MemberMessage.HelloAck(incarnation, verdict, restored)));
     }
 
     // ------------------------------------------------------------------ losing and rejoining
@@ -426,11 +463,16 @@ public final class MemberView {
         }
     }
 
-    /** Notes the incarnation a ping or HELLO of {@code from} carried; another than the first means it restarted. */
-    private void pinged(int from, long theirs) {
+    /**
+     * Notes the incarnation a ping or HELLO of {@code from} carried; another than the one known means
+     * it restarted: on its data ({@code restoredThere}), a loss it comes back from; else out for good.
+     */
+    private void pinged(int from, long theirs, boolean restoredThere) {
         Long first = incarnations.putIfAbsent(from, theirs);
-        if (first != null && first != theirs) {
-            if (restarted.add(from)) {
+        if (first != null && first != theirs && !restarted.contains(from)) {
+            if (restoredThere) {
+                replaced(from, first, theirs);
+            } else if (restarted.add(from)) {
                 LOG.warn("node {}: member {} restarted (incarnation {} after {}): its store is new, so it stays out;"
                         + " restart the cluster to take it back", self, from, Long.toHexString(theirs), Long.toHexString(first));
                 countLost(from);
@@ -445,6 +487,26 @@ public final class MemberView {
         }
     }
 
+    /**
+     * {@code from} restarted on its data as {@code theirs} (docs/durability.md, "A member restarted
+     * alone", step 2): its old process is gone, so it is counted lost (the commit layer acts on that
+     * through the group as on any loss), nothing owed to it is dropped, and the new process is
+     * taken back through the handshake once that loss is acted on and this node is settled with it.
+     */
+    private void replaced(int from, long known, long theirs) {
+        synchronized (replacing) { // two pings of the new process at once: one loss
+            if (!incarnations.replace(from, known, theirs)) {
+                return;
+            }
+            if (!actedLost.contains(from)) {
+                replacing.add(from); // before the report: the commit layer may act on it at once
+            }
+        }
+        LOG.warn("node {}: member {} restarted on its data (incarnation {} after {}): counted lost until it rejoins", self,
+                from, Long.toHexString(theirs), Long.toHexString(known));
+        peerLost(from, "restarted on its data: its earlier process is gone");
+    }
+
     /** REJOIN to each member counted lost, heard again lately with its known incarnation, with which this node is settled. */
     private void askToRejoin() {
         Commitments c = commitments;
@@ -454,7 +516,7 @@ public final class MemberView {
             Long at = lastHeard.get(other);
             Long since = lostAt.get(other);
             if (theirs == null || at == null || now - at >= leaseNanos || (since != null && at - since <= 0)
-                    || restarted.contains(other) || excludedBy.contains(other)) {
+                    || restarted.contains(other) || excludedBy.contains(other) || replacing.contains(other)) {
                 // not heard since it was counted lost (or not lately), or another process: nothing to ask
                 continue;
             }
@@ -478,6 +540,9 @@ public final class MemberView {
         long theirs = m.incarnation();
         if (m.yours() != incarnation || restarted.contains(from) || !Long.valueOf(theirs).equals(incarnations.get(from))) {
             return; // not between these two processes: a restarted member, or a message for this node's predecessor
+        }
+        if (replacing.contains(from)) {
+            return; // its old process's loss is not acted on yet: it asks again
         }
         // Both clocks follow one master before either side re-admits the other: the fence each sends
         // is then taken on the timescale they share (docs/cluster-transactions.md, "Time").
@@ -506,6 +571,7 @@ public final class MemberView {
             if (rc != null) {
                 rc.readmitted(peer, theirFence); // before it leaves the lost set: its operations meet a lifted clock
             }
+            actedLost.remove(peer);
             lost.remove(peer); // under the lock a loss report takes: still there since the check above
             Long since = lostAt.remove(peer);
             long millis = since == null ? 0 : TimeUnit.NANOSECONDS.toMillis(time.nanos() - since);

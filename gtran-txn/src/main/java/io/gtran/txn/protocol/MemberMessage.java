@@ -3,7 +3,8 @@ package io.gtran.txn.protocol;
 /**
  * The membership messages (docs/cluster-transactions.md, "Members" and "Rejoining after a
  * partition heals"), on a node's mailbox ({@link NodeMailbox}), and their one encoding: a type
- * byte ({@link Family#MEMBER}'s), the sender's incarnation, then the fields of the type.
+ * byte ({@link Family#MEMBER}'s), the sender's incarnation, then the fields of the type (an
+ * {@link Announce}'s restored flag last).
  */
 public sealed interface MemberMessage {
     int PING = 16;
@@ -24,8 +25,20 @@ public sealed interface MemberMessage {
     /** The type byte. */
     int type();
 
+    /**
+     * What announces the sender's incarnation: with {@code restored} when the sender restarted on the
+     * data of an earlier process of its node (docs/durability.md, "A member restarted alone").
+     */
+    sealed interface Announce extends MemberMessage {
+        boolean restored();
+    }
+
     /** A heartbeat, five per lease. */
-    record Ping(long incarnation) implements MemberMessage {
+    record Ping(long incarnation, boolean restored) implements Announce {
+        public Ping(long incarnation) {
+            this(incarnation, false);
+        }
+
         @Override
         public int type() {
             return PING;
@@ -33,7 +46,11 @@ public sealed interface MemberMessage {
     }
 
     /** At start: the sender's cluster description, for the receiver to compare with its own. */
-    record Hello(long incarnation, String description) implements MemberMessage {
+    record Hello(long incarnation, String description, boolean restored) implements Announce {
+        public Hello(long incarnation, String description) {
+            this(incarnation, description, false);
+        }
+
         @Override
         public int type() {
             return HELLO;
@@ -41,7 +58,11 @@ public sealed interface MemberMessage {
     }
 
     /** The answer to HELLO: "" when the descriptions agree, else how they differ. */
-    record HelloAck(long incarnation, String verdict) implements MemberMessage {
+    record HelloAck(long incarnation, String verdict, boolean restored) implements Announce {
+        public HelloAck(long incarnation, String verdict) {
+            this(incarnation, verdict, false);
+        }
+
         @Override
         public int type() {
             return HELLO_ACK;
@@ -93,6 +114,9 @@ public sealed interface MemberMessage {
             w.putString(m.description());
         } else if (message instanceof HelloAck m) {
             w.putString(m.verdict());
+        }
+        if (message instanceof Announce m) {
+            w.putByte(m.restored() ? 1 : 0);
         } else if (message instanceof Handshake m) {
             w.putLong(m.yours()).putLong(m.fence()).putInt(m.master()).putLong(m.epoch());
         } else if (message instanceof Excluded m) {
@@ -127,9 +151,9 @@ public sealed interface MemberMessage {
     static MemberMessage decode(int type, long incarnation, Wire.Reader in) {
         try {
             return switch (type) {
-                case PING -> new Ping(incarnation);
-                case HELLO -> new Hello(incarnation, in.getString());
-                case HELLO_ACK -> new HelloAck(incarnation, in.getString());
+                case PING -> new Ping(incarnation, restored(in));
+                case HELLO -> new Hello(incarnation, in.getString(), restored(in));
+                case HELLO_ACK -> new HelloAck(incarnation, in.getString(), restored(in));
                 case REJOIN -> new Rejoin(incarnation, in.getLong(), in.getLong(), in.getInt(), in.getLong());
                 case REJOIN_ACK -> new RejoinAck(incarnation, in.getLong(), in.getLong(), in.getInt(), in.getLong());
                 case EXCLUDED -> new Excluded(incarnation, in.getLong());
@@ -138,5 +162,13 @@ public sealed interface MemberMessage {
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("not a membership message: " + e, e);
         }
+    }
+
+    private static boolean restored(Wire.Reader in) {
+        int flag = in.getByte();
+        if (flag != 0 && flag != 1) {
+            throw new IllegalArgumentException("restored flag " + flag);
+        }
+        return flag == 1;
     }
 }

@@ -92,6 +92,52 @@ class MemberViewTest {
         assertEquals(MemberMessage.EXCLUDED, sent.get(sent.size() - 1)[1]);
     }
 
+    /**
+     * A member restarted on its data (docs/durability.md, "A member restarted alone"): counted lost,
+     * not excluded; its REJOIN waits until the commit layer acted on the old process's loss, then
+     * re-admits the new process.
+     */
+    @Test
+    void aMemberRestartedOnItsDataIsCountedLostThenTakenBackOnceItsLossIsActedOn() {
+        MemberView view = view(0, List.of(1, 2));
+        view.attach(settled());
+        view.onMessage(1, new MemberMessage.Ping(111), time.nanos);
+        view.onMessage(1, new MemberMessage.Ping(222, true), time.nanos); // a new process, on the old one's data
+        assertTrue(view.isLost(1), "the old process is gone");
+        assertTrue(view.isReplaced(1), "the group is asked to count it lost although it is heard");
+        assertTrue(sent.stream().noneMatch(m -> m[1] == MemberMessage.EXCLUDED), "not kept out");
+        view.onMessage(1, new MemberMessage.Rejoin(222, view.incarnation(), 50, -1, 0), time.nanos);
+        work.remove(0).run();
+        assertTrue(view.isLost(1), "not taken back before the old process's loss is acted on");
+        view.actedOn(1);
+        assertFalse(view.isReplaced(1));
+        view.onMessage(1, new MemberMessage.Rejoin(222, view.incarnation(), 50, -1, 0), time.nanos);
+        work.remove(0).run();
+        assertFalse(view.isLost(1), "the new process is taken back");
+        assertEquals(MemberMessage.REJOIN_ACK, sent.get(sent.size() - 1)[1]);
+    }
+
+    /** A process restarted on its data counts every other member lost until the handshake, and says so in its pings. */
+    @Test
+    void aProcessRestartedOnItsDataTakesTheOthersBackThroughTheHandshake() {
+        MemberView view = view(0, List.of(1, 2));
+        view.attach(settled());
+        view.restartedOnData();
+        assertTrue(view.isLost(1) && view.isLost(2));
+        view.heartbeat().doWork(time.nanos);
+        assertTrue(((MemberMessage.Ping) MemberMessage.decode(payloads.get(0))).restored());
+        view.onMessage(1, new MemberMessage.Ping(111), time.nanos + 1); // its first incarnation: no restart of node 1
+        view.heard(1, time.nanos + 1);
+        view.onMessage(1, new MemberMessage.RejoinAck(111, view.incarnation(), 70, -1, 0), time.nanos + 1);
+        work.removeIf(task -> {
+            task.run();
+            return true;
+        });
+        assertFalse(view.isLost(1), "taken back by the handshake");
+        assertTrue(view.fenced(1, 70) != null, "node 1's transactions begun before it start no part here");
+        assertTrue(view.isLost(2), "not heard yet");
+    }
+
     @Test
     void aRejoinReadmitsTheMemberAndFencesItsOlderTransactions() {
         MemberView view = view(0, List.of(1, 2));

@@ -16,6 +16,9 @@ class MemberAndClockMessagesTest {
                 new MemberMessage.Ping(7),
                 new MemberMessage.Hello(7, "members=[0, 1, 2] gtran.txn.lease-ms=500"),
                 new MemberMessage.HelloAck(7, ""),
+                new MemberMessage.Ping(7, true),
+                new MemberMessage.Hello(7, "members=[0, 1]", true),
+                new MemberMessage.HelloAck(7, "differs", true),
                 new MemberMessage.Rejoin(7, 8, 1_000L << 10, 1, 3),
                 new MemberMessage.RejoinAck(7, 8, 2_000L << 10, -1, 0),
                 new MemberMessage.Excluded(7, 9));
