@@ -519,8 +519,10 @@ public final class GtranGraph implements Graph {
     /**
      * Waits until every other member serves operations: after a restart of the whole cluster each
      * restores its data and settles what it left in doubt first (docs/durability.md, "Nodes of a
-     * cluster"), refusing operations meanwhile, and members still starting are unreachable. Asks
-     * each for a vertex (one round trip), again every 200 ms, saying every 10 s whom it waits for.
+     * cluster"), refusing operations meanwhile, and members still starting are unreachable; a
+     * member restarted alone also waits until the handshake took each other member back (durability.md,
+     * "A member restarted alone"). Asks each for a vertex (one round trip), again every 200 ms,
+     * saying every 10 s whom it waits for.
      *
      * @throws IllegalStateException naming the members if they do not serve within 10 minutes
      */
@@ -535,6 +537,10 @@ public final class GtranGraph implements Graph {
                 io.gtran.txn.Transaction probe = engine.begin(Isolation.SNAPSHOT);
                 try {
                     probe.exists(ElementKind.VERTEX, ElementIds.vertexId(member, 0, 1));
+                    if (!engine.membersInContact().contains(member)) {
+                        // restarted alone on its data, this node takes each member back through the handshake
+                        throw new IllegalStateException("not taken back through the rejoin handshake yet");
+                    }
                     break;
                 } catch (RuntimeException notYet) {
                     long now = System.nanoTime();
