@@ -483,7 +483,8 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             }
             messenger.open(txnId); // from here, the coordinator's loss aborts the part
             if (!messenger.acceptsOperations(txnId)) {
-                throw new Chains.Refusal(TxnWords.toString(txnId) + " has finished at node " + node);
+                throw new Chains.Refusal(TxnWords.toString(txnId) + " has finished at node " + node + " ("
+                        + messenger.whyNoOperations(txnId) + ")");
             }
             long watermark = engine.lastWatermark();
             if (beginTime < watermark) {
@@ -496,7 +497,8 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                 if (context.lastSeq == 0 && context.forwards.isEmpty()) {
                     contexts.remove(txnId, context);
                 }
-                throw new Chains.Refusal(TxnWords.toString(txnId) + " has finished at node " + node);
+                throw new Chains.Refusal(TxnWords.toString(txnId) + " has finished at node " + node + " ("
+                        + messenger.whyNoOperations(txnId) + ")");
             }
         }
         return context;

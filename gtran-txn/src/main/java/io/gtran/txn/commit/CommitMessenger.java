@@ -333,6 +333,15 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         return part == null ? !forgotten(txn) : part.record.acceptsOperations();
     }
 
+    /** Why operations of {@code txn} no longer run here, for a refusal's message (see {@link #acceptsOperations}). */
+    public String whyNoOperations(long txn) {
+        Part part = parts.get(txn);
+        if (part != null) {
+            return "its part here: " + part.record;
+        }
+        return "no part here, and sequence " + sequences.highestSeen(txn) + " of its slot seen here: decided and forgotten";
+    }
+
     /** Whether {@code txn} has no part here and is not new here: it was decided and forgotten, or passed this node by. */
     private boolean forgotten(long txn) {
         return !parts.containsKey(txn) && sequences.seenSince(txn);

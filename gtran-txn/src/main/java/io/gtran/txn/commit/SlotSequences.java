@@ -33,6 +33,12 @@ final class SlotSequences {
         return seen != null && seen >= TxnWords.sequence(txn);
     }
 
+    /** The highest sequence seen here in {@code txn}'s slot, or -1. */
+    long highestSeen(long txn) {
+        Long seen = highest.get(slotOf(txn));
+        return seen == null ? -1 : seen;
+    }
+
     /** Whether a later transaction of {@code txn}'s slot has been seen here. */
     boolean laterSeen(long txn) {
         Long seen = highest.get(slotOf(txn));
