@@ -42,8 +42,14 @@ final class FaultSchedule {
         };
     }
 
-    /** One step: at {@code atMillis} after the load starts, run {@code args}; {@code killed} the node it kills. */
-    record Step(long atMillis, List<String> args, int killed, boolean heal) {
+    /**
+     * One step: at {@code atMillis} after the load starts, run {@code args}; {@code killed} the node it
+     * kills, {@code revived} the node it brings back (-1: none).
+     */
+    record Step(long atMillis, List<String> args, int killed, boolean heal, int revived) {
+        Step(long atMillis, List<String> args, int killed, boolean heal) {
+            this(atMillis, args, killed, heal, -1);
+        }
     }
 
     private final String name;
@@ -74,7 +80,7 @@ final class FaultSchedule {
         List<Step> steps = new ArrayList<>();
         switch (name) {
             case "none" -> { }
-            case "kill" -> steps.add(new Step(inject, List.of("kill", "2"), 2, false));
+            case "kill", "restart" -> steps.add(new Step(inject, List.of("kill", "2"), 2, false));
             case "pause" -> steps.add(new Step(inject, List.of("pause", "1"), -1, false));
             case "partition" -> steps.add(new Step(inject, List.of("partition", "0", "1,2"), -1, false));
             case "isolate" -> steps.add(new Step(inject, List.of("isolate", "1"), -1, false));
@@ -91,7 +97,10 @@ final class FaultSchedule {
             }
             default -> throw new IllegalArgumentException("--schedule has no timeline " + name);
         }
-        if (!name.equals("none")) {
+        if (name.equals("restart")) {
+            // node 2 started again on its data (a cluster started with --data): back, with every write it acknowledged
+            steps.add(new Step(heal, List.of("restart", "2"), -1, true, 2));
+        } else if (!name.equals("none")) {
             steps.add(new Step(heal, List.of("heal"), -1, true));
         }
         return new FaultSchedule(name, List.copyOf(steps), heal);
@@ -111,6 +120,11 @@ final class FaultSchedule {
             sleepUntil(startNanos + TimeUnit.MILLISECONDS.toNanos(step.atMillis()));
             if (step.killed() >= 0) {
                 killed.add(step.killed()); // from now on the workload reads around it
+            }
+            if (step.revived() >= 0) {
+                // Its keys count again from its restart on: the survivors' accounts no longer settle (its votes in
+                // doubt are decided as it comes back), every read is of all accounts, and it must commit after the heal.
+                killed.remove(step.revived());
             }
             if (!step.heal() && injectedAtNanos == Long.MAX_VALUE) {
                 injectedAtNanos = System.nanoTime();

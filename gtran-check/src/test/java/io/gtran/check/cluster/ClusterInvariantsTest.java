@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -73,5 +75,20 @@ class ClusterInvariantsTest {
         assertEquals(List.of("clock-jump", "1", "-2000"), steps.get(1).args());
         assertEquals(List.of(List.of("kill", "2"), List.of("heal")),
                 FaultSchedule.of("kill", 30).steps().stream().map(FaultSchedule.Step::args).toList());
+    }
+
+    /** The restart schedule kills node 2, then starts it again on its data; its keys count again from the restart on. */
+    @Test
+    void theRestartScheduleKillsNodeTwoThenStartsItAgainAndCountsItsKeys() throws Exception {
+        FaultSchedule schedule = FaultSchedule.of("restart", 3);
+        assertEquals(List.of(List.of("kill", "2"), List.of("restart", "2")),
+                schedule.steps().stream().map(FaultSchedule.Step::args).toList());
+        List<Set<Integer>> killedWhileRunning = new ArrayList<>();
+        schedule.run(System.nanoTime(), args -> {
+            killedWhileRunning.add(schedule.killed());
+            return 0;
+        }, new PrintStream(OutputStream.nullOutputStream()));
+        assertEquals(List.of(Set.of(2), Set.of()), killedWhileRunning, "node 2's keys are read around until its restart begins");
+        assertTrue(schedule.healed());
     }
 }
