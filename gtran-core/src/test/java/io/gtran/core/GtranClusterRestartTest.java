@@ -92,7 +92,7 @@ class GtranClusterRestartTest {
             oslo.addEdge("has", ann);
             graph.tx().commit();
             for (int i = 0; i < 30; i++) { // one transaction each: with snapshots, several are taken meanwhile
-                Vertex v = graph.addVertex(T.label, "item", "n", i);
+                Vertex v = graph.addVertex(T.label, "item", T.id, "item-" + i, "n", i); // user ids: spread over the members
                 v.addEdge("near", g.V(i % 2 == 0 ? "ann" : "bob").next());
                 graph.tx().commit();
                 if (snapshotRecords > 0) {
