@@ -67,6 +67,7 @@ final class StoreCut {
             elements(txn, ElementKind.VERTEX);
             elements(txn, ElementKind.EDGE);
             userIdClaims();
+            sequenceCeiling();
             owedDecisions();
             txn.commit();
             return cut;
@@ -135,19 +136,25 @@ final class StoreCut {
     }
 
     /**
+     * A member's transaction sequence ceiling: the ceiling records before the mark may be purged
+     * behind this snapshot, and a restart must start above it (docs/durability.md, C5').
+     */
+    private void sequenceCeiling() throws IOException {
+        long ceiling = engine.statusTable().sequenceCeiling();
+        if (ceiling != Long.MAX_VALUE) {
+            sink.record(new RedoRecord.SequenceCeiling(ceiling).encode());
+        }
+    }
+
+    /**
      * The decisions of transactions this node coordinated that not every participant has
      * acknowledged: their Decision records may be purged behind this snapshot, and a participant
-     * that restarts in doubt needs them (docs/durability.md, "Nodes of a cluster", C3). First the
-     * transaction sequence ceiling.
+     * that restarts in doubt needs them (docs/durability.md, "Nodes of a cluster", C3).
      */
     private void owedDecisions() throws IOException {
         ClusterParts cluster = engine.clusterParts();
         if (cluster == null) {
             return;
-        }
-        long ceiling = engine.statusTable().sequenceCeiling();
-        if (ceiling != Long.MAX_VALUE) { // the ceiling records before the mark may be purged (C5')
-            sink.record(new RedoRecord.SequenceCeiling(ceiling).encode());
         }
         for (CommitMessenger.Undelivered owed : cluster.messenger().undelivered()) {
             sink.record(new RedoRecord.Pending(owed.txn(), owed.commitTime(), owed.participants(),

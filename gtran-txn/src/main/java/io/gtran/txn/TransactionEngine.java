@@ -403,12 +403,6 @@ public final class TransactionEngine implements AutoCloseable {
         if (clusterParts != null && opened.log().logs()) {
             CommitLog log = opened.log();
             statusTable.keepSequencesBelowCeilings(log::sequenceCeiling); // C5': no id of this process reused after a restart
-        }
-        if (clusterParts != null) {
-            clusterParts.restored();
-        }
-        if (clusterParts != null && opened.log().logs()) {
-            CommitLog log = opened.log();
             clusterParts.messenger().useDecisionLog(new CommitMessenger.DecisionLog() {
                 @Override
                 public CompletableFuture<Void> decided(long txn, Outcome outcome,
@@ -421,6 +415,9 @@ public final class TransactionEngine implements AutoCloseable {
                     log.released(txn);
                 }
             });
+        }
+        if (clusterParts != null) {
+            clusterParts.restored(); // its decisions go to the log before it takes other members' messages
         }
         if (opened.log().logs() && opened.snapshotRecords() > 0) {
             snapshots = new SnapshotScheduler(this, opened.snapshotRecords());

@@ -106,7 +106,7 @@ public record Durability(Path directory, String mode, long snapshotRecords) {
             LOG.warn("node {}: {}=none: nothing is logged; {} is neither read nor written", store.nodeId(), DURABILITY, directory);
         }
         if (!logs()) {
-            return new Opened(NoCommitLog.INSTANCE, List.of(), 0, Map.of(), Set.of(), 0, false);
+            return new Opened(NoCommitLog.INSTANCE, List.of(), 0, Map.of(), Set.of(), 0);
         }
         long started = System.nanoTime();
         StoreImage image = new StoreImage(store);
@@ -134,17 +134,16 @@ public record Durability(Path directory, String mode, long snapshotRecords) {
                 image.records(), image.skipped(), (System.nanoTime() - started) / 1_000_000, (replayed - started) / 1_000_000,
                 directory, mode);
         return new Opened(commits, image.indexes(), snapshotRecords, image.claims(), image.reserved(),
-                image.votes().highestSequence(), image.records() > 0);
+                image.votes().highestSequence());
     }
 
     /**
      * The log commits go to from now on, the property indexes the replayed log says exist (for the
      * graph to fill), how many records start a snapshot (0: none by itself), the claims and
-     * reservations of user-supplied edge ids, the highest transaction sequence the log names
-     * (for the status table: docs/durability.md, C5), and whether the directory held records of an
-     * earlier process of this node ({@code resumed}: this process restarted on its data).
+     * reservations of user-supplied edge ids, and the highest transaction sequence the log names
+     * (for the status table: docs/durability.md, C5 and C5').
      */
     public record Opened(CommitLog log, List<RedoRecord.IndexDefinition> indexes, long snapshotRecords, Map<Object, Long> claims,
-            Set<Long> reservations, long highestSequence, boolean resumed) {
+            Set<Long> reservations, long highestSequence) {
     }
 }

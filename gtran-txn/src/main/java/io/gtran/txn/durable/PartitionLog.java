@@ -249,7 +249,7 @@ public final class PartitionLog implements AutoCloseable {
         PartitionStateMachine stateMachine = new PartitionStateMachine(directory, identity, replay);
         RaftServer server = null;
         try {
-            refuseIfLockedElsewhere(directory, ratis.resolve(GROUP_ID.getUuid().toString()).resolve(RATIS_LOCK_FILE));
+            refuseIfLockedElsewhere(directory, lockFileOf(directory));
             SegmentTails before = SegmentTails.scan(ratis, ENTRY_LIMIT);
             server = RaftServer.newBuilder()
                     .setServerId(PEER_ID)
@@ -293,20 +293,44 @@ public final class PartitionLog implements AutoCloseable {
      * Ratis, slowly.) This JVM's own logs are kept apart by {@link #OPEN}, before this.
      */
     private static void refuseIfLockedElsewhere(Path directory, Path lockFile) {
-        if (!Files.exists(lockFile)) {
+        StorageLock state;
+        try {
+            state = probe(lockFile);
+        } catch (IOException e) {
+            LOG.debug("partition log {}: cannot test the lock {} ({}); Ratis will", directory, lockFile, e.toString());
             return;
+        }
+        if (state == StorageLock.HELD_ELSEWHERE) {
+            throw inUse(directory, "another process has it (it holds Ratis' storage lock " + lockFile + ")", null);
+        }
+        if (state == StorageLock.HELD_HERE) {
+            throw inUse(directory, "a partition log open in this process has it", null);
+        }
+    }
+
+    /** Who holds Ratis' storage lock: nobody (or no lock file yet), this JVM, or another process. */
+    private enum StorageLock { FREE, HELD_HERE, HELD_ELSEWHERE }
+
+    /** Takes and releases the lock at once to tell who holds it. */
+    private static StorageLock probe(Path lockFile) throws IOException {
+        if (!Files.exists(lockFile)) {
+            return StorageLock.FREE;
         }
         try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
             FileLock lock = channel.tryLock();
             if (lock == null) {
-                throw inUse(directory, "another process has it (it holds Ratis' storage lock " + lockFile + ")", null);
+                return StorageLock.HELD_ELSEWHERE;
             }
             lock.release();
+            return StorageLock.FREE;
         } catch (OverlappingFileLockException e) {
-            throw inUse(directory, "a partition log open in this process has it", e);
-        } catch (IOException e) {
-            LOG.debug("partition log {}: cannot test the lock {} ({}); Ratis will", directory, lockFile, e.toString());
+            return StorageLock.HELD_HERE;
         }
+    }
+
+    /** The file Ratis locks in the log's group storage under {@code directory}. */
+    private static Path lockFileOf(Path directory) {
+        return directory.resolve(RATIS_DIR).resolve(GROUP_ID.getUuid().toString()).resolve(RATIS_LOCK_FILE);
     }
 
     /**
@@ -315,19 +339,15 @@ public final class PartitionLog implements AutoCloseable {
      * then releases the lock a moment after the close returns. The interrupt is kept for the caller.
      */
     private static void awaitStorageUnlocked(Path directory) {
-        Path lockFile = directory.resolve(RATIS_DIR).resolve(GROUP_ID.getUuid().toString()).resolve(RATIS_LOCK_FILE);
+        Path lockFile = lockFileOf(directory);
         boolean interrupted = Thread.interrupted(); // an interrupted thread cannot open the lock file
         try {
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(UNLOCK_WAIT_MILLIS);
-            while (Files.exists(lockFile)) {
-                try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
-                    FileLock lock = channel.tryLock();
-                    if (lock != null) {
-                        lock.release();
+            while (true) {
+                try {
+                    if (probe(lockFile) == StorageLock.FREE) {
                         return;
                     }
-                } catch (OverlappingFileLockException stillHeld) {
-                    // held by this JVM's closing division
                 } catch (IOException e) {
                     return; // nothing to wait for that this can see
                 }
