@@ -344,7 +344,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
 
     /** Whether {@code txn} has no part here and is not new here: it was decided and forgotten, or passed this node by. */
     private boolean forgotten(long txn) {
-        return !parts.containsKey(txn) && sequences.seenSince(txn);
+        return sequences.seenSince(txn) && !parts.containsKey(txn); // in this order: see part()
     }
 
     private void sendValidates(long txn, Round round) {
@@ -636,11 +636,16 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         }
     }
 
+    /**
+     * {@code txn}'s part, made if there is none. Its sequence is noted seen only once the part is in
+     * {@link #parts}, and {@link #forgotten} reads the sequences before the parts: a message of the
+     * same transaction on another thread never finds it seen without its part (it took the first
+     * transaction of a fresh node for "decided and forgotten" while its part was being made).
+     */
     private Part part(long txn) {
-        return parts.computeIfAbsent(txn, t -> {
-            sequences.saw(t);
-            return new Part(node);
-        });
+        Part part = parts.computeIfAbsent(txn, t -> new Part(node));
+        sequences.saw(txn);
+        return part;
     }
 
     /**
