@@ -279,6 +279,9 @@ class DurableCommitCrashPointsTest {
             for (int i = 0; i < 3; i++) {
                 nodes[i] = opening.get(i).get(60, TimeUnit.SECONDS);
             }
+            for (GtranNode node : nodes) {
+                node.awaitMembers(30_000); // each restarted on its data takes the others back through the handshake
+            }
             return nodes;
         } finally {
             threads.shutdown();
