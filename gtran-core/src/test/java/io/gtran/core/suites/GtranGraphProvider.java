@@ -2,6 +2,7 @@ package io.gtran.core.suites;
 
 import io.gtran.core.GtranGraph;
 import io.gtran.storage.StoreConfig;
+import java.io.File;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -10,6 +11,7 @@ import org.apache.commons.configuration2.Configuration;
 import org.apache.tinkerpop.gremlin.AbstractGraphProvider;
 import org.apache.tinkerpop.gremlin.LoadGraphWith;
 import org.apache.tinkerpop.gremlin.structure.Graph;
+import org.apache.tinkerpop.gremlin.structure.io.gryo.GryoResourceAccess;
 import org.apache.tinkerpop.gremlin.structure.util.star.StarGraphTest;
 import org.apache.tinkerpop.gremlin.structure.util.detached.DetachedGraphTest;
 
@@ -128,7 +130,8 @@ public class GtranGraphProvider extends AbstractGraphProvider {
 
     @Override
     protected void readIntoGraph(Graph graph, String path) throws IOException {
-        super.readIntoGraph(graph, path);
+        String name = path.substring(path.lastIndexOf(File.separator) + 1);
+        graph.traversal().io(TestDataFiles.of(graph.getClass(), GryoResourceAccess.class, name)).read().iterate();
         graph.tx().commit();
     }
 

@@ -10,7 +10,6 @@ import java.util.Map;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.commons.configuration2.Configuration;
 import org.apache.tinkerpop.gremlin.LoadGraphWith;
-import org.apache.tinkerpop.gremlin.TestHelper;
 import org.apache.tinkerpop.gremlin.features.World;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.structure.Graph;
@@ -119,16 +118,15 @@ public class GtranWorld implements World {
     }
 
     private static String resourceFile(Class<?> access, String name) throws Exception {
-        return TestHelper.generateTempFileFromResource(GtranWorld.class, access, name, "", false).getAbsolutePath()
-                .replace('\\', '/');
+        return TestDataFiles.of(GtranWorld.class, access, name);
     }
 
     private GtranGraph load(LoadGraphWith.GraphData data) {
         GtranGraph graph = open(configuration(data));
         try {
             String location = data.location();
-            String file = TestHelper.generateTempFileFromResource(GtranWorld.class, GryoResourceAccess.class,
-                    location.substring(location.lastIndexOf(File.separator) + 1), "", false).getAbsolutePath();
+            String file = TestDataFiles.of(GtranWorld.class, GryoResourceAccess.class,
+                    location.substring(location.lastIndexOf(File.separator) + 1));
             graph.traversal().io(file).read().iterate();
             graph.tx().commit();
             TestServices.register(graph);
