@@ -130,8 +130,6 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     /** Losses reported while this node had no majority, by epoch: acted on once it has one again. */
     private final Map<Integer, Integer> unacted = new ConcurrentHashMap<>();
     private final long forgetNanos;
-    /** The highest transaction sequence seen per slot of each coordinator: what this node may have forgotten. */
-    private final SlotSequences sequences = new SlotSequences();
     /** Transactions this node coordinates. */
     private final Map<Long, Round> rounds = new ConcurrentHashMap<>();
     /**
@@ -140,8 +138,8 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      * not, so it learns the decision when messages flow again (docs: rejoining).
      */
     private final Map<Long, Round> owed = new ConcurrentHashMap<>();
-    /** This node's part of other nodes' transactions. */
-    private final Map<Long, Part> parts = new ConcurrentHashMap<>();
+    /** This node's parts of other nodes' transactions, and what it forgot of them. */
+    private final PartTable<Part> parts;
 
     /** A coordinated transaction: its round, its answer, and who has acknowledged the decision. */
     private static final class Round {
@@ -236,6 +234,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         this.forgetNanos = TimeUnit.MILLISECONDS.toNanos(forgetMillis);
         this.mailbox = mailbox;
         this.node = mailbox.node();
+        this.parts = new PartTable<>(() -> new Part(node));
         this.quorum = quorum;
         this.lossDelayMillis = lossDelayMillis;
         this.participant = participant;
@@ -319,8 +318,8 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      * is lost before VALIDATE arrives, the part is aborted here ({@link Participant#apply}).
      */
     public void open(long txn) {
-        if (!forgotten(txn)) {
-            part(txn);
+        if (!parts.forgotten(txn)) {
+            parts.part(txn);
         }
     }
 
@@ -330,7 +329,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      */
     public boolean acceptsOperations(long txn) {
         Part part = parts.get(txn);
-        return part == null ? !forgotten(txn) : part.record.acceptsOperations();
+        return part == null ? !parts.forgotten(txn) : part.record.acceptsOperations();
     }
 
     /** Why operations of {@code txn} no longer run here, for a refusal's message (see {@link #acceptsOperations}). */
@@ -339,12 +338,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         if (part != null) {
             return "its part here: " + part.record;
         }
-        return "no part here, and sequence " + sequences.highestSeen(txn) + " of its slot seen here: decided and forgotten";
-    }
-
-    /** Whether {@code txn} has no part here and is not new here: it was decided and forgotten, or passed this node by. */
-    private boolean forgotten(long txn) {
-        return sequences.seenSince(txn) && !parts.containsKey(txn); // in this order: see part()
+        return "no part here, and sequence " + parts.highestSeen(txn) + " of its slot seen here: decided and forgotten";
     }
 
     private void sendValidates(long txn, Round round) {
@@ -363,7 +357,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      * a recovery starts now: RECOVER to every other participant, the outcome from their reports.
      */
     public void restoreInDoubt(long txn, long commitTime, int[] participants) {
-        Part part = part(txn);
+        Part part = parts.part(txn);
         part.commitTime = commitTime;
         boolean own = TxnWords.node(txn) == node;
         int[] all = participants;
@@ -541,11 +535,11 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     private void handle(int from, CommitMessage message) {
         long txn = message.txn();
         if (message instanceof CommitMessage.Validate m) {
-            if (forgotten(txn)) {
+            if (parts.forgotten(txn)) {
                 LOG.debug("node={} ignored VALIDATE of txn {} from node {}: its round is over", node, txn, from);
                 return;
             }
-            Part part = part(txn);
+            Part part = parts.part(txn);
             part.commitTime = m.commitTime();
             execute(() -> {
                 Vote vote = part.record.validate(m.participants(), () -> participant.validate(txn, m.commitTime(), m.participants()));
@@ -558,18 +552,18 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                 decided(txn, round);
             }
         } else if (message instanceof CommitMessage.Recover m) {
-            Outcome restored = parts.containsKey(txn) ? null : restoredDecisions.get(txn);
+            Outcome restored = parts.holds(txn) ? null : restoredDecisions.get(txn);
             if (restored != null) {
                 send(from, new CommitMessage.Report(txn, Vote.YES, restored));
                 return;
             }
-            if (forgotten(txn) || !parts.containsKey(txn) && m.commitTime() != 0 && m.commitTime() <= restoredThrough) {
+            if (parts.forgotten(txn) || !parts.holds(txn) && m.commitTime() != 0 && m.commitTime() <= restoredThrough) {
                 // The second: this node restarted from a snapshot taken after that commit time, whose log
                 // before it is gone; it may have voted YES and applied a decision (docs/durability.md).
                 send(from, new CommitMessage.Forgotten(txn)); // never a fresh NO: it may have voted YES and committed
                 return;
             }
-            Part part = part(txn);
+            Part part = parts.part(txn);
             // Off the receiver: the record is locked while this node validates the transaction,
             // which may wait for other transactions' DECIDEs, which this thread must go on receiving.
             execute(() -> {
@@ -593,14 +587,14 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         } else if (message instanceof CommitMessage.Decide m) {
             Outcome outcome = m.outcome();
             long commitTime = m.commitTime();
-            if (!parts.containsKey(txn) && (outcome == Outcome.COMMIT || forgotten(txn))) {
+            if (!parts.holds(txn) && (outcome == Outcome.COMMIT || parts.forgotten(txn))) {
                 // COMMIT needs this node's YES, so its part was decided, applied and forgotten; and a
                 // forgotten part was applied when it was decided: the acknowledgement was lost (a
                 // decision owed to a node that was cut off, sent again). Nothing is applied twice.
                 send(from, new CommitMessage.Ack(txn));
                 return;
             }
-            Part part = part(txn);
+            Part part = parts.part(txn);
             // Off the receiver, as RECOVER: an ABORT decided on another participant's NO may come
             // while this node is still validating, holding the record's lock.
             execute(() -> {
@@ -634,18 +628,6 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                 part.acked.add(from);
             }
         }
-    }
-
-    /**
-     * {@code txn}'s part, made if there is none. Its sequence is noted seen only once the part is in
-     * {@link #parts}, and {@link #forgotten} reads the sequences before the parts: a message of the
-     * same transaction on another thread never finds it seen without its part (it took the first
-     * transaction of a fresh node for "decided and forgotten" while its part was being made).
-     */
-    private Part part(long txn) {
-        Part part = parts.computeIfAbsent(txn, t -> new Part(node));
-        sequences.saw(txn);
-        return part;
     }
 
     /**
@@ -777,7 +759,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             }
         }
         boolean settled = true;
-        for (Map.Entry<Long, Part> e : parts.entrySet()) {
+        for (Map.Entry<Long, Part> e : parts.entries()) {
             long txn = e.getKey();
             Part part = e.getValue();
             if (part.record.decision() != null) {
@@ -836,7 +818,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      */
     @Override
     public void forget(int peer) {
-        sequences.restarted(peer);
+        parts.restarted(peer);
         synchronized (lossLock) {
             gone.add(peer);
             peerLost(peer, true); // out for good: the clock moves on if it was the master
@@ -1027,7 +1009,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         parts.forEach((txn, part) -> {
             if (part.decidedNanos != 0 && part.done
                     && (part.recovery == null || allAcked(part.acked, part.record.participants()))
-                    && (sequences.laterSeen(txn)
+                    && (parts.laterSeen(txn)
                             || (gone.contains(TxnWords.node(txn)) && now - part.decidedNanos > forgetNanos))) {
                 // Its coordinator reused the slot, so its round is over: no participant it counts live
                 // is in doubt. A late message finds no part and is answered as forgotten (SlotSequences).
