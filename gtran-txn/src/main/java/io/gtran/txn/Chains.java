@@ -195,7 +195,16 @@ final class Chains {
     }
 
     /** Why a run failed: what a node answered (a conflict, a failure or a refusal), or an exception thrown here. */
-    private record Failure(int node, OpsMessage.Answer why, RuntimeException thrown) {
+    record Failure(int node, OpsMessage.Answer why, RuntimeException thrown) {
+        /**
+         * What a run that failed with this keeps when {@code next} comes: this, unless this is a
+         * refusal and {@code next} a conflict a stage threw here. That conflict aborted the
+         * transaction as it was thrown, sending ABORT to every member, so a member's refusal that
+         * came meanwhile ("has finished") is its echo: the client is told the conflict.
+         */
+        Failure then(Failure next) {
+            return why instanceof OpsMessage.Refused && next.thrown() instanceof TransactionConflictException ? next : this;
+        }
     }
 
     /**
@@ -375,16 +384,16 @@ final class Chains {
                 runHere(run.txn, chain, stage, bag, piece, cluster::remoteOwner);
             } catch (RuntimeException e) {
                 thrown = e;
+                // Recorded before the lock is let go: the client's thread takes it (finish) before it reads the failure.
+                report(run, node, null, carried, new Bag(), new long[0]);
+                synchronized (run) {
+                    Failure here = new Failure(node, null, e);
+                    run.failure = run.failure == null ? here : run.failure.then(here);
+                    run.notifyAll();
+                }
             }
         }
         if (thrown != null) {
-            report(run, node, null, carried, new Bag(), new long[0]);
-            synchronized (run) {
-                if (run.failure == null) {
-                    run.failure = new Failure(node, null, thrown);
-                }
-                run.notifyAll();
-            }
             return;
         }
         Transaction txn = run.txn;
