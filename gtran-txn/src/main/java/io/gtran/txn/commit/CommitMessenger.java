@@ -29,6 +29,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -745,11 +746,18 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      * after a partition heals"): no round it coordinates waits for {@code peer}'s vote or
      * acknowledgement (decisions owed to it included), no part of a transaction {@code peer}
      * coordinates is undecided here, and no recovery waits for {@code peer}'s report. Parts of
-     * {@code peer}'s transactions that never received VALIDATE are fenced and aborted here on the
-     * way (the coordinator cannot commit without this vote); parts that voted wait for its DECIDE.
+     * {@code peer}'s transactions that never received VALIDATE count as settled: the re-admission
+     * fences and aborts them ({@link #readmit}; the coordinator cannot commit without this vote).
+     * Parts that voted wait for its DECIDE. Changes nothing: a member re-admitted meanwhile may
+     * have begun those transactions since.
      */
     @Override
     public boolean settledWith(int peer) {
+        return settled(peer, false);
+    }
+
+    /** {@link #settledWith}, fencing and aborting {@code peer}'s unvalidated parts if {@code fence}. */
+    private boolean settled(int peer, boolean fence) {
         for (Map<Long, Round> map : List.of(rounds, owed)) {
             for (Round round : map.values()) {
                 if (contains(round.round.participants(), peer)
@@ -765,7 +773,11 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             if (part.record.decision() != null) {
                 continue;
             }
-            if (TxnWords.node(txn) == peer) {
+            if (TxnWords.node(txn) == peer && !fence) {
+                if (part.record.participants() != null) {
+                    settled = false; // VALIDATE or RECOVER came: it votes, or voted
+                }
+            } else if (TxnWords.node(txn) == peer) {
                 Outcome abandoned = part.record.abandonIfUnvalidated();
                 if (abandoned != null) {
                     LOG.info("node={} aborts its unvalidated part of txn {} of node {}, which it counted lost", node, txn, peer);
@@ -782,18 +794,21 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     }
 
     /**
-     * Re-admits {@code peer} if this node is {@link #settledWith settled} with it and the fabric
-     * has not reported it lost since {@code heardAtNanos} (when its rejoin message arrived),
-     * atomically with respect to acting on a loss and to loss reports: {@code peer} leaves the lost
-     * set, a loss reported before and not yet acted on is dropped, and {@code admitted} runs, all
-     * before any loss is acted on again.
+     * Re-admits {@code peer} if the caller still counts it lost ({@code counted}, read under the
+     * lock of every re-admission: a repeated rejoin message finds the member re-admitted before
+     * anything of its new transactions is fenced), this node is {@link #settledWith settled} with
+     * it (its unvalidated parts fenced and aborted now), and the fabric has not reported it lost
+     * since {@code heardAtNanos} (when its rejoin message arrived), atomically with respect to
+     * acting on a loss and to loss reports: {@code peer} leaves the lost set, a loss reported before
+     * and not yet acted on is dropped, and {@code admitted} runs, all before any loss is acted on
+     * again.
      *
      * @return whether {@code peer} was re-admitted
      */
     @Override
-    public boolean readmit(int peer, long heardAtNanos, Runnable admitted) {
+    public boolean readmit(int peer, long heardAtNanos, BooleanSupplier counted, Runnable admitted) {
         synchronized (lossLock) {
-            if (gone.contains(peer) || !settledWith(peer)) {
+            if (gone.contains(peer) || !counted.getAsBoolean() || !settled(peer, true)) {
                 return false;
             }
             synchronized (reportLock) {

@@ -20,6 +20,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -56,11 +57,18 @@ public final class MemberView {
         /** Acts on {@code peer}'s loss once a majority allows (its rounds and parts are settled without it). */
         void lossReported(int peer);
 
-        /** Whether nothing this node holds waits for {@code peer} any more. */
+        /**
+         * Whether nothing this node holds waits for {@code peer} any more, or will once the
+         * re-admission fences what {@code peer} began and never asked this node to validate. Changes nothing.
+         */
         boolean settledWith(int peer);
 
-        /** Re-admits {@code peer} if settled with it and not reported lost since {@code heardAtNanos}, running {@code admitted}. */
-        boolean readmit(int peer, long heardAtNanos, Runnable admitted);
+        /**
+         * Re-admits {@code peer} if {@code counted} (this view still counts it lost, read under the
+         * lock every re-admission takes), settled with it, and not reported lost since
+         * {@code heardAtNanos}, running {@code admitted}.
+         */
+        boolean readmit(int peer, long heardAtNanos, BooleanSupplier counted, Runnable admitted);
 
         /** {@code peer} restarted with a fresh store: nothing is owed to its old incarnation. */
         void forget(int peer);
@@ -562,10 +570,12 @@ public final class MemberView {
 
     private boolean readmit(int peer, long theirFence, long heardAt) {
         Commitments c = commitments;
-        return c != null && c.readmit(peer, heardAt, () -> {
+        // A repeated REJOIN or REJOIN_ACK handled concurrently finds it re-admitted already, before the
+        // re-admission fences anything: the member's new transactions are left alone.
+        return c != null && c.readmit(peer, heardAt, () -> lost.contains(peer), () -> {
             fences.merge(peer, theirFence, Math::max); // before it leaves the lost set: no old operation slips in
             if (!lost.contains(peer)) {
-                return; // a repeated REJOIN handled concurrently: re-admitted already
+                return; // checked under the same lock just before (counted): kept as a guard
             }
             RejoinClock rc = clock;
             if (rc != null) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gtran.check.fabric.FaultPlan;
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.InJvmCluster;
+import io.gtran.txn.common.TxnWords;
 import io.gtran.txn.protocol.Outcome;
 import io.gtran.txn.protocol.TestMailboxes;
 import io.gtran.txn.protocol.Vote;
@@ -55,6 +56,38 @@ class CommitMessengerLossTest {
 
     @Test
     void aLossReportedAfterTheRejoinMessageArrivedIsNotUndoneByTheReadmission() throws Exception {
+        afterACutOfNodeOneHealed((m, plan) -> {
+            long rejoinHeard = System.nanoTime();
+            Thread.sleep(5); // real time: the next report's clock reading comes after rejoinHeard
+            plan.partition(Set.of(0), Set.of(1)); // reported again after its rejoin message arrived
+            Thread.sleep(200); // real time: the report reaches the listeners on the fabric's thread
+            assertFalse(m.readmit(1, rejoinHeard, () -> true, () -> { }), "a rejoin heard before the latest loss report re-admits nothing");
+            assertTrue(m.countsLost(1));
+            assertTrue(m.readmit(1, System.nanoTime(), () -> true, () -> { }), "a rejoin heard after it does");
+            assertFalse(m.countsLost(1));
+        });
+    }
+
+    @Test
+    void aRepeatedRejoinAfterTheReadmissionLeavesTheMembersNewTransactionsAlone() throws Exception {
+        afterACutOfNodeOneHealed((m, plan) -> {
+            assertTrue(m.readmit(1, System.nanoTime(), () -> true, () -> { }), "node 1 re-admitted");
+            long fresh = TxnWords.txnId(1, 0, 1); // node 1's first transaction after it, not validated yet
+            m.open(fresh);
+            assertTrue(m.settledWith(1), "an unvalidated part of node 1's is fenced at a re-admission, so it counts as settled");
+            assertTrue(m.acceptsOperations(fresh), "asking whether this node is settled fences nothing");
+            assertFalse(m.readmit(1, System.nanoTime(), () -> false, () -> { }),
+                    "a repeated rejoin message of a member the view no longer counts lost re-admits nothing");
+            assertTrue(m.acceptsOperations(fresh), "and fences nothing of its new transactions");
+        });
+    }
+
+    private interface AfterHeal {
+        void run(CommitMessenger m, FaultPlan plan) throws Exception;
+    }
+
+    /** Node 0's messenger of three nodes, once it counts node 1 lost after a cut between them and the cut healed. */
+    private static void afterACutOfNodeOneHealed(AfterHeal body) throws Exception {
         try (InJvmCluster cluster = new InJvmCluster(); FaultPlan plan = new FaultPlan(1)) {
             Fabric f0 = plan.wrap(cluster.join(0));
             plan.wrap(cluster.join(1));
@@ -63,14 +96,7 @@ class CommitMessengerLossTest {
                 plan.partition(Set.of(0), Set.of(1));
                 await(() -> m.countsLost(1), "node 1 counted lost");
                 plan.heal();
-                long rejoinHeard = System.nanoTime();
-                Thread.sleep(5); // real time: the next report's clock reading comes after rejoinHeard
-                plan.partition(Set.of(0), Set.of(1)); // reported again after its rejoin message arrived
-                Thread.sleep(200); // real time: the report reaches the listeners on the fabric's thread
-                assertFalse(m.readmit(1, rejoinHeard, () -> { }), "a rejoin heard before the latest loss report re-admits nothing");
-                assertTrue(m.countsLost(1));
-                assertTrue(m.readmit(1, System.nanoTime(), () -> { }), "a rejoin heard after it does");
-                assertFalse(m.countsLost(1));
+                body.run(m, plan);
             }
         }
     }

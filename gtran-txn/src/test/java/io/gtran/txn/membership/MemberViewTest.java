@@ -228,7 +228,10 @@ class MemberViewTest {
             }
 
             @Override
-            public boolean readmit(int peer, long heardAtNanos, Runnable admitted) {
+            public boolean readmit(int peer, long heardAtNanos, java.util.function.BooleanSupplier counted, Runnable admitted) {
+                if (!counted.getAsBoolean()) {
+                    return false;
+                }
                 admitted.run();
                 return true;
             }
