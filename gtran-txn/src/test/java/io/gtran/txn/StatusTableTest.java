@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.rdma.Batch;
 import io.gtran.rdma.Fabric;
@@ -71,6 +72,9 @@ class StatusTableTest {
     @Test
     void anEntryReusedWhileItIsReadIsGone() {
         long txnId = owner.allocate(0);
+        for (int other = 1; other < 4; other++) {
+            owner.allocate(0); // the other entries in use: the next transaction takes this one
+        }
         reader.read(txnId);
         // between the batch's first read (the id, still this transaction's) and the status word,
         // the owner finishes the transaction and gives the entry to a new one
@@ -83,6 +87,34 @@ class StatusTableTest {
         assertEquals(StatusTable.GONE, reader.read(txnId), "the status read was the new transaction's");
         assertEquals(TxnWords.slot(txnId), TxnWords.slot(next[0]), "the same entry, reused");
         assertEquals(StatusTableDescriptor.statusWord(TxnStatus.EXECUTING, 0), reader.read(next[0]));
+    }
+
+    @Test
+    void transactionsTakeTheEntriesInTurnSoEverySlotsSequenceGrowsAlike() {
+        List<Integer> slots = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            long txnId = owner.allocate(0);
+            slots.add(TxnWords.slot(txnId));
+            owner.move(txnId, TxnStatus.EXECUTING, 0, TxnStatus.ABORTED, 0);
+            owner.release(txnId);
+        }
+        assertEquals(List.of(0, 1, 2, 3, 0, 1, 2, 3), slots);
+    }
+
+    @Test
+    void aSlotWhoseSequencesAreUsedUpIsRetiredAndNoIdIsGivenTwice() {
+        owner.startSequencesAbove(TxnWords.SEQUENCE_MASK - 2);
+        List<Long> sequences = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            long txnId = owner.allocate(0);
+            sequences.add(TxnWords.sequence(txnId));
+            owner.release(txnId);
+        }
+        long last = TxnWords.SEQUENCE_MASK;
+        assertEquals(List.of(last - 1, last - 1, last - 1, last - 1, last, last, last, last), sequences);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> owner.allocate(0));
+        assertTrue(e.getMessage().contains("used up its transaction ids"), e.getMessage());
+        assertEquals(0, owner.inUse());
     }
 
     @Test

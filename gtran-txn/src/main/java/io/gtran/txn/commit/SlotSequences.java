@@ -12,8 +12,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * one that never reached it while a later one did): never a new one to vote on. At most one entry
  * per slot of each coordinator. Thread-safe.
  *
- * <p>Sequences are 32 bits wide and wrap after four billion transactions in one slot; a restarted
- * coordinator starts them again, so its entries are dropped ({@link #restarted}).
+ * <p>Sequences are 32 bits wide and never wrap (a coordinator retires a slot whose sequences are
+ * used up: {@code StatusTable}); a coordinator restarted without its data starts them again, so its
+ * entries are dropped ({@link #restarted}).
  */
 final class SlotSequences {
     private final Map<Long, Long> highest = new ConcurrentHashMap<>();

@@ -35,9 +35,18 @@ public final class StatusTable {
     /** How far the ceiling moves each time a slot's sequence reaches it (docs/durability.md, C5'). */
     public static final long CEILING_STEP = 1L << 16;
 
+    /** Per slot, the last sequence handed out. Guarded by this. */
     private final long[] sequences;
+    /**
+     * The free slots as a ring, the longest free first: transactions take the slots in turn, so
+     * every slot's sequence grows alike (one slot would take nearly all of them if the last freed
+     * went first) and a slot's 2^32 sequences last {@code slots} times as long. Guarded by this.
+     */
     private final int[] freeSlots;
+    private int freeHead;
     private int freeCount;
+    /** Slots whose sequences are used up: never handed out again. Guarded by this. */
+    private int retired;
     /** Where a raised sequence ceiling goes (forced to disk when it returns); null: no ceiling. Guarded by this. */
     private LongConsumer ceilings;
     /** Every sequence handed out is below it. Guarded by this. */
@@ -52,7 +61,7 @@ public final class StatusTable {
         this.freeSlots = new int[slots];
         for (int slot = 0; slot < slots; slot++) {
             local.writeLong(StatusTableDescriptor.offset(slot) + BEGIN_TIME_OFFSET, StatusTableDescriptor.INACTIVE);
-            freeSlots[slot] = slots - 1 - slot;
+            freeSlots[slot] = slot;
         }
         freeCount = slots;
         peers[node] = local;
@@ -97,26 +106,26 @@ public final class StatusTable {
      * until the real one is published), where {@code floor} is below every begin time the clock
      * can still hand out ({@code Clock.current()}). Returns the transaction's id.
      *
-     * @throws IllegalStateException if every entry is in use
+     * @throws IllegalStateException if every entry is in use, or every slot has used up its sequences
      */
     public long allocate(long floor) {
         long announcing = StatusTableDescriptor.announcing(floor);
         int slot;
         long sequence;
         synchronized (this) {
-            if (freeCount == 0) {
-                throw new IllegalStateException("too many concurrent transactions on node " + node + ": all "
-                        + slots + " status-table entries are in use (gtran.txn.status-slots); finish some first");
-            }
-            slot = freeSlots[freeCount - 1];
+            slot = takeSlotWithSequencesLeft();
             long next = sequences[slot] + 1;
             if (next >= ceiling) {
-                ceilings.accept(next + CEILING_STEP); // throws if it cannot be logged: nothing is taken then
+                try {
+                    ceilings.accept(next + CEILING_STEP); // throws if it cannot be logged: nothing is taken then
+                } catch (RuntimeException e) {
+                    putBack(slot);
+                    throw e;
+                }
                 ceiling = next + CEILING_STEP;
             }
-            freeCount--;
             sequences[slot] = next;
-            sequence = next & TxnWords.SEQUENCE_MASK;
+            sequence = next;
         }
         long txnId = TxnWords.txnId(node, slot, sequence);
         long base = StatusTableDescriptor.offset(slot);
@@ -153,8 +162,37 @@ public final class StatusTable {
         local.writeLong(base + TXN_ID_OFFSET, 0L);
         local.writeLong(base + BEGIN_TIME_OFFSET, StatusTableDescriptor.INACTIVE);
         synchronized (this) {
-            freeSlots[freeCount++] = slot;
+            putBack(slot);
         }
+    }
+
+    /**
+     * Takes the longest-free slot whose next sequence fits in a transaction id; a slot whose
+     * sequences are used up is retired (its next id would repeat one it gave: others would take
+     * the new transaction for one decided and forgotten, and ids are never reused).
+     */
+    private int takeSlotWithSequencesLeft() {
+        while (freeCount > 0) {
+            int slot = freeSlots[freeHead];
+            freeHead = (freeHead + 1) % slots;
+            freeCount--;
+            if (sequences[slot] < TxnWords.SEQUENCE_MASK) {
+                return slot;
+            }
+            retired++;
+        }
+        if (retired == slots) {
+            throw new IllegalStateException("node " + node + " has used up its transaction ids: each of its " + slots
+                    + " status-table slots handed out all 2^32 sequences (docs/durability.md); its store cannot take new"
+                    + " transactions");
+        }
+        throw new IllegalStateException("too many concurrent transactions on node " + node + ": all "
+                + (slots - retired) + " status-table entries are in use (gtran.txn.status-slots); finish some first");
+    }
+
+    private void putBack(int slot) {
+        freeSlots[(freeHead + freeCount) % slots] = slot;
+        freeCount++;
     }
 
     /**
@@ -258,7 +296,7 @@ public final class StatusTable {
     }
 
     public synchronized int inUse() {
-        return slots - freeCount;
+        return slots - retired - freeCount;
     }
 
     private int ownSlot(long txnId) {
