@@ -509,10 +509,6 @@ public final class GtranGraph implements Graph {
         return out ? store.edgeOutVertex(edgeId) : store.edgeInVertex(edgeId);
     }
 
-    /**
-     * On a graph restored from its log (docs/durability.md): counted vertex-property ids go on above
-     * the highest one this node's restored vertices hold, so none is issued twice.
-     */
     /** How long a restarted member's graph waits at open for the other members to serve. */
     private static final long MEMBERS_WAIT_MILLIS = 600_000;
 
@@ -522,7 +518,8 @@ public final class GtranGraph implements Graph {
      * cluster"), refusing operations meanwhile, and members still starting are unreachable; a
      * member restarted alone also waits until the handshake took each other member back (durability.md,
      * "A member restarted alone"). Asks each for a vertex (one round trip), again every 200 ms,
-     * saying every 10 s whom it waits for.
+     * saying every 10 s whom it waits for; a clock that does not serve yet (the members starting
+     * together agree on its master first) is waited for the same way.
      *
      * @throws IllegalStateException naming the members if they do not serve within 10 minutes
      */
@@ -534,8 +531,10 @@ public final class GtranGraph implements Graph {
                 continue;
             }
             while (true) {
-                io.gtran.txn.Transaction probe = engine.begin(Isolation.SNAPSHOT);
+                io.gtran.txn.Transaction probe = null;
                 try {
+                    // the clock too may not serve yet: the members restarting with this one elect its master
+                    probe = engine.begin(Isolation.SNAPSHOT);
                     probe.exists(ElementKind.VERTEX, ElementIds.vertexId(member, 0, 1));
                     if (!engine.membersInContact().contains(member)) {
                         // restarted alone on its data, this node takes each member back through the handshake
@@ -555,7 +554,7 @@ public final class GtranGraph implements Graph {
                     }
                     sleepQuietly(200);
                 } finally {
-                    if (probe.isActive()) {
+                    if (probe != null && probe.isActive()) {
                         probe.rollback();
                     }
                 }
@@ -572,6 +571,10 @@ public final class GtranGraph implements Graph {
         }
     }
 
+    /**
+     * On a graph restored from its log (docs/durability.md): counted vertex-property ids go on above
+     * the highest one this node's restored vertices hold, so none is issued twice.
+     */
     private void seedVertexPropertyCounter() {
         if (store.vertices().count() == 0) {
             return;
