@@ -45,13 +45,13 @@ final class BankLoad implements ClusterWorkload {
 
     @Override
     public RemoteNodes.Attempt<?> runOne(int thread, int index, Random random, Set<Integer> killed) {
-        if (random.nextInt(4) == 0) {
-            Set<Integer> accounts = new TreeSet<>();
-            for (int k = 0; k < keys; k++) {
-                if (!killed.contains(owners[k])) {
-                    accounts.add(k);
-                }
+        Set<Integer> accounts = new TreeSet<>();
+        for (int k = 0; k < keys; k++) {
+            if (!killed.contains(owners[k])) {
+                accounts.add(k);
             }
+        }
+        if (random.nextInt(4) == 0 && !accounts.isEmpty()) { // every node killed: a transfer, which fails
             return readAll(thread, index, accounts, Long.MAX_VALUE);
         }
         int from = random.nextInt(keys);

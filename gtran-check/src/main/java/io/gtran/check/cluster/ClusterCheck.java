@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>Connect to every node; create the keys through node 0 in one transaction; each key's owner
  *       is the node field of its vertex id ({@code ElementIds.node}).
  *   <li>For {@code --seconds} S: T workers, worker i on node i % N, moving to the next node when
- *       theirs fails and back home at heal; the schedule injects at S/3 and heals after the fault's
+ *       theirs fails (waiting 100 ms each time every node failed in turn, as under a crash of all)
+ *       and back home at heal; the schedule injects at S/3 and heals after the fault's
  *       time. The load goes on for S/3 after the heal command has returned, past S if the command
  *       was slow, and until every live node has committed after the heal (at most 120 s past S), so
  *       that served_after_heal says whether each serves again, not whether it was quick.
@@ -55,7 +56,9 @@ public final class ClusterCheck {
             err.println(ClusterOptions.USAGE);
             return 2;
         }
-        FaultSchedule schedule = FaultSchedule.of(o.schedule(), o.seconds(), o.faultMillis());
+        Set<Integer> ids = new TreeSet<>();
+        hosts.forEach(h -> ids.add(h.id()));
+        FaultSchedule schedule = FaultSchedule.of(o.schedule(), o.seconds(), o.faultMillis(), ids);
         FaultSchedule.Command faults = command != null ? command : FaultSchedule.process(o.clusterCmd(), out);
         out.printf("CLUSTER_CHECK_PROGRESS phase=start workload=%s schedule=%s seed=%d nodes=%d threads=%d keys=%d seconds=%d"
                 + " isolation=%s hosts=%s%n", o.workload(), o.schedule(), o.seed(), hosts.size(), o.threads(), o.keys(),
@@ -116,6 +119,17 @@ public final class ClusterCheck {
                 kinds.isEmpty() ? "none" : String.join(",", kinds), report.lost().size(), report.unavailableKeys(),
                 report.lockWaitMaxMillis(), served, pass ? "pass" : "fail");
         return pass ? 0 : 1;
+    }
+
+    /** How long a worker that found every node down waits before it tries them again. */
+    static final long DOWN_BACKOFF_MILLIS = 100;
+
+    private static void sleepQuietly(long millis) {
+        try {
+            TimeUnit.MILLISECONDS.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The timed load: workers and the fault schedule, with per-phase progress. */
@@ -184,6 +198,7 @@ public final class ClusterCheck {
             int home = thread % nodes.size();
             int index = home;
             int epoch = schedule.healEpoch();
+            int downInARow = 0;
             while (!end.passed()) {
                 if (schedule.healEpoch() != epoch) {
                     epoch = schedule.healEpoch();
@@ -203,6 +218,11 @@ public final class ClusterCheck {
                 }
                 if (a.nodeDown()) {
                     index = (index + 1) % nodes.size(); // its node failed: on to the next
+                    if (++downInARow % nodes.size() == 0) {
+                        sleepQuietly(DOWN_BACKOFF_MILLIS); // every node down (a crash): as a client would, wait a little
+                    }
+                } else {
+                    downInARow = 0;
                 }
             }
             return null;

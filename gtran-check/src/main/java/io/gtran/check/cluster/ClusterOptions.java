@@ -8,11 +8,11 @@ record ClusterOptions(Path hosts, String workload, String graphSource, int secon
         String schedule, long faultMillis, List<String> clusterCmd, String isolationLabel, long lockBoundMillis, long callTimeoutMillis,
         boolean help) {
     static final List<String> WORKLOADS = List.of("list-append", "bank");
-    static final List<String> SCHEDULES = List.of("none", "kill", "restart", "pause", "partition", "isolate", "master", "link", "oneway", "delay-loss",
+    static final List<String> SCHEDULES = List.of("none", "kill", "restart", "crash", "pause", "partition", "isolate", "master", "link", "oneway", "delay-loss",
             "clock-jump");
     static final String USAGE = "usage: bin/gtran check cluster --hosts FILE [--workload list-append|bank] [--graph-source g]"
             + " [--seconds S] [--threads T] [--keys K] [--seed S]"
-            + " [--schedule none|kill|restart|pause|partition|isolate|master|link|oneway|delay-loss|clock-jump] [--fault-ms MS] [--cluster-cmd \"CMD\"]"
+            + " [--schedule none|kill|restart|crash|pause|partition|isolate|master|link|oneway|delay-loss|clock-jump] [--fault-ms MS] [--cluster-cmd \"CMD\"]"
             + " [--isolation-label SR|SI] [--lock-bound-ms MS] [--call-timeout-ms MS]\n"
             + "  defaults: --workload list-append --graph-source g --seconds 30 --threads 6 --keys 24 --seed (time)"
             + " --schedule none --fault-ms S*1000/3 --lock-bound-ms 10000 --call-timeout-ms 15000; --cluster-cmd is required unless --schedule none";

@@ -21,14 +21,17 @@ final class FaultSchedule {
         int run(List<String> args) throws IOException, InterruptedException;
     }
 
-    /** The cluster script as a process: {@code CMD args...}, its output passed through, bounded to a minute. */
+    /**
+     * The cluster script as a process: {@code CMD args...}, its output passed through, bounded to
+     * three minutes (what the script gives nodes to start).
+     */
     static Command process(List<String> cmd, PrintStream out) {
         return args -> {
             List<String> command = new ArrayList<>(cmd);
             command.addAll(args);
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             byte[] output;
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            if (!p.waitFor(180, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 out.println("CLUSTER_CHECK_PROGRESS fault command timed out: " + String.join(" ", command));
                 return -1;
@@ -43,14 +46,22 @@ final class FaultSchedule {
     }
 
     /**
-     * One step: at {@code atMillis} after the load starts, run {@code args}; {@code killed} the node it
-     * kills, {@code revived} the node it brings back (-1: none).
+     * One step: at {@code atMillis} after the load starts, run {@code args}; {@code killed} the nodes it
+     * kills, {@code revived} the nodes it brings back.
      */
-    record Step(long atMillis, List<String> args, int killed, boolean heal, int revived) {
-        Step(long atMillis, List<String> args, int killed, boolean heal) {
-            this(atMillis, args, killed, heal, -1);
+    record Step(long atMillis, List<String> args, Set<Integer> killed, boolean heal, Set<Integer> revived) {
+        Step(long atMillis, List<String> args, Set<Integer> killed, boolean heal) {
+            this(atMillis, args, killed, heal, Set.of());
+        }
+
+        /** A fault that kills no node. */
+        Step(long atMillis, List<String> args) {
+            this(atMillis, args, Set.of(), false);
         }
     }
+
+    /** The node ids of the three-node clusters the harness runs: what {@link #of(String, int)} schedules for. */
+    static final Set<Integer> THREE_NODES = Set.of(0, 1, 2);
 
     private final String name;
     private final List<Step> steps;
@@ -67,41 +78,49 @@ final class FaultSchedule {
         this.healMillis = healMillis;
     }
 
-    /** The timeline of schedule {@code name} over {@code seconds} of load, the fault lasting S/3. */
+    /** The timeline of schedule {@code name} over {@code seconds} of load on three nodes, the fault lasting S/3. */
     static FaultSchedule of(String name, int seconds) {
-        return of(name, seconds, seconds * 1000L / 3);
+        return of(name, seconds, seconds * 1000L / 3, THREE_NODES);
     }
 
-    /** The timeline of schedule {@code name} over {@code seconds} of load, the fault lasting {@code faultMillis}. */
-    static FaultSchedule of(String name, int seconds, long faultMillis) {
+    /**
+     * The timeline of schedule {@code name} over {@code seconds} of load on the cluster of {@code nodes}
+     * (node ids), the fault lasting {@code faultMillis}.
+     */
+    static FaultSchedule of(String name, int seconds, long faultMillis, Set<Integer> nodes) {
         long total = seconds * 1000L;
         long inject = total / 3;
         long heal = inject + faultMillis;
         List<Step> steps = new ArrayList<>();
         switch (name) {
             case "none" -> { }
-            case "kill", "restart" -> steps.add(new Step(inject, List.of("kill", "2"), 2, false));
-            case "pause" -> steps.add(new Step(inject, List.of("pause", "1"), -1, false));
-            case "partition" -> steps.add(new Step(inject, List.of("partition", "0", "1,2"), -1, false));
-            case "isolate" -> steps.add(new Step(inject, List.of("isolate", "1"), -1, false));
+            case "kill", "restart" -> steps.add(new Step(inject, List.of("kill", "2"), Set.of(2), false));
+            // every node SIGKILLed at once, as a power cut does
+            case "crash" -> steps.add(new Step(inject, List.of("kill", "all"), Set.copyOf(nodes), false));
+            case "pause" -> steps.add(new Step(inject, List.of("pause", "1")));
+            case "partition" -> steps.add(new Step(inject, List.of("partition", "0", "1,2")));
+            case "isolate" -> steps.add(new Step(inject, List.of("isolate", "1")));
             // node 0 is the clock master: cut off, the others move the master on (the group decides its loss)
-            case "master" -> steps.add(new Step(inject, List.of("isolate", "0"), -1, false));
+            case "master" -> steps.add(new Step(inject, List.of("isolate", "0")));
             // the one link 0-1: both ends still hear node 2, a majority each
-            case "link" -> steps.add(new Step(inject, List.of("partition", "0", "1"), -1, false));
+            case "link" -> steps.add(new Step(inject, List.of("partition", "0", "1")));
             // node 1's messages do not reach node 0; node 0's reach node 1
-            case "oneway" -> steps.add(new Step(inject, List.of("cut", "1", "0"), -1, false));
-            case "delay-loss" -> steps.add(new Step(inject, List.of("degrade", "5-30", "0.05"), -1, false));
+            case "oneway" -> steps.add(new Step(inject, List.of("cut", "1", "0")));
+            case "delay-loss" -> steps.add(new Step(inject, List.of("degrade", "5-30", "0.05")));
             case "clock-jump" -> {
-                steps.add(new Step(inject, List.of("clock-jump", "1", "2000"), -1, false));
-                steps.add(new Step(inject + faultMillis / 2, List.of("clock-jump", "1", "-2000"), -1, false));
+                steps.add(new Step(inject, List.of("clock-jump", "1", "2000")));
+                steps.add(new Step(inject + faultMillis / 2, List.of("clock-jump", "1", "-2000")));
             }
             default -> throw new IllegalArgumentException("--schedule has no timeline " + name);
         }
         if (name.equals("restart")) {
             // node 2 started again on its data (a cluster started with --data): back, with every write it acknowledged
-            steps.add(new Step(heal, List.of("restart", "2"), -1, true, 2));
+            steps.add(new Step(heal, List.of("restart", "2"), Set.of(), true, Set.of(2)));
+        } else if (name.equals("crash")) {
+            // every node started again on its data: every write any of them acknowledged is there
+            steps.add(new Step(heal, List.of("restart", "all"), Set.of(), true, Set.copyOf(nodes)));
         } else if (!name.equals("none")) {
-            steps.add(new Step(heal, List.of("heal"), -1, true));
+            steps.add(new Step(heal, List.of("heal"), Set.of(), true));
         }
         return new FaultSchedule(name, List.copyOf(steps), heal);
     }
@@ -118,14 +137,10 @@ final class FaultSchedule {
         boolean healed = false;
         for (Step step : steps) {
             sleepUntil(startNanos + TimeUnit.MILLISECONDS.toNanos(step.atMillis()));
-            if (step.killed() >= 0) {
-                killed.add(step.killed()); // from now on the workload reads around it
-            }
-            if (step.revived() >= 0) {
-                // Its keys count again from its restart on: the survivors' accounts no longer settle (its votes in
-                // doubt are decided as it comes back), every read is of all accounts, and it must commit after the heal.
-                killed.remove(step.revived());
-            }
+            killed.addAll(step.killed()); // from now on the workload reads around them
+            // Their keys count again from the restart on: the survivors' accounts no longer settle (the votes in
+            // doubt are decided as they come back), every read is of all accounts, and each must commit after the heal.
+            killed.removeAll(step.revived());
             if (!step.heal() && injectedAtNanos == Long.MAX_VALUE) {
                 injectedAtNanos = System.nanoTime();
             }

@@ -83,12 +83,28 @@ class ClusterInvariantsTest {
         FaultSchedule schedule = FaultSchedule.of("restart", 3);
         assertEquals(List.of(List.of("kill", "2"), List.of("restart", "2")),
                 schedule.steps().stream().map(FaultSchedule.Step::args).toList());
-        List<Set<Integer>> killedWhileRunning = new ArrayList<>();
+        assertEquals(List.of(Set.of(2), Set.of()), killedAtEachCommand(schedule),
+                "node 2's keys are read around until its restart begins");
+    }
+
+    /** The crash schedule kills every node at once, then starts them all again on their data; every key counts again. */
+    @Test
+    void theCrashScheduleKillsEveryNodeThenStartsThemAllAgain() throws Exception {
+        FaultSchedule schedule = FaultSchedule.of("crash", 3);
+        assertEquals(List.of(List.of("kill", "all"), List.of("restart", "all")),
+                schedule.steps().stream().map(FaultSchedule.Step::args).toList());
+        assertEquals(List.of(Set.of(0, 1, 2), Set.of()), killedAtEachCommand(schedule),
+                "every key is out until the restart begins");
+    }
+
+    /** Runs {@code schedule} (its commands doing nothing) and returns the nodes counted killed as each command ran. */
+    private static List<Set<Integer>> killedAtEachCommand(FaultSchedule schedule) throws InterruptedException {
+        List<Set<Integer>> killed = new ArrayList<>();
         schedule.run(System.nanoTime(), args -> {
-            killedWhileRunning.add(schedule.killed());
+            killed.add(schedule.killed());
             return 0;
         }, new PrintStream(OutputStream.nullOutputStream()));
-        assertEquals(List.of(Set.of(2), Set.of()), killedWhileRunning, "node 2's keys are read around until its restart begins");
         assertTrue(schedule.healed());
+        return killed;
     }
 }
