@@ -59,7 +59,7 @@ public final class LbvMain {
                                     shape (single-threaded)
               --out DIR             where results, charts and child logs go (default target/lbv)
               --heap SIZE           -Xmx of each child JVM (default 8g)
-              --nodes N[,N...]      for gtran-cluster(-noopt): server processes, for gtran-jvm-cluster:
+              --nodes N[,N...]      for gtran-cluster(-noopt, -sync, -async): server processes, for gtran-jvm-cluster:
                                     in-JVM nodes; a run per count (default 3)
               --link-latency-us L[,L...]
                                     for gtran-jvm-cluster with more than one node: one-way latency injected

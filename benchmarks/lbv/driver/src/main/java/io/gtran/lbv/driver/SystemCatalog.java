@@ -54,8 +54,11 @@ final class SystemCatalog {
     /** gtran over server processes (deploy/gtran-cluster), and its No-Opt variant; {@code --nodes} chooses their shapes. */
     static final String CLUSTER = "gtran-cluster";
     static final String CLUSTER_NOOPT = "gtran-cluster-noopt";
+    /** gtran over server processes, each logging its commits and votes in a data directory of its own. */
+    static final String CLUSTER_SYNC = "gtran-cluster-sync";
+    static final String CLUSTER_ASYNC = "gtran-cluster-async";
     /** The systems {@code --nodes} shapes. */
-    static final List<String> CLUSTERS = List.of(JVM_CLUSTER, CLUSTER, CLUSTER_NOOPT);
+    static final List<String> CLUSTERS = List.of(JVM_CLUSTER, CLUSTER, CLUSTER_NOOPT, CLUSTER_SYNC, CLUSTER_ASYNC);
 
     /** The module of JanusGraph 1.1.0 on TinkerPop 3.7.3, embedded and behind Gremlin Server. */
     private static final String JANUSGRAPH = "benchmarks/lbv/janusgraph";
@@ -73,6 +76,10 @@ final class SystemCatalog {
             new Entry(CLUSTER, GTRAN, "io.gtran.lbv.gtran.GtranProcessClusterLbvSystem", SR_SI, null, Map.of()),
             new Entry(CLUSTER_NOOPT, GTRAN, "io.gtran.lbv.gtran.GtranProcessClusterLbvSystem", SR_SI, null,
                     Map.of("opt", "off")),
+            new Entry(CLUSTER_SYNC, GTRAN, "io.gtran.lbv.gtran.GtranProcessClusterLbvSystem", SR_SI, null,
+                    Map.of("durability", "sync")),
+            new Entry(CLUSTER_ASYNC, GTRAN, "io.gtran.lbv.gtran.GtranProcessClusterLbvSystem", SR_SI, null,
+                    Map.of("durability", "async")),
             new Entry("tinkertx", GTRAN, "io.gtran.lbv.gtran.TinkerTxLbvSystem", List.of(), "RC", Map.of()),
             new Entry("janusgraph", "benchmarks/lbv/janusgraph", "io.gtran.lbv.janusgraph.JanusGraphLbvSystem",
                     List.of(), "none", Map.of()),

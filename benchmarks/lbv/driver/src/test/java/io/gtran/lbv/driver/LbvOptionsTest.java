@@ -70,6 +70,10 @@ class LbvOptionsTest {
                 "--nodes", "3", "--link-latency-us", "20"));
         assertEquals(List.of("gtran-cluster[3n]@SR/RI", "gtran-jvm-cluster[3n,20us]@SR/RI"),
                 both.stream().map(LbvMain.Run::label).toList(), "the latency shapes the in-JVM cluster only");
+        List<LbvMain.Run> logged = LbvMain.plan(LbvMain.Options.parse("--system", "gtran-cluster-sync,gtran-cluster-async"));
+        assertEquals(List.of("gtran-cluster-sync[3n]@SR/RI", "gtran-cluster-async[3n]@SR/RI"),
+                logged.stream().map(LbvMain.Run::label).toList(), "the clusters that log, on three processes too");
+        assertEquals(java.util.Map.of("isolation", "SR", "nodes", "3", "durability", "sync"), logged.get(0).options());
     }
 
     @Test

@@ -61,12 +61,22 @@ public final class GtranLbvSystem extends GremlinSystem {
         this.settings = graphSettings(options);
         this.serializable = settings.get(GtranGraph.ISOLATION).equals("SERIALIZABLE");
         this.optimised = optimised(options);
-        this.durability = options.containsKey(DURABILITY)
+        this.durability = durability(options);
+    }
+
+    /**
+     * Option {@value #DURABILITY}: {@code sync}, {@code async}, or null (absent: in memory).
+     *
+     * @throws IllegalArgumentException for another value, or with gtran.storage.directory or gtran.durability given too
+     */
+    static String durability(Map<String, String> options) {
+        String durability = options.containsKey(DURABILITY)
                 ? choiceOption(options, DURABILITY, "SYNC", Set.of("SYNC", "ASYNC")).toLowerCase(java.util.Locale.ROOT) : null;
         if (durability != null && (options.containsKey("gtran.storage.directory") || options.containsKey("gtran.durability"))) {
             throw new IllegalArgumentException("option " + DURABILITY + " makes the data directory itself: give it, or"
                     + " gtran.storage.directory and gtran.durability, not both");
         }
+        return durability;
     }
 
     /**

@@ -59,6 +59,12 @@ import org.slf4j.LoggerFactory;
  * {@code gtran.home}, else the first directory above the working directory holding {@code
  * deploy/gtran-cluster}.
  *
+ * <p><b>Durability.</b> With option {@value GtranLbvSystem#DURABILITY} ({@code sync} or {@code
+ * async}: systems {@code gtran-cluster-sync}, {@code gtran-cluster-async}) the cluster starts with
+ * {@code --data}: each node logs its commits, votes and decisions (gtran.durability) in its own
+ * data directory beside its node directory, deleted with the other files. Without it the nodes keep
+ * their graphs in memory and log nothing.
+ *
  * <p><b>Load.</b> Hash indexes on the dataset's keys are created on node 0 by a script ({@code
  * graph.indexes().create}: an index exists on every member, each indexing its own elements). The
  * elements go in through {@link RemoteLoader}: batches of {@value GremlinSystem#BATCH} (default
@@ -108,6 +114,8 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
     private final Map<String, Object> settings;
     private final boolean serializable;
     private final boolean optimised;
+    /** sync, async, or null: the nodes keep their graphs in memory. */
+    private final String durability;
     private final int nodeCount;
     private final String nodeHeap;
     private final int gremlinPool;
@@ -123,7 +131,8 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
     public GtranProcessClusterLbvSystem(Map<String, String> options) {
         super(options, withOwn(GtranLbvSystem.OPTIONS));
         Map<String, String> graphOptions = new LinkedHashMap<>(options);
-        graphOptions.keySet().removeAll(Set.of(NODES, NODE_HEAP, GtranRemoteLbvSystem.GREMLIN_POOL, IDLE_SAMPLE_MS, BATCH));
+        graphOptions.keySet().removeAll(Set.of(NODES, NODE_HEAP, GtranRemoteLbvSystem.GREMLIN_POOL, IDLE_SAMPLE_MS, BATCH,
+                GtranLbvSystem.DURABILITY));
         for (String key : List.of(Membership.NODES, StoreConfig.NODE_ID, "gtran.fabric.node", "gtran.fabric.nodes")) {
             if (options.containsKey(key)) {
                 throw new IllegalArgumentException("deploy/gtran-cluster sets " + key + " itself; use option " + NODES + ": "
@@ -134,6 +143,7 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
         this.settings.putIfAbsent(GtranGraph.PLACEMENT, "spread");
         this.serializable = settings.get(GtranGraph.ISOLATION).equals("SERIALIZABLE");
         this.optimised = GtranLbvSystem.optimised(options);
+        this.durability = GtranLbvSystem.durability(options);
         this.nodeCount = intOption(options, NODES, NODES_DEFAULT, 1, MAX_NODES);
         this.nodeHeap = options.getOrDefault(NODE_HEAP, NODE_HEAP_DEFAULT).trim();
         if (!nodeHeap.matches("\\d+[kKmMgG]?")) {
@@ -152,7 +162,7 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
 
     @Override
     public String name() {
-        return GtranLbvSystem.name("gtran-cluster", optimised);
+        return GtranLbvSystem.name(durability == null ? "gtran-cluster" : "gtran-cluster-" + durability, optimised);
     }
 
     @Override
@@ -171,7 +181,7 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
             stopOnExit = new Thread(this::stopQuietly, "lbv-cluster-stop");
             Runtime.getRuntime().addShutdownHook(stopOnExit);
             long start = System.nanoTime();
-            script(dir, "start");
+            script(dir, "start", durability != null); // with --data each node logs in dataK beside its nodeK
             LOG.info("LBV_CLUSTER_STARTED nodes={} seconds={} dir={}", nodeCount,
                     String.format(Locale.ROOT, "%.1f", (System.nanoTime() - start) / 1e9), dir);
             List<GraphTraversalSource> connected = new ArrayList<>();
@@ -208,6 +218,9 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
         GtranLbvSystem.sizeExternalIds(sized, info);
         StringBuilder properties = new StringBuilder("# written by GtranProcessClusterLbvSystem; deploy/gtran-cluster adds"
                 + " each node's id and peers\n");
+        if (durability != null) {
+            sized.put("gtran.durability", durability);
+        }
         sized.forEach((key, value) -> properties.append(key).append('=').append(value).append('\n'));
         Files.writeString(conf.resolve("graph.properties"), properties);
         int[] ports = new int[nodeCount];
@@ -279,9 +292,17 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
 
     /** Runs {@code deploy/gtran-cluster COMMAND} on the cluster whose files are in {@code where}; throws with the end of its output if it fails. */
     private void script(Path where, String command) {
+        script(where, command, false);
+    }
+
+    private void script(Path where, String command, boolean data) {
         Path log = where.resolve(command + ".log");
-        List<String> line = List.of(home().resolve("deploy/gtran-cluster").toString(), "--hosts", where.resolve("hosts").toString(),
-                "--dir", where.resolve("run").toString(), "--conf", where.resolve("conf").toString(), command);
+        List<String> line = new ArrayList<>(List.of(home().resolve("deploy/gtran-cluster").toString(), "--hosts",
+                where.resolve("hosts").toString(), "--dir", where.resolve("run").toString(), "--conf", where.resolve("conf").toString()));
+        if (data) {
+            line.add("--data");
+        }
+        line.add(command);
         ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().put("GTRAN_CLASSPATH", System.getProperty("java.class.path"));
         builder.environment().put("GTRAN_NODE_HEAP", "-Xmx" + nodeHeap + " -XX:MaxDirectMemorySize=" + nodeHeap);
