@@ -130,7 +130,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         int lease = engine.config().leaseMs;
         String description = "members=" + members.nodes() + " " + TxnConfig.LEASE_MS + "=" + lease;
         this.view = new MemberView(node, members.others(), lease, description, engine.time(),
-                this::send, work, () -> engine.clock().fence());
+                this::send, work, () -> engine.clock().fenceSent());
         fabric.onPeerLost(view::peerLost); // the only subscriber: the rest are told by the view
         mailbox.onHeard(view::heard);
         mailbox.on(Family.MEMBER, view::onMessage);

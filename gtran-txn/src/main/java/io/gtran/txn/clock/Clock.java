@@ -21,4 +21,12 @@ public interface Clock {
     default long fence() {
         return current();
     }
+
+    /**
+     * {@link #fence()}, as sent to a member in the rejoin handshake: that member keeps its later
+     * timestamps above it, and if it is the master this clock follows, its time moves up to it.
+     */
+    default long fenceSent() {
+        return fence();
+    }
 }

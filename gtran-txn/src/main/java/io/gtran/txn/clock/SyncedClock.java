@@ -463,6 +463,24 @@ public class SyncedClock implements Clock {
         return bound << NODE_BITS | node;
     }
 
+    /**
+     * The fence sent in the rejoin handshake. A follower lifts itself to it at once ({@link
+     * #atLeast}): the member it goes to keeps its time above it, and if that member is this
+     * clock's master, its time may jump up to the fence when it re-admits this node. Samples taken
+     * before that jump bound the master's time below what it hands out after it, and a timestamp
+     * from them (this node's last one being up to the fence) could fall below one the master gave
+     * after its jump; so they are dropped, and {@link #next()} waits for a sample above the fence.
+     * Costs a follower about one uncertainty wait and one sync per handshake message it sends.
+     */
+    @Override
+    public synchronized long fenceSent() {
+        long fence = fence();
+        if (!master) {
+            atLeast(fence);
+        }
+        return fence;
+    }
+
     /** The microseconds of a timestamp from {@link #next()}. */
     public static long micros(long timestamp) {
         return timestamp >>> NODE_BITS;

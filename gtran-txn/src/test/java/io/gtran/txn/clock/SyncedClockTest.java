@@ -192,6 +192,32 @@ class SyncedClockTest {
         assertTrue(x > y, "the follower gave " + x + " after the master gave " + y);
     }
 
+    /**
+     * The old master of a cut, ahead, follows the new one after the heal: its samples show the new
+     * master's time before that master jumps above the fence it sent. A timestamp from them would
+     * fall below one the master gives after its jump (ClockAfterHealTest saw that once).
+     */
+    @Test
+    void aFollowerThatSentItsFenceWaitsForItsMastersJump() {
+        World world = new World(11);
+        world.clocks[1].becomeMaster(); // the old master of a cut, its oscillator 100 ms ahead
+        long aheadTs = world.clocks[1].next();
+        world.clocks[1].follow(0);
+        for (int k = 0; k < 5; k++) {
+            world.sim.advance(MS);
+            world.sample(1); // the new master's time, before its jump
+        }
+        long fence = world.clocks[1].fenceSent();
+        assertTrue(fence >= aheadTs);
+        world.clocks[0].atLeast(fence); // the master re-admits node 1 and jumps above its fence
+        long y = world.clocks[0].next();
+        assertThrows(ClockUnavailableException.class, () -> world.clocks[1].next(),
+                "a timestamp from samples taken before the master's jump");
+        world.sample(1);
+        long x = world.clocks[1].next();
+        assertTrue(x > y, "the old master gave " + x + " after the new master gave " + y);
+    }
+
     @Test
     void timestampsNameTheirNodeAndAreUnique() {
         SimulatedTime sim = new SimulatedTime(1);
