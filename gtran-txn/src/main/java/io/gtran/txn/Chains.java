@@ -375,7 +375,6 @@ final class Chains {
     /** A forward for a chain this node coordinates: its stages run on the coordinator's own transaction. */
     private void runAtCoordinator(Run run, long forward, Chain chain, int stage, Bag bag, List<ChainReport> carried) {
         Piece piece = new Piece();
-        RuntimeException thrown = null;
         synchronized (run.lock) {
             if (run.finished) {
                 return;
@@ -383,7 +382,6 @@ final class Chains {
             try {
                 runHere(run.txn, chain, stage, bag, piece, cluster::remoteOwner);
             } catch (RuntimeException e) {
-                thrown = e;
                 // Recorded before the lock is let go: the client's thread takes it (finish) before it reads the failure.
                 report(run, node, null, carried, new Bag(), new long[0]);
                 synchronized (run) {
@@ -391,10 +389,8 @@ final class Chains {
                     run.failure = run.failure == null ? here : run.failure.then(here);
                     run.notifyAll();
                 }
+                return;
             }
-        }
-        if (thrown != null) {
-            return;
         }
         Transaction txn = run.txn;
         synchronized (run.lock) {

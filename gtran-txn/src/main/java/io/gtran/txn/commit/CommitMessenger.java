@@ -773,11 +773,11 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             if (part.record.decision() != null) {
                 continue;
             }
-            if (TxnWords.node(txn) == peer && !fence) {
-                if (part.record.participants() != null) {
-                    settled = false; // VALIDATE or RECOVER came: it votes, or voted
+            if (TxnWords.node(txn) == peer) {
+                if (!fence) {
+                    settled &= part.record.participants() == null; // VALIDATE or RECOVER came: it votes, or voted
+                    continue;
                 }
-            } else if (TxnWords.node(txn) == peer) {
                 Outcome abandoned = part.record.abandonIfUnvalidated();
                 if (abandoned != null) {
                     LOG.info("node={} aborts its unvalidated part of txn {} of node {}, which it counted lost", node, txn, peer);

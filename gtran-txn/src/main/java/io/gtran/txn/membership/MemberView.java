@@ -574,15 +574,12 @@ public final class MemberView {
         // re-admission fences anything: the member's new transactions are left alone.
         return c != null && c.readmit(peer, heardAt, () -> lost.contains(peer), () -> {
             fences.merge(peer, theirFence, Math::max); // before it leaves the lost set: no old operation slips in
-            if (!lost.contains(peer)) {
-                return; // checked under the same lock just before (counted): kept as a guard
-            }
             RejoinClock rc = clock;
             if (rc != null) {
                 rc.readmitted(peer, theirFence); // before it leaves the lost set: its operations meet a lifted clock
             }
             actedLost.remove(peer);
-            lost.remove(peer); // under the lock a loss report takes: still there since the check above
+            lost.remove(peer); // under the lock a loss report takes: still there since counted, checked under it
             Long since = lostAt.remove(peer);
             long millis = since == null ? 0 : TimeUnit.NANOSECONDS.toMillis(time.nanos() - since);
             LOG.warn("node {}: member {} rejoined after {} ms lost", self, peer, millis);
