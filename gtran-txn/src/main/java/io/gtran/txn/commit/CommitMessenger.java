@@ -141,6 +141,16 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     private final Map<Long, Round> owed = new ConcurrentHashMap<>();
     /** This node's parts of other nodes' transactions, and what it forgot of them. */
     private final PartTable<Part> parts;
+    /** The parts in recovery: the ticker resends their messages every tick. */
+    private final Set<Long> recovering = ConcurrentHashMap.newKeySet();
+    /**
+     * How often the ticker looks through every part for those it may forget. A node holds a part
+     * for each status slot of its peers that was used since, thousands under load; one pass a
+     * tick cost several per cent of a loaded node's CPU (docs/benchmarks.md, "Profiles").
+     */
+    private static final long SWEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** When the ticker last looked through every part (the time source's nanos); the ticker's alone. */
+    private long lastSweepNanos;
 
     /** A coordinated transaction: its round, its answer, and who has acknowledged the decision. */
     private static final class Round {
@@ -232,6 +242,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     public CommitMessenger(NodeMailbox mailbox, Participant participant, long voteTimeoutMillis, long tickMillis, LossQuorum quorum,
             long lossDelayMillis, long forgetMillis, AgentHost host) {
         this.time = host.time();
+        this.lastSweepNanos = time.nanos();
         this.forgetNanos = TimeUnit.MILLISECONDS.toNanos(forgetMillis);
         this.mailbox = mailbox;
         this.node = mailbox.node();
@@ -370,6 +381,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         if (own) {
             part.recovery = new ConcurrentHashMap<>();
             part.recovery.put(node, part.record.recover(all));
+            recovering.add(txn);
             execute(() -> finishRecovery(txn, part));
         }
     }
@@ -891,8 +903,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             if (abandoned != null) {
                 decideHere(txn, part, abandoned); // VALIDATE never came: the coordinator cannot have committed
             } else {
-                part.recovery = new ConcurrentHashMap<>();
-                part.recovery.put(node, part.record.recover(part.record.participants()));
+                startRecovery(txn, part);
                 finishRecovery(txn, part);
             }
         });
@@ -1021,37 +1032,65 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                 }
             }
         });
-        parts.forEach((txn, part) -> {
-            if (part.decidedNanos != 0 && part.done
-                    && (part.recovery == null || allAcked(part.acked, part.record.participants()))
-                    && (parts.laterSeen(txn)
-                            || (gone.contains(TxnWords.node(txn)) && now - part.decidedNanos > forgetNanos))) {
-                // Its coordinator reused the slot, so its round is over: no participant it counts live
-                // is in doubt. A late message finds no part and is answered as forgotten (SlotSequences).
-                parts.remove(txn);
-                return;
+        if (now - lastSweepNanos >= SWEEP_NANOS) {
+            lastSweepNanos = now;
+            parts.forEach((txn, part) -> forgetIfOver(txn, part, now));
+        }
+        for (long txn : recovering) {
+            Part part = parts.get(txn);
+            if (part == null) {
+                recovering.remove(txn);
+            } else {
+                resendRecovery(txn, part, now, resendBefore);
             }
-            if (part.recovery == null || part.sentNanos - resendBefore > 0) {
-                return;
+        }
+    }
+
+    /**
+     * Drops {@code txn}'s part if its round is over: decided and applied here, and its coordinator
+     * reused the slot (no participant it counts live is in doubt), or the coordinator restarted
+     * since long enough. A late message then finds no part and is answered as forgotten
+     * (SlotSequences).
+     */
+    private void forgetIfOver(long txn, Part part, long now) {
+        if (part.decidedNanos != 0 && part.done
+                && (part.recovery == null || allAcked(part.acked, part.record.participants()))
+                && (parts.laterSeen(txn)
+                        || (gone.contains(TxnWords.node(txn)) && now - part.decidedNanos > forgetNanos))) {
+            parts.remove(txn);
+            recovering.remove(txn);
+        }
+    }
+
+    /** Starts recovering {@code txn}'s part with this node's own report; the ticker resends until it is decided and acknowledged. */
+    private void startRecovery(long txn, Part part) {
+        part.recovery = new ConcurrentHashMap<>();
+        part.recovery.put(node, part.record.recover(part.record.participants()));
+        recovering.add(txn);
+    }
+
+    /** A recovering part's messages that have waited a tick, sent again: RECOVER to the silent, DECIDE to the unacknowledged. */
+    private void resendRecovery(long txn, Part part, long now, long resendBefore) {
+        if (part.recovery == null || part.sentNanos - resendBefore > 0) {
+            return;
+        }
+        part.sentNanos = now;
+        int[] all = part.record.participants();
+        Outcome decision = part.record.decision();
+        if (decision == null && part.recovery.size() == all.length) {
+            finishRecovery(txn, part); // every report in: its COMMIT is proposed again if the last proposal failed
+            return;
+        }
+        for (int p : all) {
+            if (p == node) {
+                continue;
             }
-            part.sentNanos = now;
-            int[] all = part.record.participants();
-            Outcome decision = part.record.decision();
-            if (decision == null && part.recovery.size() == all.length) {
-                finishRecovery(txn, part); // every report in: its COMMIT is proposed again if the last proposal failed
-                return;
+            if (decision == null && !part.recovery.containsKey(p)) {
+                send(p, new CommitMessage.Recover(txn, part.commitTime, all)); // lost or not: its vote is waited for, never presumed
+            } else if (decision != null && !part.acked.contains(p) && !lost.contains(p)) {
+                send(p, new CommitMessage.Decide(txn, decision, part.commitTime));
             }
-            for (int p : all) {
-                if (p == node) {
-                    continue;
-                }
-                if (decision == null && !part.recovery.containsKey(p)) {
-                    send(p, new CommitMessage.Recover(txn, part.commitTime, all)); // lost or not: its vote is waited for, never presumed
-                } else if (decision != null && !part.acked.contains(p) && !lost.contains(p)) {
-                    send(p, new CommitMessage.Decide(txn, decision, part.commitTime));
-                }
-            }
-        });
+        }
     }
 
     private void send(int to, CommitMessage message) {
