@@ -54,6 +54,8 @@ public final class GarbageCollector implements AutoCloseable {
     private static final int BATCH_SIZE = 512;
     /** Garbage waiting past which committing transactions help recycle it (pacing, so GC keeps up). */
     static final int HELP_THRESHOLD = 4_096;
+    /** The longest pause between two passes of an idle scanner (see {@link Scanner}). */
+    static final int IDLE_PAUSE_MAX_MS = 320;
     /** Items a committing transaction recycles when it helps. */
     private static final int HELP_ITEMS = 8;
     private static final int CHAIN_LOCKS = 1024;
@@ -132,14 +134,23 @@ public final class GarbageCollector implements AutoCloseable {
         scanner = engine.agents().start(new Scanner());
     }
 
-    /** The scanner's loop: a pass, then the next an interval later (after a failed pass too). */
+    /**
+     * The scanner's loop: a pass, then the next an interval later (after a failed pass too). A pass
+     * that recycled nothing and left nothing waiting doubles the pause, up to {@link
+     * #IDLE_PAUSE_MAX_MS}; any other pass sets it back to the interval. An idle node then reads its
+     * peers' watermarks a few times a second instead of fifty, and its own published watermark lags
+     * by at most that pause (others keep versions that much longer; it never runs ahead).
+     */
     private final class Scanner implements Agent {
         private final long intervalNanos = TimeUnit.MILLISECONDS.toNanos(config.gcIntervalMs);
+        private final long idleMaxNanos = Math.max(intervalNanos, TimeUnit.MILLISECONDS.toNanos(IDLE_PAUSE_MAX_MS));
+        private long pauseNanos = intervalNanos;
 
         @Override
         public long doWork(long nowNanos) {
             try {
-                runOnce();
+                pauseNanos = nextPause(pauseNanos, runOnce() == 0 && nothingWaiting(), intervalNanos, idleMaxNanos);
+                return nowNanos + pauseNanos;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt(); // close: the runner stops
             } catch (io.gtran.txn.clock.ClockUnavailableException e) {
@@ -149,6 +160,7 @@ public final class GarbageCollector implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.error("GC pass failed; the next pass retries", e);
             }
+            pauseNanos = intervalNanos;
             return nowNanos + intervalNanos;
         }
 
@@ -156,6 +168,11 @@ public final class GarbageCollector implements AutoCloseable {
         public String roleName() {
             return "gc-scanner-" + store.nodeId();
         }
+    }
+
+    /** The scanner's next pause after one of {@code pause}: doubled up to {@code max} after an idle pass, else {@code interval}. */
+    static long nextPause(long pause, boolean idle, long interval, long max) {
+        return idle ? Math.min(2 * pause, max) : interval;
     }
 
     /**
@@ -195,6 +212,15 @@ public final class GarbageCollector implements AutoCloseable {
                     (a, b) -> a.time() >= b.time() ? a : b);
         }
         return inBatches(Batch.OBSOLETE_VERSIONS, new ArrayList<>(chains.values()), item -> trim(item, watermark));
+    }
+
+    private boolean nothingWaiting() {
+        for (AtomicLong count : waiting.values()) {
+            if (count.get() != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void enqueue(Batch type, Item item) {
