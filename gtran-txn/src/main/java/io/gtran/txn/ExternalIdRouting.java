@@ -44,9 +44,17 @@ public final class ExternalIdRouting {
 
     /** A member chosen by a hash of {@code canonical}: the same on every node. */
     private int hashHome(Object canonical) {
-        int[] members = txn.engine.members().nodes().stream().mapToInt(Integer::intValue).sorted().toArray();
+        return hashHome(canonical, txn.engine.members().nodes().stream().mapToInt(Integer::intValue).sorted().toArray());
+    }
+
+    /**
+     * The member of {@code sortedMembers} (ascending ids) that keeps user-supplied id {@code
+     * canonical} when it does not name a member itself: what every node computes, and what a
+     * loader outside the cluster computes to send each element to the node that keeps it.
+     */
+    public static int hashHome(Object canonical, int[] sortedMembers) {
         long h = canonical.hashCode() * 0x9E37_79B9_7F4A_7C15L;
-        return members[(int) Math.floorMod(h ^ (h >>> 29), (long) members.length)];
+        return sortedMembers[(int) Math.floorMod(h ^ (h >>> 29), (long) sortedMembers.length)];
     }
 
     /**

@@ -7,6 +7,7 @@ import io.gtran.lbv.LoadProgress;
 import io.gtran.lbv.Traffic;
 import io.gtran.lbv.gremlin.GremlinSystem;
 import io.gtran.storage.StoreConfig;
+import io.gtran.txn.ExternalIdRouting;
 import io.gtran.txn.membership.GroupConfig;
 import io.gtran.txn.membership.Membership;
 import java.io.IOException;
@@ -27,6 +28,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
@@ -68,9 +70,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>Load.</b> Hash indexes on the dataset's keys are created on node 0 by a script ({@code
  * graph.indexes().create}: an index exists on every member, each indexing its own elements). The
  * elements go in through {@link RemoteLoader}: batches of {@value GremlinSystem#BATCH} (default
- * {@value #LOAD_BATCH_DEFAULT}) elements, each one sessionless script, sent to the nodes in turn,
- * each element with a user-supplied id made from its dataset id ({@link #systemId}: {@code -1 -
- * id}), which places it on a member (a hash of the id).
+ * {@value #LOAD_BATCH_DEFAULT}) elements, each one sessionless script, each element with a
+ * user-supplied id made from its dataset id ({@link #systemId}: {@code -1 - id}), which places it
+ * on a member (a hash of the id, {@link ExternalIdRouting#hashHome}); each batch holds the
+ * elements of one member and is sent to it.
  *
  * <p><b>Queries.</b> The driver's {@link Cluster} gives every contact point one port, and the nodes
  * here share an address, so there is one {@code Cluster} per node; each query goes to the next node
@@ -378,8 +381,9 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
 
     @Override
     protected void loadElements(Dataset dataset, LoadProgress progress) {
+        int[] members = IntStream.range(0, clients.size()).toArray(); // the hosts file's ids, in order
         new RemoteLoader(clients, loadBatch, progress, this::isRetryable, GtranProcessClusterLbvSystem::systemId,
-                GtranProcessClusterLbvSystem::systemId).load(dataset);
+                GtranProcessClusterLbvSystem::systemId, id -> ExternalIdRouting.hashHome(id, members)).load(dataset);
     }
 
     /**

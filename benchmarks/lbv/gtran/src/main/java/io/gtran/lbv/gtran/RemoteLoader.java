@@ -14,8 +14,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongToIntFunction;
 import java.util.function.LongUnaryOperator;
 import java.util.function.Predicate;
 import org.apache.tinkerpop.gremlin.driver.Client;
@@ -27,12 +27,18 @@ import org.slf4j.LoggerFactory;
  * no embedded loader can reach: batches of {@code batch} vertices, then of edges, each one
  * sessionless parameterised Groovy script ({@code rows} bound to a list of maps, sent as
  * GraphBinary), so each batch is one request and one transaction, committed by the server. Every
- * element gets its dataset id as its user-supplied id, which places it on a member (a hash of the
- * id). Batches go to the nodes in turn, {@value #IN_FLIGHT_PER_NODE} at a time per node; a batch
- * that aborts on a conflict (rolled back whole by the server) is sent again, up to {@value
+ * element gets its dataset id as its user-supplied id ({@code ids}: {@link
+ * GtranProcessClusterLbvSystem} maps dataset ids to negative numbers, see there), which places it
+ * on a member (a hash of the id, {@code homes}).
+ *
+ * <p><b>Batches per owner.</b> Rows are gathered per node: a vertex on the node that keeps it, an
+ * edge on the node of its out-vertex, where the edge lives. Each batch goes to that node, so its
+ * vertices and edges are created there without a message to another member; only an edge's
+ * in-vertex on another node and the claim of the edge's id at the id's home cross (docs: "Placement
+ * and user-supplied ids"). Sent to any other node, a batch is a transaction over every member with
+ * a round trip per element. {@value #IN_FLIGHT_PER_NODE} batches are in flight per node; a batch that
+ * aborts on a conflict (rolled back whole by the server) is sent again, up to {@value
  * #MAX_ATTEMPTS} times. All vertices are committed before the first edge batch is sent.
- * The ids sent are the system's ({@code ids}: {@link GtranProcessClusterLbvSystem} maps dataset
- * ids to negative numbers, see there).
  */
 final class RemoteLoader implements GraphSink {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteLoader.class);
@@ -54,21 +60,30 @@ final class RemoteLoader implements GraphSink {
     private final Predicate<Throwable> retryable;
     private final LongUnaryOperator vertexIds;
     private final LongUnaryOperator edgeIds;
+    private final LongToIntFunction homes;
     private final ExecutorService senders;
     private final Semaphore inFlight;
     private final List<Future<?>> sent = new ArrayList<>();
-    private final AtomicInteger nextNode = new AtomicInteger();
     private final AtomicLong vertices = new AtomicLong();
     private final AtomicLong edges = new AtomicLong();
     private final AtomicLong retries = new AtomicLong();
-    private List<Map<String, Object>> rows = new ArrayList<>();
+    /** Rows gathered per node, not sent yet. */
+    private final List<List<Map<String, Object>>> rows = new ArrayList<>();
     private boolean edgePhase;
 
+    /**
+     * @param clients one per node, in node order
+     * @param homes   the node (an index into {@code clients}) keeping the vertex of a system id
+     */
     RemoteLoader(List<Client> clients, int batch, LoadProgress progress, Predicate<Throwable> retryable,
-                 LongUnaryOperator vertexIds, LongUnaryOperator edgeIds) {
+                 LongUnaryOperator vertexIds, LongUnaryOperator edgeIds, LongToIntFunction homes) {
         this.vertexIds = vertexIds;
         this.edgeIds = edgeIds;
+        this.homes = homes;
         this.clients = List.copyOf(clients);
+        for (int i = 0; i < clients.size(); i++) {
+            rows.add(new ArrayList<>());
+        }
         this.batch = batch;
         this.progress = progress;
         this.retryable = retryable;
@@ -102,10 +117,8 @@ final class RemoteLoader implements GraphSink {
         if (edgePhase) {
             throw new IllegalStateException("dataset emitted a vertex after edges: id=" + id);
         }
-        rows.add(Map.of("i", vertexIds.applyAsLong(id), "l", label, "p", properties));
-        if (rows.size() >= batch) {
-            flush();
-        }
+        long systemId = vertexIds.applyAsLong(id);
+        add(home(systemId), Map.of("i", systemId, "l", label, "p", properties));
     }
 
     @Override
@@ -115,20 +128,40 @@ final class RemoteLoader implements GraphSink {
             awaitSent(); // every vertex is committed before an edge names it
             edgePhase = true;
         }
-        rows.add(Map.of("i", edgeIds.applyAsLong(id), "o", vertexIds.applyAsLong(outId), "n", vertexIds.applyAsLong(inId),
-                "l", label, "p", properties));
-        if (rows.size() >= batch) {
-            flush();
+        long out = vertexIds.applyAsLong(outId);
+        add(home(out), Map.of("i", edgeIds.applyAsLong(id), "o", out, "n", vertexIds.applyAsLong(inId), "l", label, "p", properties));
+    }
+
+    private int home(long systemId) {
+        int node = homes.applyAsInt(systemId);
+        if (node < 0 || node >= clients.size()) {
+            throw new IllegalStateException("id " + systemId + " placed on node " + node + " of " + clients.size());
+        }
+        return node;
+    }
+
+    private void add(int node, Map<String, Object> row) {
+        List<Map<String, Object>> gathered = rows.get(node);
+        gathered.add(row);
+        if (gathered.size() >= batch) {
+            flush(node);
         }
     }
 
-    /** Sends the rows gathered so far as one batch, waiting while every sender is busy. */
+    /** Sends every node's rows gathered so far. */
     private void flush() {
-        if (rows.isEmpty()) {
+        for (int node = 0; node < clients.size(); node++) {
+            flush(node);
+        }
+    }
+
+    /** Sends the rows gathered for {@code node} as one batch to it, waiting while every sender is busy. */
+    private void flush(int node) {
+        List<Map<String, Object>> batchRows = rows.get(node);
+        if (batchRows.isEmpty()) {
             return;
         }
-        List<Map<String, Object>> batchRows = rows;
-        rows = new ArrayList<>();
+        rows.set(node, new ArrayList<>());
         boolean areEdges = edgePhase;
         try {
             inFlight.acquire();
@@ -136,10 +169,9 @@ final class RemoteLoader implements GraphSink {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while loading", e);
         }
-        int first = Math.floorMod(nextNode.getAndIncrement(), clients.size());
         sent.add(senders.submit(() -> {
             try {
-                send(first, areEdges, batchRows);
+                send(node, areEdges, batchRows);
             } finally {
                 inFlight.release();
             }
@@ -154,10 +186,10 @@ final class RemoteLoader implements GraphSink {
         }
     }
 
-    /** One batch, retried on conflicts on the following nodes. */
-    private void send(int first, boolean areEdges, List<Map<String, Object>> batchRows) throws Exception {
+    /** One batch to {@code node}, sent again after a conflict. */
+    private void send(int node, boolean areEdges, List<Map<String, Object>> batchRows) throws Exception {
+        Client client = clients.get(node);
         for (int attempt = 1; ; attempt++) {
-            Client client = clients.get((first + attempt - 1) % clients.size());
             try {
                 client.submit(areEdges ? EDGES : VERTICES, Map.of("rows", batchRows)).all().get(300, TimeUnit.SECONDS);
                 long v = areEdges ? vertices.get() : vertices.addAndGet(batchRows.size());
