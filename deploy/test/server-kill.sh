@@ -38,7 +38,7 @@ start_server() {
   else
     mkdir -p "$WORK/conf"
     [ -f "$WORK/conf/gremlin-server.yaml" ] || {
-      cp gtran-server/conf/gremlin-server.yaml gtran-server/conf/init.groovy "$WORK/conf/"
+      cp gtran-server/conf/gremlin-server.yaml "$WORK/conf/"
       sed -i -e "s#^port: .*#port: $PORT#" -e "s#conf/#$WORK/conf/#g" "$WORK/conf/gremlin-server.yaml"
       sed -e "s#^gtran.storage.directory=.*#gtran.storage.directory=$WORK/data#" \
           -e "s#^gtran.durability=.*#gtran.durability=$DURABILITY#" gtran-server/conf/gtran.properties > "$WORK/conf/gtran.properties"; }

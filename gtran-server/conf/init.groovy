@@ -1,4 +1,6 @@
-// Runs once when the node starts: binds the traversal source "g" to the graph "graph".
+// For a stock Gremlin Server with gtran's plugin (gtran-server/e2e/run.sh): binds the traversal
+// source "g" to the graph "graph". gtran's own server (bin/gtran server) does not read it: it binds
+// "g" itself, since Gremlin Server compiles an init script again for every session (docs/server.md).
 def globals = [:]
 
 globals << [hook : [

@@ -31,7 +31,7 @@ trap stop_server EXIT
 # The files docs/server.md's recipe starts from, in a fresh directory holding conf/.
 rm -rf "$WORK"
 mkdir -p "$WORK/conf"
-for f in gremlin-server-secure.yaml gtran.properties init.groovy credentials.properties; do
+for f in gremlin-server-secure.yaml gtran.properties credentials.properties; do
   cp "$GTRAN_HOME/gtran-server/conf/$f" "$WORK/conf/"
 done
 sed -i -e "s/^port: .*/port: $PORT/" "$WORK/conf/gremlin-server-secure.yaml"

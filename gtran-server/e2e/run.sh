@@ -67,8 +67,12 @@ cp "$GTRAN_HOME/gtran-server/conf/gtran.properties" "$SERVER_HOME/conf/gtran.pro
 sed -i -e '/^gtran\.storage\.node-id=/d' -e '$a gtran.storage.node-id=3' "$SERVER_HOME/conf/gtran.properties"
 grep -qx 'gtran.storage.node-id=3' "$SERVER_HOME/conf/gtran.properties" || { echo "E2E FAILED: node id not set"; exit 1; }
 cp "$GTRAN_HOME/gtran-server/conf/init.groovy" "$SERVER_HOME/conf/gtran-init.groovy"
-sed -e "s#^port: .*#port: $PORT#" -e "s#conf/init.groovy#conf/gtran-init.groovy#" \
+# gtran's own server binds g itself; a stock server needs the init script (docs/server.md)
+sed -e "s#^port: .*#port: $PORT#" \
+  -e 's|methodImports: \[java.lang.Math#\*\]}}}}|methodImports: [java.lang.Math#*]}, org.apache.tinkerpop.gremlin.jsr223.ScriptFileGremlinPlugin: {files: [conf/gtran-init.groovy]}}}}|' \
   "$GTRAN_HOME/gtran-server/conf/gremlin-server.yaml" > "$SERVER_HOME/conf/gremlin-server-gtran.yaml"
+grep -q 'ScriptFileGremlinPlugin: {files: \[conf/gtran-init.groovy\]}' "$SERVER_HOME/conf/gremlin-server-gtran.yaml" \
+  || { echo "E2E FAILED: the stock server's configuration names no init script"; exit 1; }
 
 # 4. start it
 JDK17_FLAGS="$("$GTRAN_HOME/bin/gtran" jvm-flags)"

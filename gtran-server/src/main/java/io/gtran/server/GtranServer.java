@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 public final class GtranServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GtranServer.class);
     /** The default configuration files, packaged from gtran-server/conf. */
-    static final String[] DEFAULT_FILES = {"gremlin-server.yaml", "gtran.properties", "init.groovy"};
+    static final String[] DEFAULT_FILES = {"gremlin-server.yaml", "gtran.properties"};
     private static final String DEFAULT_RESOURCES = "/io/gtran/server/conf/";
 
     private final GremlinServer server;
@@ -74,6 +74,7 @@ public final class GtranServer implements AutoCloseable {
         }
         try {
             node.requireGraphsOpen();
+            DefaultSource.bind(node.server.getServerGremlinExecutor());
             node.server.start().join();
         } catch (Exception e) {
             node.close();

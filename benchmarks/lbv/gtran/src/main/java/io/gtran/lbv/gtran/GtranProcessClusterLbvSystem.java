@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Start.</b> When a dataset is loaded, the system writes a hosts file (every node on
  * 127.0.0.1 with a Gremlin port and a fabric port free at that moment) and a configuration
- * directory (deploy/conf's {@code gremlin-server.yaml} and {@code init.groovy}, with {@value
+ * directory (deploy/conf's {@code gremlin-server.yaml}, with {@value
  * GtranRemoteLbvSystem#GREMLIN_POOL} worker threads and an {@code evaluationTimeout} of {@value
  * #EVALUATION_TIMEOUT_MS} ms, and a {@code graph.properties} of its own
  * holding the options' graph settings and external ids sized for the dataset, as {@link
@@ -216,7 +216,6 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
         // A load batch's first run on a node compiles its script and runs cold: 30 s is too short on a busy machine.
         yaml = yaml.replace("evaluationTimeout: 30000", "evaluationTimeout: " + EVALUATION_TIMEOUT_MS);
         Files.writeString(conf.resolve("gremlin-server.yaml"), yaml + "gremlinPool: " + gremlinPool + "\n");
-        Files.copy(home.resolve("deploy/conf/init.groovy"), conf.resolve("init.groovy"));
         Map<String, Object> sized = new LinkedHashMap<>(settings);
         GtranLbvSystem.sizeExternalIds(sized, info);
         StringBuilder properties = new StringBuilder("# written by GtranProcessClusterLbvSystem; deploy/gtran-cluster adds"
