@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * with the key and value named.
  */
 public final class ClockConfig {
-    /** Pause between two requests to the clock master. */
+    /** Pause between two requests to the clock master while the node is busy ({@link ClockSync} backs off while it is idle). */
     public static final String SYNC_INTERVAL_MS = "gtran.clock.sync-interval-ms";
     public static final int SYNC_INTERVAL_MS_DEFAULT = 10;
     /** The most a node's local clock runs fast or slow, in parts per million; below 100,000. */

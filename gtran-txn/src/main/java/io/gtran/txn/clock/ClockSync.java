@@ -47,6 +47,14 @@ public final class ClockSync implements AutoCloseable {
     static final int REMEMBERED = 256;
     /** Sync intervals without an answer from the master after which other members are asked too. */
     static final int RELAY_AFTER = 3;
+    /**
+     * Below this many timestamps a second since the last request, a node counts as idle and doubles
+     * the pause before its next request, up to {@link #IDLE_PAUSE_MAX_MS}; at or above it, it asks
+     * every interval. An idle node's GC takes about three a second; one transaction takes two.
+     */
+    static final int BUSY_TIMESTAMPS_PER_SECOND = 20;
+    /** The longest pause between two requests of an idle node: its drift bound widens the next timestamps' uncertainty by at most this times the bound. */
+    static final int IDLE_PAUSE_MAX_MS = 160;
     private static final long NOT_YET = Long.MIN_VALUE;
 
     private final SyncedClock clock;
@@ -66,6 +74,10 @@ public final class ClockSync implements AutoCloseable {
     private long epoch;
     private final AgentHandle runner;
     private long nextSend;
+    /** The pause before the next request: the interval, or longer while the node is idle; the agent's. */
+    private long pauseNanos;
+    /** {@link SyncedClock#timestampsTaken} at the last request; the agent's. */
+    private long takenAtLastRequest;
     private final AtomicBoolean closed = new AtomicBoolean();
     private long sequence;
     /** Send time and sequence number of each remembered request, at {@code sequence % REMEMBERED}. */
@@ -102,6 +114,7 @@ public final class ClockSync implements AutoCloseable {
         this.mailbox = mailbox;
         clock.follow(master);
         this.nextSend = host.time().nanos();
+        this.pauseNanos = intervalNanos;
         mailbox.on(Family.CLOCK, this::onMessage);
         this.runner = host.start(new Syncer());
     }
@@ -184,17 +197,28 @@ public final class ClockSync implements AutoCloseable {
         }
     }
 
-    /** Asks the master for its time every interval. */
+    /**
+     * Asks the master for its time every interval, or, while this node takes fewer than {@value
+     * #BUSY_TIMESTAMPS_PER_SECOND} timestamps a second and none is waited for, after a pause that
+     * doubles up to {@value #IDLE_PAUSE_MAX_MS} ms (an idle cluster then sends a few requests a
+     * second, not a hundred; the first timestamps after idling wait out a wider uncertainty until
+     * the next reply). A timestamp waited for (a node cut off from its master, whose uncertainty
+     * grows) keeps the interval, so the relay starts after three intervals as before.
+     */
     private final class Syncer implements Agent {
         @Override
         public long doWork(long nowNanos) {
             if (nowNanos - nextSend >= 0) {
+                long sincePrevious = pauseNanos;
+                long taken = clock.timestampsTaken();
+                pauseNanos = clock.timestampAwaited() ? intervalNanos : nextPause(pauseNanos, taken - takenAtLastRequest, intervalNanos);
+                takenAtLastRequest = taken;
                 try {
-                    requestFromMaster(nowNanos);
+                    requestFromMaster(nowNanos, sincePrevious);
                 } catch (IllegalStateException goneMeanwhile) {
                     // a send to a peer that just went: the next round asks the next master
                 }
-                nextSend = nowNanos + intervalNanos;
+                nextSend = nowNanos + pauseNanos;
             }
             return nextSend;
         }
@@ -205,7 +229,19 @@ public final class ClockSync implements AutoCloseable {
         }
     }
 
-    private void requestFromMaster(long now) {
+    /**
+     * The pause after one of {@code pause} in which {@code taken} timestamps were taken: doubled up
+     * to {@value #IDLE_PAUSE_MAX_MS} ms below {@value #BUSY_TIMESTAMPS_PER_SECOND} a second, else
+     * the {@code interval}.
+     */
+    static long nextPause(long pause, long taken, long interval) {
+        boolean idle = taken * 1_000_000_000L < (long) BUSY_TIMESTAMPS_PER_SECOND * pause;
+        long max = Math.max(interval, TimeUnit.MILLISECONDS.toNanos(IDLE_PAUSE_MAX_MS));
+        return idle ? Math.min(2 * pause, max) : interval;
+    }
+
+    /** Sends a request to the master; {@code sincePrevious} is the pause since the last one (the master is silent after {@value #RELAY_AFTER} such). */
+    private void requestFromMaster(long now, long sincePrevious) {
         int master;
         boolean relayed;
         synchronized (live) {
@@ -225,7 +261,7 @@ public final class ClockSync implements AutoCloseable {
             if (answeredNanos == NOT_YET) {
                 answeredNanos = now;
             }
-            silent = now - answeredNanos >= RELAY_AFTER * intervalNanos;
+            silent = now - answeredNanos >= RELAY_AFTER * Math.max(intervalNanos, sincePrevious);
         }
         byte[] request = ClockMessage.encode(new ClockMessage.Request(asked));
         send(master, request); // failures show as a missing reply

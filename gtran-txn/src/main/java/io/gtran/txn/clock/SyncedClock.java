@@ -4,6 +4,7 @@ import io.gtran.txn.agent.TimeSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One node's clock in a cluster, synchronised with a clock master the FaRMv2 way (see
@@ -50,6 +51,10 @@ public class SyncedClock implements Clock {
     private long baseMicros;
     private long baseNanos;
     private long lastMicros;
+    /** How many timestamps {@link #reserve} took; guarded by this. */
+    private long reserved;
+    /** Callers inside {@link #next()}, waiting for a reading or for their uncertainty to pass. */
+    private final AtomicInteger waiters = new AtomicInteger();
     private long resets;
     /**
      * A fence this follower was lifted to that its master's time was not surely above: samples
@@ -319,6 +324,15 @@ public class SyncedClock implements Clock {
      */
     @Override
     public long next() {
+        waiters.incrementAndGet();
+        try {
+            return nextTimestamp();
+        } finally {
+            waiters.decrementAndGet();
+        }
+    }
+
+    private long nextTimestamp() {
         long deadline = time.nanos() + waitLimitNanos;
         while (true) {
             Reservation taken;
@@ -359,7 +373,18 @@ public class SyncedClock implements Clock {
                     + " (it would reach bit 62 of a version word)");
         }
         lastMicros = ts;
+        reserved++;
         return new Reservation(ts, timescale);
+    }
+
+    /** How many timestamps this clock has taken so far: {@link ClockSync} paces its requests by the rate. */
+    public synchronized long timestampsTaken() {
+        return reserved;
+    }
+
+    /** Whether a caller is waiting in {@link #next()} now: {@link ClockSync} then asks every interval. */
+    public boolean timestampAwaited() {
+        return waiters.get() > 0;
     }
 
     /** Whether {@code taken} may be handed out now: {@code L} passed it, on its timescale, within the lease. */
