@@ -6,11 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.InJvmCluster;
-import io.gtran.rdma.Mailbox;
-import io.gtran.txn.agent.Agent;
-import io.gtran.txn.agent.AgentHandle;
-import io.gtran.txn.agent.AgentHost;
-import io.gtran.txn.agent.TimeSource;
+import io.gtran.txn.agent.HandHost;
 import io.gtran.txn.clock.ClockSync;
 import io.gtran.txn.clock.SyncedClock;
 import io.gtran.txn.membership.HandLog;
@@ -23,7 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -43,7 +38,7 @@ class LeasedClockMasterTest {
     private final HandLog log = new HandLog();
     private final InJvmCluster cluster = new InJvmCluster();
     private final List<AutoCloseable> open = new ArrayList<>();
-    private Agent renewer;
+    private final HandHost host = new HandHost(time);
     private SyncedClock clock;
 
     @AfterEach
@@ -71,7 +66,7 @@ class LeasedClockMasterTest {
         clock = new SyncedClock(self, time, SyncedClock.DEFAULT_DRIFT, TimeUnit.SECONDS.toNanos(1));
         ClockSync sync = new ClockSync(TestMailboxes.started(fabric, time), clock, time, Set.of(0, 1, 2), 1_000_000);
         open.add(sync);
-        LeasedClockMaster master = new LeasedClockMaster(group, sync, clock, new Host(), LEASE_MS, SyncedClock.DEFAULT_DRIFT);
+        LeasedClockMaster master = new LeasedClockMaster(group, sync, clock, host, LEASE_MS, SyncedClock.DEFAULT_DRIFT);
         before.forEach(log::apply);
         master.start();
         return master;
@@ -86,7 +81,7 @@ class LeasedClockMasterTest {
         node(0);
         assertTrue(clock.isMaster());
         assertEquals(Long.MIN_VALUE, clock.leaseEnd(), "no lease until the log applies one");
-        renewer.doWork(time.nanos());
+        host.agent().doWork(time.nanos());
         List<MemberEntry.Lease> leases = leasesProposed();
         assertEquals(1, leases.size(), log.proposed.toString());
         assertEquals(0, leases.get(0).node());
@@ -110,10 +105,10 @@ class LeasedClockMasterTest {
         long wait = (long) Math.ceil(LEASE_MS * MS * (1 + SyncedClock.DEFAULT_DRIFT) / (1 - SyncedClock.DEFAULT_DRIFT));
         long changedAt = time.nanos();
         time.nanos = changedAt + wait - 1;
-        renewer.doWork(time.nanos());
+        host.agent().doWork(time.nanos());
         assertEquals(List.of(), leasesProposed(), "the old timescale may not have passed its lease end yet");
         time.nanos = changedAt + wait;
-        renewer.doWork(time.nanos());
+        host.agent().doWork(time.nanos());
         assertEquals(1, leasesProposed().size());
         assertEquals(new MemberEntry.Lease(1, 1, clock.masterMicros() + LEASE_MS * 1000), leasesProposed().get(0));
     }
@@ -125,7 +120,7 @@ class LeasedClockMasterTest {
         clock.addSample(time.nanos() - MS, time.nanos(), reading); // node 0's time, read 1 ms ago
         log.apply(new MemberEntry.Lease(0, 0, reading - 100_000)); // a lease that ended 100 ms before that reading
         log.apply(new MemberEntry.Lost(0, 0, 2, 0));
-        renewer.doWork(time.nanos());
+        host.agent().doWork(time.nanos());
         assertEquals(1, leasesProposed().size(), "the old timescale is surely past the handover");
     }
 
@@ -138,17 +133,17 @@ class LeasedClockMasterTest {
         long changedAt = time.nanos();
         log.apply(new MemberEntry.Lost(0, 0, 2, 0));
         time.nanos = changedAt + 150 * MS;
-        renewer.doWork(time.nanos());
+        host.agent().doWork(time.nanos());
         assertEquals(List.of(), leasesProposed(), "the old master's time may still be below its lease end");
         time.nanos = changedAt + 250 * MS; // past 200 ms / (1 - e), well short of a full lease
-        renewer.doWork(time.nanos());
+        host.agent().doWork(time.nanos());
         assertEquals(1, leasesProposed().size());
     }
 
     @Test
     void aFollowerProposesNoLeaseAndTakesOnlyItsMastersLease() {
         node(2);
-        renewer.doWork(time.nanos());
+        host.agent().doWork(time.nanos());
         assertEquals(List.of(), leasesProposed());
         log.apply(new MemberEntry.Lease(1, 0, 9_000)); // not the master's: the log refuses it
         assertEquals(Long.MIN_VALUE, clock.leaseEnd());
@@ -176,37 +171,5 @@ class LeasedClockMasterTest {
         long last = clock.current();
         master.readmitted(0, Long.MAX_VALUE >>> 2);
         assertEquals(last, clock.current(), "no lift to a rejoiner's fence");
-    }
-
-    /** Keeps the one agent started (the renewer) for the test to step. */
-    private final class Host implements AgentHost {
-        @Override
-        public TimeSource time() {
-            return time;
-        }
-
-        @Override
-        public AgentHandle start(Agent agent) {
-            renewer = agent;
-            return new AgentHandle() {
-                @Override
-                public void close(long waitMillis) {
-                }
-
-                @Override
-                public void close() {
-                }
-            };
-        }
-
-        @Override
-        public AgentHandle start(Agent agent, Mailbox mailbox) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public ExecutorService workers(String role) {
-            throw new UnsupportedOperationException();
-        }
     }
 }

@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.rdma.Fabric;
 import io.gtran.rdma.InJvmCluster;
-import io.gtran.rdma.Mailbox;
-import io.gtran.txn.agent.Agent;
-import io.gtran.txn.agent.AgentHandle;
-import io.gtran.txn.agent.AgentHost;
+import io.gtran.txn.agent.HandHost;
 import io.gtran.txn.agent.TimeSource;
 import io.gtran.txn.membership.HandTime;
 import io.gtran.txn.protocol.TestMailboxes;
@@ -17,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,7 +30,7 @@ class ClockSyncPaceTest {
     private final HandTime time = new HandTime();
     private final InJvmCluster cluster = new InJvmCluster();
     private final List<AutoCloseable> open = new ArrayList<>();
-    private Agent syncer;
+    private final HandHost host = new HandHost(time);
 
     @AfterEach
     void close() throws Exception {
@@ -58,7 +54,7 @@ class ClockSyncPaceTest {
         List<Long> pauses = new ArrayList<>();
         long now = time.nanos;
         for (int i = 0; i < 6; i++) {
-            long next = syncer.doWork(now);
+            long next = host.agent().doWork(now);
             pauses.add((next - now) / MS);
             now = next;
             time.nanos = now;
@@ -68,7 +64,7 @@ class ClockSyncPaceTest {
         for (int i = 0; i < 10; i++) {
             assertNotNull(clock.reserve(), "the master takes a timestamp");
         }
-        long next = syncer.doWork(now);
+        long next = host.agent().doWork(now);
         assertEquals(10, (next - now) / MS, "ten timestamps in 160 ms: back to the interval");
     }
 
@@ -105,10 +101,10 @@ class ClockSyncPaceTest {
         SyncedClock clock = node(1, waitable); // a follower with no reply yet: next() waits
         long now = time.nanos;
         for (int i = 0; i < 3; i++) {
-            now = syncer.doWork(now);
+            now = host.agent().doWork(now);
             time.nanos = now;
         }
-        long idlePause = syncer.doWork(now) - now;
+        long idlePause = host.agent().doWork(now) - now;
         assertEquals(160 * MS, idlePause, "idle: the pause doubled to the cap");
         now += idlePause;
         time.nanos = now;
@@ -122,7 +118,7 @@ class ClockSyncPaceTest {
         });
         waiter.start();
         assertTrue(inNext.await(10, TimeUnit.SECONDS), "next() did not wait");
-        assertEquals(10 * MS, syncer.doWork(now) - now, "a timestamp is waited for: the interval");
+        assertEquals(10 * MS, host.agent().doWork(now) - now, "a timestamp is waited for: the interval");
         release.countDown();
         waiter.join(10_000);
     }
@@ -135,40 +131,8 @@ class ClockSyncPaceTest {
         Fabric fabric = cluster.join(self);
         open.add(fabric);
         SyncedClock clock = new SyncedClock(self, clockTime, SyncedClock.DEFAULT_DRIFT, TimeUnit.SECONDS.toNanos(1));
-        ClockSync sync = new ClockSync(TestMailboxes.started(fabric, time), clock, new Host(), Set.of(0, 1, 2), 10);
+        ClockSync sync = new ClockSync(TestMailboxes.started(fabric, time), clock, host, Set.of(0, 1, 2), 10);
         open.add(sync);
         return clock;
-    }
-
-    /** Keeps the syncer for the test to drive. */
-    private final class Host implements AgentHost {
-        @Override
-        public TimeSource time() {
-            return time;
-        }
-
-        @Override
-        public AgentHandle start(Agent agent) {
-            syncer = agent;
-            return new AgentHandle() {
-                @Override
-                public void close(long waitMillis) {
-                }
-
-                @Override
-                public void close() {
-                }
-            };
-        }
-
-        @Override
-        public AgentHandle start(Agent agent, Mailbox mailbox) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public ExecutorService workers(String role) {
-            throw new UnsupportedOperationException();
-        }
     }
 }
