@@ -38,7 +38,8 @@ class SimulationTest {
     }
 
     /**
-     * Seed 539: one direction of the link between nodes 0 and 1 cut for 440 ms. Each end
+     * Seed 78: one direction of the link between nodes 0 and 1 cut for 365 ms (seed 539 was such a
+     * schedule until the clock's requests were paced by use, which moved every later event). Each end
      * hears a majority (through node 2), so under the heard-majority rule both act on the other's
      * loss: the coordinator aborts a round on its participant's loss while that participant's
      * recovery commits it from every YES. With the group's log only the first loss counts, and an
@@ -48,10 +49,10 @@ class SimulationTest {
     @Timeout(60)
     void aOneWayCutLetsBothEndsActUnlessTheGroupDecides() {
         java.util.Set<Fault> oneway = EnumSet.of(Fault.ONEWAY);
-        Simulation.Result heard = new Simulation(539, 3, oneway, 1, LossRule.HEARD).run();
+        Simulation.Result heard = new Simulation(78, 3, oneway, 1, LossRule.HEARD).run();
         assertTrue(heard.faults().toString().contains("oneway"), heard.faults().toString());
         assertFalse(heard.violations().isEmpty(), "the heard-majority rule keeps both decisions: " + heard);
-        Simulation.Result group = new Simulation(539, 3, oneway, 1, LossRule.GROUP).run();
+        Simulation.Result group = new Simulation(78, 3, oneway, 1, LossRule.GROUP).run();
         assertEquals(heard.faults(), group.faults(), "the same schedule");
         assertEquals(List.of(), group.violations());
         assertTrue(group.committed() > 100, group.toString());
