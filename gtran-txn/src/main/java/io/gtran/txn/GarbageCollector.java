@@ -7,6 +7,7 @@ import io.gtran.storage.MvStore;
 import io.gtran.storage.UnknownElementException;
 import io.gtran.txn.agent.Agent;
 import io.gtran.txn.agent.AgentHandle;
+import io.gtran.txn.agent.IdlePause;
 import io.gtran.txn.common.ElementKind;
 import io.gtran.txn.common.TxnWords;
 import java.util.ArrayList;
@@ -143,13 +144,13 @@ public final class GarbageCollector implements AutoCloseable {
      */
     private final class Scanner implements Agent {
         private final long intervalNanos = TimeUnit.MILLISECONDS.toNanos(config.gcIntervalMs);
-        private final long idleMaxNanos = Math.max(intervalNanos, TimeUnit.MILLISECONDS.toNanos(IDLE_PAUSE_MAX_MS));
         private long pauseNanos = intervalNanos;
 
         @Override
         public long doWork(long nowNanos) {
             try {
-                pauseNanos = nextPause(pauseNanos, runOnce() == 0 && nothingWaiting(), intervalNanos, idleMaxNanos);
+                pauseNanos = IdlePause.next(pauseNanos, runOnce() == 0 && nothingWaiting(), intervalNanos,
+                        TimeUnit.MILLISECONDS.toNanos(IDLE_PAUSE_MAX_MS));
                 return nowNanos + pauseNanos;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt(); // close: the runner stops
@@ -168,11 +169,6 @@ public final class GarbageCollector implements AutoCloseable {
         public String roleName() {
             return "gc-scanner-" + store.nodeId();
         }
-    }
-
-    /** The scanner's next pause after one of {@code pause}: doubled up to {@code max} after an idle pass, else {@code interval}. */
-    static long nextPause(long pause, boolean idle, long interval, long max) {
-        return idle ? Math.min(2 * pause, max) : interval;
     }
 
     /**

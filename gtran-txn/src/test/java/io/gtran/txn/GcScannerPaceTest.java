@@ -3,6 +3,7 @@ package io.gtran.txn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gtran.txn.agent.IdlePause;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,15 +17,15 @@ import org.junit.jupiter.api.Timeout;
 class GcScannerPaceTest {
     @Test
     void anIdlePassDoublesThePauseUpToTheCap() {
-        assertEquals(40, GarbageCollector.nextPause(20, true, 20, 320));
-        assertEquals(320, GarbageCollector.nextPause(160, true, 20, 320));
-        assertEquals(320, GarbageCollector.nextPause(320, true, 20, 320));
+        assertEquals(40, IdlePause.next(20, true, 20, 320));
+        assertEquals(320, IdlePause.next(160, true, 20, 320));
+        assertEquals(320, IdlePause.next(320, true, 20, 320));
     }
 
     @Test
     void aPassThatFindsWorkGoesBackToTheInterval() {
-        assertEquals(20, GarbageCollector.nextPause(320, false, 20, 320));
-        assertEquals(20, GarbageCollector.nextPause(20, false, 20, 320));
+        assertEquals(20, IdlePause.next(320, false, 20, 320));
+        assertEquals(20, IdlePause.next(20, false, 20, 320));
     }
 
     /**

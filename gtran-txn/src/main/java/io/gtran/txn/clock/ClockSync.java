@@ -2,6 +2,7 @@ package io.gtran.txn.clock;
 
 import io.gtran.txn.agent.Agent;
 import io.gtran.txn.agent.AgentHandle;
+import io.gtran.txn.agent.IdlePause;
 import io.gtran.txn.agent.AgentHost;
 import io.gtran.txn.agent.TimeSource;
 import io.gtran.txn.protocol.ClockMessage;
@@ -236,8 +237,7 @@ public final class ClockSync implements AutoCloseable {
      */
     static long nextPause(long pause, long taken, long interval) {
         boolean idle = taken * 1_000_000_000L < (long) BUSY_TIMESTAMPS_PER_SECOND * pause;
-        long max = Math.max(interval, TimeUnit.MILLISECONDS.toNanos(IDLE_PAUSE_MAX_MS));
-        return idle ? Math.min(2 * pause, max) : interval;
+        return IdlePause.next(pause, idle, interval, TimeUnit.MILLISECONDS.toNanos(IDLE_PAUSE_MAX_MS));
     }
 
     /** Sends a request to the master; {@code sincePrevious} is the pause since the last one (the master is silent after {@value #RELAY_AFTER} such). */
