@@ -379,9 +379,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         }
         part.record.restoreYes(all);
         if (own) {
-            part.recovery = new ConcurrentHashMap<>();
-            part.recovery.put(node, part.record.recover(all));
-            recovering.add(txn);
+            startRecovery(txn, part, all);
             execute(() -> finishRecovery(txn, part));
         }
     }
@@ -903,7 +901,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             if (abandoned != null) {
                 decideHere(txn, part, abandoned); // VALIDATE never came: the coordinator cannot have committed
             } else {
-                startRecovery(txn, part);
+                startRecovery(txn, part, part.record.participants());
                 finishRecovery(txn, part);
             }
         });
@@ -1062,10 +1060,13 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         }
     }
 
-    /** Starts recovering {@code txn}'s part with this node's own report; the ticker resends until it is decided and acknowledged. */
-    private void startRecovery(long txn, Part part) {
+    /**
+     * Starts recovering {@code txn}'s part among {@code participants} with this node's own report;
+     * the ticker resends until it is decided and acknowledged.
+     */
+    private void startRecovery(long txn, Part part, int[] participants) {
         part.recovery = new ConcurrentHashMap<>();
-        part.recovery.put(node, part.record.recover(part.record.participants()));
+        part.recovery.put(node, part.record.recover(participants));
         recovering.add(txn);
     }
 
