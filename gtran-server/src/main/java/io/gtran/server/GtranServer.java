@@ -188,6 +188,11 @@ public final class GtranServer implements AutoCloseable {
 
     /** {@code [--conf FILE] [--host H] [--port P]}; runs until SIGTERM or Ctrl-C. */
     public static void main(String[] args) throws InterruptedException {
+        int poolWorkers = CommonPool.ensureWorkers();
+        if (poolWorkers < CommonPool.MIN_PARALLELISM) {
+            LOG.warn("the common fork-join pool has {} worker(s) ({}): every asynchronous step Ratis takes starts a thread",
+                    poolWorkers, CommonPool.PARALLELISM);
+        }
         Path conf = null;
         Path data = null;
         String host = "127.0.0.1";
