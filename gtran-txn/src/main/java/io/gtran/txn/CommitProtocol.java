@@ -145,7 +145,7 @@ class CommitProtocol {
             // Drops the parts (they wrote nothing, so nothing is undone); the slot goes to another
             // transaction only once every part has dropped this one (SlotSequences relies on it).
             long id = txn.id();
-            messenger.abort(id, nodes).whenComplete((done, failure) -> statusTable.release(id));
+            messenger.release(id, nodes).whenComplete((done, failure) -> statusTable.release(id));
             return;
         }
         RecentCommittedTable.Entry entry = enterValidating();

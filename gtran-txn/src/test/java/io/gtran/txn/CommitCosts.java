@@ -7,6 +7,8 @@ import io.gtran.check.fabric.CountingFabric;
 import io.gtran.rdma.Fabric;
 import io.gtran.txn.common.Isolation;
 import io.gtran.txn.protocol.Family;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -67,6 +69,29 @@ final class CommitCosts {
             assertEquals(expected[node], tallies[node].distinct(Family.COMMIT),
                     "commit messages sent by node " + node + "; " + all);
         }
+    }
+
+    /**
+     * Runs {@code transactions} SR transactions of node 0 one after another, each {@code body} then
+     * commit; once every node is quiet and every decision acknowledged, the commit messages each
+     * node sent, by type, resends included.
+     */
+    List<Map<String, Integer>> commitMessagesOf(int transactions, Consumer<Transaction> body) throws InterruptedException {
+        settle();
+        for (int node = 0; node < tallies.length; node++) {
+            tallies[node].reset();
+        }
+        for (int i = 0; i < transactions; i++) {
+            Transaction t = c.begin(0, Isolation.SERIALIZABLE);
+            body.accept(t);
+            t.commit();
+        }
+        settle();
+        List<Map<String, Integer>> sent = new ArrayList<>();
+        for (MessageTally tally : tallies) {
+            sent.add(tally.sent(Family.COMMIT));
+        }
+        return sent;
     }
 
     private void settle() throws InterruptedException {

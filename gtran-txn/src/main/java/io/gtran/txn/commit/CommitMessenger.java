@@ -141,6 +141,8 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     private final Map<Long, Round> owed = new ConcurrentHashMap<>();
     /** This node's parts of other nodes' transactions, and what it forgot of them. */
     private final PartTable<Part> parts;
+    /** Read-only transactions' DECIDEs and their ACKs, waiting for a bundle (docs: "Bundles"); the ticker sends them. */
+    private final Bundles bundles = new Bundles();
     /** The parts in recovery: the ticker resends their messages every tick. */
     private final Set<Long> recovering = ConcurrentHashMap.newKeySet();
     /**
@@ -170,13 +172,16 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         final AtomicBoolean logging = new AtomicBoolean();
         /** Set once the decision is durable: only then does DECIDE leave (and an ABORT reach the client). */
         volatile boolean logged;
+        /** Whether its DECIDEs travel in bundles (a read-only transaction's release). */
+        final boolean bundled;
 
-        Round(int[] participants, long commitTime, long nowNanos, boolean voted) {
+        Round(int[] participants, long commitTime, long nowNanos, boolean voted, boolean bundled) {
             this.round = new CoordinatorRound(participants);
             this.commitTime = commitTime;
             this.startNanos = nowNanos;
             this.sentNanos = nowNanos; // the first sends are the caller's: the tick resends a tick later
             this.voted = voted;
+            this.bundled = bundled;
         }
     }
 
@@ -189,6 +194,8 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         volatile boolean done;
         /** Nodes whose DECIDE came before the apply finished: acknowledged when it has. */
         final Set<Integer> ackWhenDone = ConcurrentHashMap.newKeySet();
+        /** Those of {@link #ackWhenDone} whose DECIDE came in a bundle: their ACK goes in one. */
+        final Set<Integer> ackBundled = ConcurrentHashMap.newKeySet();
         /** When this part was decided here (the time source's nanos), 0 before. */
         volatile long decidedNanos;
         /** While recovering: the reports collected; null otherwise. */
@@ -286,7 +293,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                 throw new IllegalArgumentException("the coordinator is not one of the other participants: node=" + node);
             }
         }
-        Round round = new Round(participants, commitTime, time.nanos(), true);
+        Round round = new Round(participants, commitTime, time.nanos(), true, false);
         if (rounds.putIfAbsent(txn, round) != null) {
             throw new IllegalStateException("txn " + txn + " is already committing");
         }
@@ -306,10 +313,23 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      * participants}, retried until each acknowledged or is lost. Returns when that is done.
      */
     public CompletableFuture<Void> abort(long txn, int[] participants) {
+        return abandon(txn, participants, false);
+    }
+
+    /**
+     * Releases the parts of {@code txn}, a read-only transaction this node coordinates, as {@link
+     * #abort} does, but its DECIDE ABORTs (and their ACKs) travel in bundles: each waits at most for
+     * the next tick (docs/cluster-transactions.md, "Bundles"). Returns once every part acknowledged.
+     */
+    public CompletableFuture<Void> release(long txn, int[] participants) {
+        return abandon(txn, participants, true);
+    }
+
+    private CompletableFuture<Void> abandon(long txn, int[] participants, boolean bundled) {
         if (TxnWords.node(txn) != node) {
             throw new IllegalArgumentException("node " + node + " does not coordinate txn " + txn);
         }
-        Round round = new Round(participants, 0, time.nanos(), false);
+        Round round = new Round(participants, 0, time.nanos(), false, bundled);
         round.round.abandon();
         Round before = rounds.putIfAbsent(txn, round);
         if (before != null) {
@@ -389,7 +409,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
      * every participant acknowledged it: DECIDE is sent again every tick until each has (C3).
      */
     public void restoreOwed(long txn, Outcome outcome, long commitTime, int[] participants) {
-        Round round = new Round(participants, commitTime, time.nanos(), true);
+        Round round = new Round(participants, commitTime, time.nanos(), true, false);
         round.round.adopt(outcome);
         round.logging.set(true);
         round.logged = true;
@@ -499,7 +519,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     private void sendDecides(long txn, Round round, Outcome decision) {
         for (int p : round.round.participants()) {
             if (!round.acked.contains(p) && !gone.contains(p)) { // lost or not: it may be back, and owed the decision
-                send(p, new CommitMessage.Decide(txn, decision, round.commitTime));
+                send(p, new CommitMessage.Decide(txn, decision, round.commitTime), round.bundled);
             }
         }
     }
@@ -533,7 +553,14 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             return;
         }
         try {
-            handle(from, CommitMessage.decode(payload));
+            CommitMessage message = CommitMessage.decode(payload);
+            if (message instanceof CommitMessage.Bundle bundle) {
+                for (CommitMessage m : bundle.messages()) {
+                    handle(from, m, true);
+                }
+            } else {
+                handle(from, message, false);
+            }
         } catch (IllegalArgumentException e) {
             LOG.warn("node={} ignored a message from node {}: {}", node, from, e.getMessage());
         } catch (IllegalStateException e) {
@@ -543,7 +570,8 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         }
     }
 
-    private void handle(int from, CommitMessage message) {
+    /** Handles {@code message} of {@code from}; {@code bundled} if it came in a bundle (a DECIDE's ACK then goes in one). */
+    private void handle(int from, CommitMessage message, boolean bundled) {
         long txn = message.txn();
         if (message instanceof CommitMessage.Validate m) {
             if (parts.forgotten(txn)) {
@@ -602,7 +630,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                 // COMMIT needs this node's YES, so its part was decided, applied and forgotten; and a
                 // forgotten part was applied when it was decided: the acknowledgement was lost (a
                 // decision owed to a node that was cut off, sent again). Nothing is applied twice.
-                send(from, new CommitMessage.Ack(txn));
+                send(from, new CommitMessage.Ack(txn), bundled);
                 return;
             }
             Part part = parts.part(txn);
@@ -615,10 +643,13 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                     return;
                 }
                 boolean appliedBefore = part.done;
+                if (bundled) {
+                    part.ackBundled.add(from); // before ackWhenDone: the apply reads them in that order
+                }
                 part.ackWhenDone.add(from);
                 decideHere(txn, part, outcome);
                 if (appliedBefore) {
-                    send(from, new CommitMessage.Ack(txn)); // a repeated DECIDE: acknowledged again
+                    send(from, new CommitMessage.Ack(txn), bundled); // a repeated DECIDE: acknowledged again
                 } // else the apply acknowledges when it returns (or a later DECIDE, if it returned meanwhile)
             });
         } else if (message instanceof CommitMessage.Ack) {
@@ -676,7 +707,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
 
     private void acknowledge(long txn, Part part) {
         for (int to : part.ackWhenDone) {
-            send(to, new CommitMessage.Ack(txn));
+            send(to, new CommitMessage.Ack(txn), part.ackBundled.contains(to));
         }
     }
 
@@ -975,6 +1006,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
 
         @Override
         public long doWork(long now) {
+            bundles.drain().forEach(CommitMessenger.this::send);
             actOnDueLosses(now);
             actOnUnactedLosses();
             resend(now);
@@ -1002,9 +1034,10 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                 }
             }
         });
+        long bundledBefore = resendBefore - 2 * TimeUnit.MILLISECONDS.toNanos(tickMillis);
         rounds.forEach((txn, round) -> {
-            if (round.sentNanos - resendBefore > 0) {
-                return; // sent within the last tick: its answers may be on the way
+            if (round.sentNanos - (round.bundled ? bundledBefore : resendBefore) > 0) {
+                return; // sent within the last tick (three, bundled): its answers may be on the way
             }
             round.sentNanos = now;
             Outcome decision = round.round.decision();
@@ -1091,6 +1124,18 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
             } else if (decision != null && !part.acked.contains(p) && !lost.contains(p)) {
                 send(p, new CommitMessage.Decide(txn, decision, part.commitTime));
             }
+        }
+    }
+
+    /** Sends {@code message} to {@code to}: in the peer's next bundle if {@code bundled}, else now. */
+    private void send(int to, CommitMessage message, boolean bundled) {
+        if (!bundled) {
+            send(to, message);
+            return;
+        }
+        CommitMessage.Bundle full = bundles.add(to, message);
+        if (full != null) {
+            send(to, full);
         }
     }
 

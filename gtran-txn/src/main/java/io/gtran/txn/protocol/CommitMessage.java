@@ -1,10 +1,13 @@
 package io.gtran.txn.protocol;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The messages of the commit protocol (docs/cluster-transactions.md, "Commit"), on a node's
  * mailbox ({@link NodeMailbox}), and their one encoding: a type byte ({@link Family#COMMIT}'s
  * first plus the order of {@link Type}), the transaction id, then the fields of the type. Each
- * names the transaction it is about.
+ * names the transaction it is about; a {@link Bundle} carries several messages, and names its first's.
  */
 public sealed interface CommitMessage {
     /** The transaction the message is about. */
@@ -12,7 +15,7 @@ public sealed interface CommitMessage {
 
     /** What each message is, by its first byte on the wire. */
     enum Type {
-        VALIDATE, VOTE, RECOVER, REPORT, DECIDE, ACK, FORGOTTEN
+        VALIDATE, VOTE, RECOVER, REPORT, DECIDE, ACK, FORGOTTEN, BUNDLE
     }
 
     Type type();
@@ -79,6 +82,34 @@ public sealed interface CommitMessage {
         }
     }
 
+    /**
+     * Messages that waited to travel together (docs/cluster-transactions.md, "Bundles"): handled one
+     * by one as if each had come alone. Not empty, and never holding a bundle.
+     */
+    record Bundle(List<CommitMessage> messages) implements CommitMessage {
+        public Bundle {
+            messages = List.copyOf(messages);
+            if (messages.isEmpty()) {
+                throw new IllegalArgumentException("an empty bundle");
+            }
+            for (CommitMessage m : messages) {
+                if (m instanceof Bundle) {
+                    throw new IllegalArgumentException("a bundle in a bundle");
+                }
+            }
+        }
+
+        @Override
+        public long txn() {
+            return messages.get(0).txn();
+        }
+
+        @Override
+        public Type type() {
+            return Type.BUNDLE;
+        }
+    }
+
     /** The bytes of {@code message}. */
     static byte[] encode(CommitMessage message) {
         Wire.Writer w = new Wire.Writer().putByte(Family.COMMIT.base() + message.type().ordinal()).putLong(message.txn());
@@ -92,6 +123,11 @@ public sealed interface CommitMessage {
             w.putByte(m.vote() == null ? 0 : 1 + m.vote().ordinal()).putByte(m.decision() == null ? 0 : 1 + m.decision().ordinal());
         } else if (message instanceof Decide m) {
             w.putByte(m.outcome().ordinal()).putLong(m.commitTime());
+        } else if (message instanceof Bundle m) {
+            w.putInt(m.messages().size());
+            for (CommitMessage inner : m.messages()) {
+                w.putBytes(encode(inner));
+            }
         }
         return w.bytes();
     }
@@ -118,6 +154,17 @@ public sealed interface CommitMessage {
                 case DECIDE -> new Decide(txn, Outcome.values()[in.getByte()], in.getLong());
                 case ACK -> new Ack(txn);
                 case FORGOTTEN -> new Forgotten(txn);
+                case BUNDLE -> {
+                    int count = in.getInt();
+                    if (count < 1 || count > bytes.length) {
+                        throw new IllegalArgumentException("a bundle of " + count + " messages");
+                    }
+                    List<CommitMessage> messages = new ArrayList<>(count);
+                    for (int i = 0; i < count; i++) {
+                        messages.add(decode(in.getBytes()));
+                    }
+                    yield new Bundle(messages);
+                }
             };
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("not a commit message (" + bytes.length + " bytes): " + e, e);

@@ -185,7 +185,11 @@ public final class Wire {
         }
 
         public byte[] getBytes() {
-            byte[] bytes = new byte[in.getInt()];
+            int length = in.getInt();
+            if (length < 0 || length > in.remaining()) {
+                throw new IllegalArgumentException("a field of " + length + " bytes with " + in.remaining() + " left");
+            }
+            byte[] bytes = new byte[length];
             in.get(bytes);
             return bytes;
         }

@@ -44,6 +44,42 @@ class CommitMessageTest {
     }
 
     @Test
+    void aBundleReadsBackAsItsMessagesInOrder() {
+        CommitMessage.Bundle bundle = new CommitMessage.Bundle(List.of(
+                new CommitMessage.Decide(TXN, Outcome.ABORT, 0L), new CommitMessage.Ack(TXN + 1), new CommitMessage.Decide(TXN + 2, Outcome.ABORT, 0L)));
+        byte[] bytes = CommitMessage.encode(bundle);
+        assertEquals(Family.COMMIT.base() + CommitMessage.Type.BUNDLE.ordinal(), bytes[0]);
+        assertEquals(bundle, CommitMessage.decode(bytes));
+        assertEquals(TXN, bundle.txn());
+    }
+
+    @Test
+    void aBundleIsNeitherEmptyNorNested() {
+        assertThrows(IllegalArgumentException.class, () -> new CommitMessage.Bundle(List.of()));
+        CommitMessage.Bundle inner = new CommitMessage.Bundle(List.of(new CommitMessage.Ack(TXN)));
+        assertThrows(IllegalArgumentException.class, () -> new CommitMessage.Bundle(List.of(inner)));
+        byte[] nested = new Wire.Writer().putByte(Family.COMMIT.base() + CommitMessage.Type.BUNDLE.ordinal()).putLong(TXN)
+                .putInt(1).putBytes(CommitMessage.encode(inner)).bytes();
+        assertThrows(IllegalArgumentException.class, () -> CommitMessage.decode(nested));
+    }
+
+    @Test
+    void aBundleWhoseCountsOrLengthsOverrunItsBytesIsRefused() {
+        byte[] ack = CommitMessage.encode(new CommitMessage.Ack(TXN));
+        int type = Family.COMMIT.base() + CommitMessage.Type.BUNDLE.ordinal();
+        byte[][] bad = {
+            new Wire.Writer().putByte(type).putLong(TXN).putInt(0).bytes(),
+            new Wire.Writer().putByte(type).putLong(TXN).putInt(Integer.MAX_VALUE).putBytes(ack).bytes(),
+            new Wire.Writer().putByte(type).putLong(TXN).putInt(2).putBytes(ack).bytes(),
+            new Wire.Writer().putByte(type).putLong(TXN).putInt(1).putInt(1 << 30).bytes(),
+        };
+        for (byte[] bytes : bad) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CommitMessage.decode(bytes));
+            assertTrue(e.getMessage().startsWith("not a commit message"), e.getMessage());
+        }
+    }
+
+    @Test
     void bytesThatAreNoCommitMessageAreRefused() {
         for (byte[] bad : new byte[][] {new byte[0], {41, 0, 0, 0, 0, 0, 0, 0, 1}, {36, 0, 0, 0}, {4, 0, 0, 0, 0, 0, 0, 0, 1}}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CommitMessage.decode(bad));
