@@ -233,7 +233,12 @@ final class Client {
         private void abort() {
             done = true;
             node.stopAwaiting(txn);
-            node.messenger().abort(txn, participants()).thenRun(() -> freeSlots.addLast(TxnWords.slot(txn)));
+            // Half the aborts (odd slots) go as a read-only release does, their DECIDEs and ACKs in
+            // bundles (docs/cluster-transactions.md, "Bundles"): the same decisions, sent later.
+            CommitMessenger messenger = node.messenger();
+            int slot = TxnWords.slot(txn);
+            (slot % 2 == 1 ? messenger.release(txn, participants()) : messenger.abort(txn, participants()))
+                    .thenRun(() -> freeSlots.addLast(slot));
             node.applyOwnPart(txn, Outcome.ABORT);
             record.told = "ABORT";
             next();
