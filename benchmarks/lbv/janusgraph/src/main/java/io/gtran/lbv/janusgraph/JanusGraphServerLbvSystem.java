@@ -128,6 +128,11 @@ public final class JanusGraphServerLbvSystem extends GremlinSystem {
      * binding {@code g}, and the YAML naming both; returns the YAML's path.
      */
     static Path writeConfiguration(Path dir, int port, int gremlinPool) throws IOException {
+        return writeConfiguration(dir, port, gremlinPool, false);
+    }
+
+    /** As {@link #writeConfiguration(Path, int, int)}, with Gremlin Server's sessions ({@code g.tx()}) if {@code sessions}. */
+    static Path writeConfiguration(Path dir, int port, int gremlinPool, boolean sessions) throws IOException {
         StringBuilder properties = new StringBuilder("# written by JanusGraphServerLbvSystem\n")
                 .append("gremlin.graph=org.janusgraph.core.JanusGraphFactory\n");
         JanusGraphMapping.graphSettings().forEach((k, v) -> properties.append(k).append('=').append(v).append('\n'));
@@ -154,6 +159,7 @@ public final class JanusGraphServerLbvSystem extends GremlinSystem {
                 "  - { className: org.apache.tinkerpop.gremlin.util.ser.GraphBinaryMessageSerializerV1,"
                         + " config: { ioRegistries: [org.janusgraph.graphdb.tinkerpop.JanusGraphIoRegistry] }}",
                 "processors:",
+                sessions ? "  - { className: org.apache.tinkerpop.gremlin.server.op.session.SessionOpProcessor, config: { sessionTimeout: 28800000 }}" : "",
                 "  - { className: org.apache.tinkerpop.gremlin.server.op.traversal.TraversalOpProcessor }",
                 "strictTransactionManagement: false",
                 "idleConnectionTimeout: 0",
