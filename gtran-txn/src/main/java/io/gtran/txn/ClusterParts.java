@@ -67,9 +67,15 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         return Family.of(payload) == Family.OPS && OpsMessage.isOperation(payload[0]);
     }
 
-    /** First resend of an unanswered request; doubled up to {@link #MAX_RESEND_MS}. */
+    /** First look at an unanswered request; doubled up to {@link #MAX_RESEND_MS}. */
     private static final long RESEND_MS = 20;
     private static final long MAX_RESEND_MS = 320;
+    /**
+     * How long a request the fabric delivered (or is still delivering) waits for its answer before it
+     * is sent again: a delivered request is answered unless a node or a connection is lost, so sooner
+     * would only repeat it on a loaded node (docs/cluster-transactions.md, "Execution").
+     */
+    private static final long LATE_NANOS = TimeUnit.MILLISECONDS.toNanos(MAX_RESEND_MS);
     private static final long COMMIT_TICK_MS = 20;
 
     private final TransactionEngine engine;
@@ -230,8 +236,9 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
 
     /**
      * Sends each {@code payloads[i]} (whose request id is {@code requests[i]}) to node {@code to[i]}
-     * until its answer comes, all at once: those unanswered are resent after 20 ms, then after twice
-     * as long each time, up to 320 ms apart.
+     * until its answer comes, all at once. Those unanswered are looked at after 20 ms, then after
+     * twice as long each time, up to 320 ms apart, and sent again if the fabric failed to deliver
+     * them or they were sent {@value #MAX_RESEND_MS} ms ago or more ({@link #mayBeLost}).
      *
      * @throws TimeoutException if one did not come within gtran.txn.remote-timeout-ms, or its node is lost
      * @throws IllegalStateException if this node is closed
@@ -239,6 +246,8 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     @SuppressWarnings("unchecked")
     Wire.Reader[] exchange(int[] to, long[] requests, byte[][] payloads) throws TimeoutException {
         CompletableFuture<Wire.Reader>[] answers = new CompletableFuture[to.length];
+        CompletableFuture<Void>[] sent = new CompletableFuture[to.length];
+        long[] sentNanos = new long[to.length];
         for (int i = 0; i < to.length; i++) {
             answers[i] = new CompletableFuture<>();
             waiting.put(requests[i], answers[i]);
@@ -248,6 +257,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             long resend = RESEND_MS;
             CompletableFuture<Void> all = CompletableFuture.allOf(answers);
             while (true) {
+                long now = engine.time().nanos();
                 for (int i = 0; i < to.length; i++) {
                     if (answers[i].isDone()) {
                         continue;
@@ -258,7 +268,10 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                     if (closed) {
                         throw new IllegalStateException("transaction engine is closed: node=" + node);
                     }
-                    send(to[i], payloads[i]);
+                    if (sent[i] == null || mayBeLost(sent[i], now - sentNanos[i])) {
+                        sent[i] = send(to[i], payloads[i]);
+                        sentNanos[i] = now;
+                    }
                 }
                 long left = deadline - engine.time().nanos();
                 if (left <= 0) {
@@ -286,6 +299,18 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                 waiting.remove(request);
             }
         }
+    }
+
+    /**
+     * Whether a request sent {@code agoNanos} ago, whose send is {@code sent}, may not have reached its
+     * node or its answer may be lost: the fabric failed to deliver it (a dropped message, a broken
+     * connection), or it is {@link #LATE_NANOS} old (a loss nothing reported, such as a message
+     * dropped by a node still starting). One the fabric delivered, or is still delivering, is not
+     * sent again sooner: the owner answers a repeat from its last reply, but a loaded node would
+     * still decode, queue and answer it.
+     */
+    static boolean mayBeLost(CompletableFuture<Void> sent, long agoNanos) {
+        return sent.isCompletedExceptionally() || agoNanos >= LATE_NANOS;
     }
 
     private Wire.Reader exchange(int to, long request, byte[] payload) throws TimeoutException {
