@@ -237,8 +237,9 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     /**
      * Sends each {@code payloads[i]} (whose request id is {@code requests[i]}) to node {@code to[i]}
      * until its answer comes, all at once. Those unanswered are looked at after 20 ms, then after
-     * twice as long each time, up to 320 ms apart, and sent again if the fabric failed to deliver
-     * them or they were sent {@value #MAX_RESEND_MS} ms ago or more ({@link #mayBeLost}).
+     * twice as long each time, up to 320 ms apart, and when the oldest becomes {@value
+     * #MAX_RESEND_MS} ms old; each is sent again if the fabric failed to deliver it or it went that
+     * long ago ({@link #mayBeLost}).
      *
      * @throws TimeoutException if one did not come within gtran.txn.remote-timeout-ms, or its node is lost
      * @throws IllegalStateException if this node is closed
@@ -258,6 +259,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             CompletableFuture<Void> all = CompletableFuture.allOf(answers);
             while (true) {
                 long now = engine.time().nanos();
+                long untilLate = Long.MAX_VALUE; // until the oldest unanswered request is late: looked at then
                 for (int i = 0; i < to.length; i++) {
                     if (answers[i].isDone()) {
                         continue;
@@ -272,6 +274,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                         sent[i] = send(to[i], payloads[i]);
                         sentNanos[i] = now;
                     }
+                    untilLate = Math.min(untilLate, sentNanos[i] + LATE_NANOS - now);
                 }
                 long left = deadline - engine.time().nanos();
                 if (left <= 0) {
@@ -279,7 +282,8 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
                             + TxnConfig.REMOTE_TIMEOUT_MS + "=" + engine.config().remoteTimeoutMs + " ms");
                 }
                 try {
-                    all.get(Math.min(TimeUnit.MILLISECONDS.toNanos(resend), left), TimeUnit.NANOSECONDS);
+                    long wait = Math.min(Math.min(TimeUnit.MILLISECONDS.toNanos(resend), Math.max(0, untilLate)), left);
+                    all.get(wait, TimeUnit.NANOSECONDS);
                     Wire.Reader[] result = new Wire.Reader[to.length];
                     for (int i = 0; i < to.length; i++) {
                         result[i] = answers[i].join();
