@@ -552,15 +552,25 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         if (closed.get() || holding) {
             return;
         }
+        CommitMessage message;
         try {
-            CommitMessage message = CommitMessage.decode(payload);
-            if (message instanceof CommitMessage.Bundle bundle) {
-                for (CommitMessage m : bundle.messages()) {
-                    handle(from, m, true);
-                }
-            } else {
-                handle(from, message, false);
+            message = CommitMessage.decode(payload);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("node={} ignored a message from node {}: {}", node, from, e.getMessage());
+            return;
+        }
+        if (message instanceof CommitMessage.Bundle bundle) {
+            for (CommitMessage m : bundle.messages()) {
+                handleOrLog(from, m, true); // one refused does not hold back those behind it
             }
+        } else {
+            handleOrLog(from, message, false);
+        }
+    }
+
+    private void handleOrLog(int from, CommitMessage message, boolean bundled) {
+        try {
+            handle(from, message, bundled);
         } catch (IllegalArgumentException e) {
             LOG.warn("node={} ignored a message from node {}: {}", node, from, e.getMessage());
         } catch (IllegalStateException e) {
@@ -648,8 +658,10 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                 }
                 part.ackWhenDone.add(from);
                 decideHere(txn, part, outcome);
-                if (appliedBefore) {
-                    send(from, new CommitMessage.Ack(txn), bundled); // a repeated DECIDE: acknowledged again
+                if (appliedBefore || part.done) {
+                    // A repeated DECIDE: acknowledged again; or an apply that began before this DECIDE (a
+                    // loss, a recovery) returned meanwhile and may have acknowledged before `from` was added.
+                    send(from, new CommitMessage.Ack(txn), bundled);
                 } // else the apply acknowledges when it returns (or a later DECIDE, if it returned meanwhile)
             });
         } else if (message instanceof CommitMessage.Ack) {
@@ -1006,10 +1018,10 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
 
         @Override
         public long doWork(long now) {
-            bundles.drain().forEach(CommitMessenger.this::send);
             actOnDueLosses(now);
             actOnUnactedLosses();
             resend(now);
+            bundles.drain().forEach(CommitMessenger.this::send); // after resend: what it bundled leaves now
             return now + tickNanos;
         }
 
