@@ -237,8 +237,12 @@ final class Client {
             // bundles (docs/cluster-transactions.md, "Bundles"): the same decisions, sent later.
             CommitMessenger messenger = node.messenger();
             int slot = TxnWords.slot(txn);
-            (slot % 2 == 1 ? messenger.release(txn, participants()) : messenger.abort(txn, participants()))
-                    .thenRun(() -> freeSlots.addLast(slot));
+            int[] participants = participants();
+            (slot % 2 == 1 ? messenger.release(txn, participants) : messenger.abort(txn, participants))
+                    .thenRun(() -> {
+                        appliedBeforeAcknowledged(participants);
+                        freeSlots.addLast(slot);
+                    });
             node.applyOwnPart(txn, Outcome.ABORT);
             record.told = "ABORT";
             next();
