@@ -192,10 +192,11 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         volatile boolean applied;
         /** Set once {@link Participant#apply} returned: no word here names the transaction any more. */
         volatile boolean done;
-        /** Nodes whose DECIDE came before the apply finished: acknowledged when it has. */
-        final Set<Integer> ackWhenDone = ConcurrentHashMap.newKeySet();
-        /** Those of {@link #ackWhenDone} whose DECIDE came in a bundle: their ACK goes in one. */
-        final Set<Integer> ackBundled = ConcurrentHashMap.newKeySet();
+        /**
+         * Nodes whose DECIDE came before the apply finished, acknowledged when it has; each with
+         * whether its DECIDE came in a bundle (its ACK then goes in one).
+         */
+        final Map<Integer, Boolean> ackWhenDone = new ConcurrentHashMap<>();
         /** When this part was decided here (the time source's nanos), 0 before. */
         volatile long decidedNanos;
         /** While recovering: the reports collected; null otherwise. */
@@ -653,10 +654,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                     return;
                 }
                 boolean appliedBefore = part.done;
-                if (bundled) {
-                    part.ackBundled.add(from); // before ackWhenDone: the apply reads them in that order
-                }
-                part.ackWhenDone.add(from);
+                part.ackWhenDone.put(from, bundled);
                 decideHere(txn, part, outcome);
                 if (appliedBefore || part.done) {
                     // A repeated DECIDE: acknowledged again; or an apply that began before this DECIDE (a
@@ -718,9 +716,7 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     }
 
     private void acknowledge(long txn, Part part) {
-        for (int to : part.ackWhenDone) {
-            send(to, new CommitMessage.Ack(txn), part.ackBundled.contains(to));
-        }
+        part.ackWhenDone.forEach((to, bundled) -> send(to, new CommitMessage.Ack(txn), bundled));
     }
 
     /**
