@@ -50,15 +50,7 @@ final class CommitCosts {
     @SafeVarargs
     final void assertCommit(String what, Consumer<Transaction> body, Map<String, Integer>... expected)
             throws InterruptedException {
-        settle();
-        for (int node = 0; node < tallies.length; node++) {
-            tallies[node].reset();
-            counting[node].reset();
-        }
-        Transaction t = c.begin(0, Isolation.SERIALIZABLE);
-        body.accept(t);
-        t.commit();
-        settle();
+        run(1, body);
         StringBuilder all = new StringBuilder(what + ":");
         for (int node = 0; node < tallies.length; node++) {
             all.append(" node ").append(node).append(" commit=").append(tallies[node].sent(Family.COMMIT)).append(" ops=")
@@ -77,9 +69,20 @@ final class CommitCosts {
      * node sent, by type, resends included.
      */
     List<Map<String, Integer>> commitMessagesOf(int transactions, Consumer<Transaction> body) throws InterruptedException {
+        run(transactions, body);
+        List<Map<String, Integer>> sent = new ArrayList<>();
+        for (MessageTally tally : tallies) {
+            sent.add(tally.sent(Family.COMMIT));
+        }
+        return sent;
+    }
+
+    /** Once quiet, counts from zero while node 0 runs {@code transactions} SR transactions of {@code body}, until quiet again. */
+    private void run(int transactions, Consumer<Transaction> body) throws InterruptedException {
         settle();
         for (int node = 0; node < tallies.length; node++) {
             tallies[node].reset();
+            counting[node].reset();
         }
         for (int i = 0; i < transactions; i++) {
             Transaction t = c.begin(0, Isolation.SERIALIZABLE);
@@ -87,11 +90,6 @@ final class CommitCosts {
             t.commit();
         }
         settle();
-        List<Map<String, Integer>> sent = new ArrayList<>();
-        for (MessageTally tally : tallies) {
-            sent.add(tally.sent(Family.COMMIT));
-        }
-        return sent;
     }
 
     private void settle() throws InterruptedException {
