@@ -181,6 +181,11 @@ final class RemoteOp {
             }
             case READ_MANY -> readMany(txn, store, (Op.ReadMany) op, out);
             case RESOLVE -> txn.resolvePreReads();
+            case MANY -> {
+                for (Op one : ((Op.Many) op).ops()) {
+                    execute(txn, store, one, out); // the first that throws is the answer; those before stay done
+                }
+            }
             default -> throw new IllegalStateException("unhandled remote operation: " + op.type());
         }
     }

@@ -183,6 +183,35 @@ class RemoteParts {
         return results;
     }
 
+    /**
+     * Runs each node's operations there in order ({@link Op.Many}, docs/cluster-transactions.md,
+     * "Execution": batched writes), the nodes' requests sent together, and returns each node's
+     * results: the results of its operation {@code i} are in the {@code i / Op.Many.MAX_OPS}-th
+     * reader, one after another. Failures as {@link #call}; a failure leaves the operations before
+     * it done.
+     */
+    Map<Integer, java.util.List<Wire.Reader>> callMany(Map<Integer, java.util.List<Op>> opsByNode) {
+        Map<Integer, java.util.List<Op.Many>> chunks = new TreeMap<>();
+        opsByNode.forEach((node, ops) -> {
+            if (!ops.isEmpty()) {
+                chunks.put(node, Op.Many.chunks(ops));
+            }
+        });
+        Map<Integer, java.util.List<Wire.Reader>> results = new TreeMap<>();
+        chunks.keySet().forEach(node -> results.put(node, new java.util.ArrayList<>()));
+        for (int round = 0; ; round++) {
+            int r = round;
+            int[] nodes = chunks.entrySet().stream().filter(e -> e.getValue().size() > r).mapToInt(Map.Entry::getKey).toArray();
+            if (nodes.length == 0) {
+                return results;
+            }
+            Wire.Reader[] replies = callEach(nodes, i -> chunks.get(nodes[i]).get(r));
+            for (int i = 0; i < nodes.length; i++) {
+                results.get(nodes[i]).add(replies[i]);
+            }
+        }
+    }
+
     /** What {@code answer} from {@code node} means: the result it carries, or the exception it reports. */
     private Wire.Reader result(int node, OpsMessage.Answer answer) {
         if (answer instanceof OpsMessage.Done done) {

@@ -18,7 +18,7 @@ public sealed interface Op {
         EXISTS, LABEL, EDGE_OUT, EDGE_IN, PROPERTY, PROPERTIES, EDGES, SCAN, VISIBLE, COUNT, RECORD,
         ADD_VERTEX, ADD_EDGE, REMOVE_EDGE, REMOVE_VERTEX, SET_PROPERTY, REMOVE_PROPERTY, ADD_MIRROR, REMOVE_MIRROR,
         ADJACENT, ADJACENT_MANY, BIND_ID, RESOLVE_ID, EXPOSED_ID, SHADOWED_ID, RESERVE_ID, EXPOSED_MANY,
-        INDEX_WRITE, INDEX_LOOKUP, INDEX_FILL, INDEX_CHANGE, SCAN_PAGE, READ_MANY, RESOLVE, CLAIM_ID, ID_HOLDER_GONE;
+        INDEX_WRITE, INDEX_LOOKUP, INDEX_FILL, INDEX_CHANGE, SCAN_PAGE, READ_MANY, RESOLVE, CLAIM_ID, ID_HOLDER_GONE, MANY;
 
         private static final Type[] VALUES = values();
     }
@@ -397,6 +397,48 @@ public sealed interface Op {
         }
     }
 
+    /**
+     * Operations for one node, run there in order under the transaction's part, each as if it had
+     * come alone; answers their results one after another. The first that fails is the answer, and
+     * those before it stay done (docs/cluster-transactions.md, "Execution": batched writes).
+     */
+    record Many(java.util.List<Op> ops) implements Op {
+        /** The most operations one request holds; {@link #chunks} splits a longer list. */
+        public static final int MAX_OPS = 1024;
+
+        public Many {
+            ops = java.util.List.copyOf(ops);
+            if (ops.isEmpty() || ops.size() > MAX_OPS) {
+                throw new IllegalArgumentException("a MANY holds 1 to " + MAX_OPS + " operations, not " + ops.size());
+            }
+            for (Op op : ops) {
+                if (op instanceof Many) {
+                    throw new IllegalArgumentException("a MANY cannot hold a MANY");
+                }
+            }
+        }
+
+        /** {@code ops} (not empty) in requests of at most {@link #MAX_OPS}, in order. */
+        public static java.util.List<Many> chunks(java.util.List<Op> ops) {
+            java.util.List<Many> chunks = new java.util.ArrayList<>();
+            for (int from = 0; from < ops.size(); from += MAX_OPS) {
+                chunks.add(new Many(ops.subList(from, Math.min(ops.size(), from + MAX_OPS))));
+            }
+            return chunks;
+        }
+
+        public Type type() {
+            return Type.MANY;
+        }
+
+        public void writeFields(Wire.Writer w) {
+            w.putInt(ops.size());
+            for (Op op : ops) {
+                w.putBytes(encode(op));
+            }
+        }
+    }
+
     static byte[] encode(Op op) {
         Wire.Writer w = new Wire.Writer().putByte(op.type().ordinal());
         op.writeFields(w);
@@ -469,6 +511,21 @@ public sealed interface Op {
                 yield new ReadMany(kind, ids, labels, getStrings(in));
             }
             case RESOLVE -> new Resolve();
+            case MANY -> {
+                int n = in.getInt();
+                if (n < 1 || n > Many.MAX_OPS) {
+                    throw new IllegalStateException("a MANY of " + n + " operations");
+                }
+                java.util.List<Op> ops = new java.util.ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    Op op = decode(in.getBytes());
+                    if (op instanceof Many) {
+                        throw new IllegalStateException("a MANY inside a MANY");
+                    }
+                    ops.add(op);
+                }
+                yield new Many(ops);
+            }
         };
     }
 

@@ -63,7 +63,8 @@ class OpCodecTest {
                 new Op.IndexChangeOf(IndexChange.READY, ElementKind.EDGE, "weight", true),
                 new Op.ReadMany(ElementKind.VERTEX, new long[] {44, 45}, true, new String[] {"name", "age"}),
                 new Op.ReadMany(ElementKind.EDGE, new long[] {46}, false, null),
-                new Op.Resolve());
+                new Op.Resolve(),
+                new Op.Many(List.of(new Op.AddMirror(47L, 48L, 49L, "knows"), new Op.ClaimId(50L, 51L, 0L))));
     }
 
     @Test
@@ -92,6 +93,28 @@ class OpCodecTest {
         assertNull(((Op.ReadMany) Op.decode(Op.encode(new Op.ReadMany(ElementKind.VERTEX, new long[0], true, null)))).keys());
         Op.IndexWrite write = (Op.IndexWrite) Op.decode(Op.encode(new Op.IndexWrite(ElementKind.VERTEX, 1L, "k", VALUES, new Object[0])));
         assertArrayEquals(VALUES, write.before());
+    }
+
+    @Test
+    void aManyHoldsItsOperationsInOrderAndRefusesNestingEmptinessAndExcess() {
+        List<Op> ops = List.of(new Op.ResolveId(ElementKind.VERTEX, "v1"), new Op.AddMirror(1L, 2L, 3L, "x"), new Op.Resolve());
+        assertEquals(ops, ((Op.Many) Op.decode(Op.encode(new Op.Many(ops)))).ops());
+        Op.Many one = new Op.Many(List.of(new Op.Resolve()));
+        assertThrows(IllegalArgumentException.class, () -> new Op.Many(List.of(one)));
+        assertThrows(IllegalArgumentException.class, () -> new Op.Many(List.of()));
+        List<Op> tooMany = java.util.Collections.nCopies(Op.Many.MAX_OPS + 1, new Op.Resolve());
+        assertThrows(IllegalArgumentException.class, () -> new Op.Many(tooMany));
+
+        List<Op.Many> chunks = Op.Many.chunks(tooMany);
+        assertEquals(List.of(Op.Many.MAX_OPS, 1), chunks.stream().map(c -> c.ops().size()).toList());
+
+        // what another member could send: a MANY inside a MANY, an empty one, a count beyond the limit
+        byte[] nested = new Wire.Writer().putByte(Op.Type.MANY.ordinal()).putInt(1).putBytes(Op.encode(one)).bytes();
+        assertThrows(IllegalStateException.class, () -> Op.decode(nested));
+        byte[] empty = new Wire.Writer().putByte(Op.Type.MANY.ordinal()).putInt(0).bytes();
+        assertThrows(IllegalStateException.class, () -> Op.decode(empty));
+        byte[] huge = new Wire.Writer().putByte(Op.Type.MANY.ordinal()).putInt(Integer.MAX_VALUE).bytes();
+        assertThrows(IllegalStateException.class, () -> Op.decode(huge));
     }
 
     @Test
