@@ -374,6 +374,12 @@ public final class GtranGraph implements Graph {
         return isolation;
     }
 
+    /** Writes many elements in this thread's transaction, for loaders: see {@link GtranBulk}. */
+    public GtranBulk bulk() {
+        requireOpen();
+        return new GtranBulk(this);
+    }
+
     /** The property indexes: declared at open or added through {@link Indexes#create}. */
     public Indexes indexes() {
         return indexes;

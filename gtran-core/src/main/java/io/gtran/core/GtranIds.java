@@ -112,6 +112,47 @@ final class GtranIds {
         return txn.externalIds().resolve(kind, canonical, parsed);
     }
 
+    /** {@link #resolve} of many vertex ids, with one request per other node (docs/cluster-transactions.md, batched writes). */
+    long[] resolveVertices(Transaction txn, Object[] ids) {
+        Object[] canonical = new Object[ids.length];
+        Object[] parsed = new Object[ids.length];
+        int n = 0;
+        int[] at = new int[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            Object c = canonical(ids[i]);
+            if (c != null) { // no element can have an id without a canonical form
+                canonical[n] = c;
+                parsed[n] = c instanceof String s ? parse(s) : null;
+                at[n++] = i;
+            }
+        }
+        long[] found = new long[ids.length];
+        java.util.Arrays.fill(found, ElementIds.NONE);
+        long[] resolved = txn.externalIds().resolveVertices(java.util.Arrays.copyOf(canonical, n), java.util.Arrays.copyOf(parsed, n));
+        for (int k = 0; k < n; k++) {
+            found[at[k]] = resolved[k];
+        }
+        return found;
+    }
+
+    /**
+     * {@link #bind} of many new edges' ids ({@code given[i]} to {@code internal[i]}), with one
+     * request per other node for the claims and one for the bindings; returns the ids they show.
+     *
+     * @throws IllegalArgumentException TinkerPop's "edge with id already exists" for the first taken
+     */
+    Object[] bindEdges(Transaction txn, Object[] given, long[] internal) {
+        Object[] canonical = new Object[given.length];
+        for (int i = 0; i < given.length; i++) {
+            canonical[i] = normalize(given[i], Edge.class);
+        }
+        try {
+            return txn.externalIds().bindEdges(given, canonical, internal);
+        } catch (ExternalIdTakenException taken) {
+            throw Graph.Exceptions.edgeWithIdAlreadyExists(taken.id());
+        }
+    }
+
     /** The id to show for an element known by its internal id: its external id, if it has (or had) one. */
     Object exposed(long internal, ElementKind kind) {
         if (local(internal)) {

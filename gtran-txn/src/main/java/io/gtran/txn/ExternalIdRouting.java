@@ -63,10 +63,9 @@ public final class ExternalIdRouting {
      */
     public Object bind(ElementKind kind, Object given, Object canonical, long internal) {
         int owner = txn.owner(internal);
-        if (!txn.remote.otherMembersEmpty() && kind == ElementKind.EDGE && canonical instanceof Long n && ElementIds.isWellFormed(n)
-                && ElementIds.isEdge(n) && ElementIds.node(n) != txn.nodeOf(internal)
-                && txn.engine.members().nodes().contains(ElementIds.node(n))) {
-            reserveEdgeNumber(ElementIds.node(n), given, n); // first, so a refusal leaves nothing bound
+        int reserveAt = kind == ElementKind.EDGE ? reservationNode(canonical, internal) : -1;
+        if (reserveAt >= 0) {
+            reserveEdgeNumber(reserveAt, given, (Long) canonical); // first, so a refusal leaves nothing bound
         }
         if (kind == ElementKind.EDGE && !txn.remote.otherMembersEmpty()) {
             claimEdgeId(given, canonical, internal); // before the binding: a refusal leaves nothing bound
@@ -91,13 +90,131 @@ public final class ExternalIdRouting {
      */
     private void claimEdgeId(Object given, Object canonical, long internal) {
         int home = homeOfEdgeId(canonical);
-        long holder = claimAt(home, canonical, internal, ElementIds.NONE);
+        takeOver(given, canonical, internal, home, claimAt(home, canonical, internal, ElementIds.NONE));
+    }
+
+    /**
+     * After a claim of {@code canonical} at {@code home} found {@code holder} holding it (none:
+     * {@link ElementIds#NONE}, the claim stands): claims it again over the holder if the holder's
+     * node says it is gone for good.
+     *
+     * @throws ExternalIdTakenException if the holder is not gone
+     */
+    private void takeOver(Object given, Object canonical, long internal, int home, long holder) {
         if (holder == ElementIds.NONE) {
             return;
         }
         if (!holderGone(holder, canonical) || claimAt(home, canonical, internal, holder) != ElementIds.NONE) {
             throw new ExternalIdTakenException(ElementKind.EDGE, given);
         }
+    }
+
+    /**
+     * The member at which an edge's user-supplied id must first be reserved (see {@link
+     * #reserveEdgeNumber}): for a number naming an edge slot of another member than the edge's, that
+     * member; else -1.
+     */
+    private int reservationNode(Object canonical, long internal) {
+        if (!txn.remote.otherMembersEmpty() && canonical instanceof Long n && ElementIds.isWellFormed(n) && ElementIds.isEdge(n)
+                && ElementIds.node(n) != txn.nodeOf(internal) && txn.engine.members().nodes().contains(ElementIds.node(n))) {
+            return ElementIds.node(n);
+        }
+        return -1;
+    }
+
+    /**
+     * {@link #bind} of many edges' user-supplied ids ({@code given[i]}, canonical form {@code
+     * canonical[i]}, to edge {@code internal[i]}, which this transaction created), with one request
+     * per other node for the claims and one for the bindings instead of one each per edge
+     * (docs/cluster-transactions.md, "Execution": batched writes). Returns the ids to show, in
+     * order. A failure leaves some of the ids bound or claimed in this transaction: roll it back.
+     *
+     * @throws ExternalIdTakenException naming the first id found taken
+     */
+    public Object[] bindEdges(Object[] given, Object[] canonical, long[] internal) {
+        Object[] shown = new Object[given.length];
+        boolean[] alone = new boolean[given.length]; // takes bind()'s own path: a reservation comes first
+        if (txn.remote.otherMembersEmpty()) {
+            for (int i = 0; i < given.length; i++) {
+                shown[i] = registry().bind(txn, ElementKind.EDGE, given[i], canonical[i], internal[i]);
+            }
+            return shown;
+        }
+        int here = txn.store.nodeId();
+        long[] holders = new long[given.length];
+        int[] homes = new int[given.length];
+        Map<Integer, List<Op>> claims = new java.util.TreeMap<>();
+        Map<Integer, List<Integer>> claimed = new java.util.TreeMap<>();
+        for (int i = 0; i < given.length; i++) {
+            alone[i] = reservationNode(canonical[i], internal[i]) >= 0;
+            if (alone[i]) {
+                continue;
+            }
+            homes[i] = homeOfEdgeId(canonical[i]);
+            if (homes[i] == here) {
+                holders[i] = registry().claimEdgeId(txn, canonical[i], internal[i], ElementIds.NONE);
+            } else {
+                claims.computeIfAbsent(homes[i], n -> new ArrayList<>()).add(new Op.ClaimId(canonical[i], internal[i], ElementIds.NONE));
+                claimed.computeIfAbsent(homes[i], n -> new ArrayList<>()).add(i);
+            }
+        }
+        BulkEdges.read(txn.remote.callMany(claims), claimed, (i, in) -> holders[i] = in.getLong());
+        Map<Integer, List<Op>> binds = new java.util.TreeMap<>();
+        Map<Integer, List<Integer>> bound = new java.util.TreeMap<>();
+        for (int i = 0; i < given.length; i++) {
+            if (alone[i]) {
+                shown[i] = bind(ElementKind.EDGE, given[i], canonical[i], internal[i]);
+                continue;
+            }
+            takeOver(given[i], canonical[i], internal[i], homes[i], holders[i]);
+            int owner = txn.owner(internal[i]);
+            if (owner < 0) {
+                shown[i] = registry().bind(txn, ElementKind.EDGE, given[i], canonical[i], internal[i]);
+            } else {
+                binds.computeIfAbsent(owner, n -> new ArrayList<>()).add(new Op.BindId(ElementKind.EDGE, given[i], canonical[i], internal[i]));
+                bound.computeIfAbsent(owner, n -> new ArrayList<>()).add(i);
+            }
+        }
+        BulkEdges.read(txn.remote.callMany(binds), bound, (i, in) -> {
+            if (!in.getBoolean()) {
+                throw new ExternalIdTakenException(ElementKind.EDGE, given[i]);
+            }
+            shown[i] = in.getValue();
+        });
+        return shown;
+    }
+
+    /**
+     * {@link #resolve} of many vertices' user-supplied ids, with one request per other node instead
+     * of one per id; {@code parsed[i]} may be null.
+     */
+    public long[] resolveVertices(Object[] canonical, Object[] parsed) {
+        long[] found = new long[canonical.length];
+        if (txn.remote.otherMembersEmpty()) {
+            for (int i = 0; i < canonical.length; i++) {
+                found[i] = registry().resolve(txn, ElementKind.VERTEX, canonical[i], parsed[i]);
+            }
+            return found;
+        }
+        int here = txn.store.nodeId();
+        Map<Integer, List<Op>> asks = new java.util.TreeMap<>();
+        Map<Integer, List<Integer>> asked = new java.util.TreeMap<>();
+        for (int i = 0; i < canonical.length; i++) {
+            int home = homeOfVertex(canonical[i]);
+            if (home == here) {
+                found[i] = registry().resolve(txn, ElementKind.VERTEX, canonical[i], null);
+            } else {
+                asks.computeIfAbsent(home, n -> new ArrayList<>()).add(new Op.ResolveId(ElementKind.VERTEX, canonical[i]));
+                asked.computeIfAbsent(home, n -> new ArrayList<>()).add(i);
+            }
+        }
+        BulkEdges.read(txn.remote.callMany(asks), asked, (i, in) -> found[i] = in.getLong());
+        for (int i = 0; i < canonical.length; i++) {
+            if (found[i] == ElementIds.NONE && parsed[i] != null) {
+                found[i] = resolveAcross(ElementKind.VERTEX, parsed[i]);
+            }
+        }
+        return found;
     }
 
     /**

@@ -279,7 +279,7 @@ public class Transaction implements AutoCloseable {
     }
 
     /** This transaction writes: what it read ahead may not be what it sees any more. */
-    private void forgetReadAhead() {
+    void forgetReadAhead() {
         if (readAhead != null) {
             readAhead.clear();
         }
@@ -508,6 +508,18 @@ public class Transaction implements AutoCloseable {
     }
 
     /**
+     * Creates edge {@code outs[i] -> ins[i]} labelled {@code labels[i]} for each {@code i}, as
+     * {@link #addEdge} creates each, with one request per other node for each kind of half instead
+     * of one per edge (docs/cluster-transactions.md, "Execution": batched writes); returns their ids
+     * in order. A failure leaves some of the edges added in this transaction: roll it back.
+     *
+     * @throws TransactionConflictException if an endpoint is being deleted, or was deleted after this transaction began
+     */
+    public long[] addEdges(long[] outs, long[] ins, int[] labels) {
+        return new BulkEdges(this).add(outs, ins, labels);
+    }
+
+    /**
      * The edge itself, on the out-vertex's node (this one); with {@code checkIn} the in-vertex is
      * here too, else its node checks it when it adds the mirror.
      */
@@ -617,6 +629,15 @@ public class Transaction implements AutoCloseable {
 
     public void setEdgeProperty(long edgeId, int keyId, Object value) {
         writeProperty(ElementKind.EDGE, edgeId, keyId, value);
+    }
+
+    /**
+     * {@link #setEdgeProperty}{@code (edges[i], keys[i], values[i])} for each {@code i} (values not
+     * null), with one request per other node instead of one per property (docs/cluster-transactions.md,
+     * "Execution": batched writes). A failure leaves some of them written: roll the transaction back.
+     */
+    public void setEdgeProperties(long[] edges, int[] keys, Object[] values) {
+        new BulkEdges(this).setProperties(edges, keys, values);
     }
 
     /** Removes a vertex property; returns false if the vertex had none under that key. */
