@@ -84,7 +84,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Messages.</b> {@link #traffic} sums over the nodes what {@code graph.status()} reports as
  * {@code messages} and {@code bytes}: the operation requests and replies and commit messages each
  * node sent another (not heartbeats, clock samples or watermark reads), one script request per
- * node. After loading, the system logs what an idle cluster sends in two seconds ({@code
+ * node. After loading, the system logs what the load sent ({@code LBV_LOAD_TRAFFIC}: all the fresh
+ * cluster has sent), then what an idle cluster sends in two seconds ({@code
  * LBV_IDLE_TRAFFIC}; option {@value #IDLE_SAMPLE_MS}, default {@value #IDLE_SAMPLE_MS_DEFAULT}).
  *
  * <p>Options: {@value GtranLbvSystem#ISOLATION}, {@value GtranLbvSystem#OPT} and {@code gtran.*}
@@ -409,10 +410,11 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
     @Override
     public void load(Dataset dataset, LoadProgress progress) {
         super.load(dataset, progress);
+        Traffic before = traffic(); // the cluster is fresh: all it has sent is the load's
+        LOG.info("LBV_LOAD_TRAFFIC nodes={} messages={} bytes={}", nodeCount, before.messages(), before.bytes());
         if (idleSampleMillis == 0) {
             return;
         }
-        Traffic before = traffic();
         try {
             Thread.sleep(idleSampleMillis);
         } catch (InterruptedException e) {
