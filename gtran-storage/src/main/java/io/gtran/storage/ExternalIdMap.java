@@ -8,7 +8,10 @@ import net.openhft.chronicle.map.ChronicleMap;
 /**
  * Maps user-supplied ids (long, String, UUID) to internal element ids and back, off-heap, in two
  * Chronicle Maps. The maps are created on first use: the first Chronicle Map in a JVM takes about
- * a second to create (later ones milliseconds), and most graphs never see a user-supplied id.
+ * half a second to create (later ones milliseconds), and most graphs never see a user-supplied id.
+ * It took a second more, compiling a class with javac in process, before gtran-storage shipped
+ * that class ({@code net.openhft.chronicle.hash.VanillaGlobalMutableState$$Native},
+ * {@code ChronicleNativeClassTest}).
  *
  * <p>Keys are encoded with a type tag, so the long 1 and the string "1" are different ids.
  */
