@@ -1,6 +1,7 @@
 """gtran end to end through gremlinpython: add, read, commit, roll back, a conflict (status 596)
 after which the session refuses every request until rolled back, docs/server.md's retry loop, a
-client that vanishes mid-transaction, and elements read back by the ids the server gave them."""
+client that vanishes mid-transaction, elements read back by the ids the server gave them, and bulk
+writes through call()."""
 import sys
 import time
 
@@ -167,5 +168,17 @@ check(g.V(long(rolled_back)).to_list() == [], "a rolled-back vertex's id")
 check(g.V(long(again)).values("name").to_list() == ["again"], "the next vertex by its id")
 check(g.V(long(e)).to_list() == [] and g.E(long(a)).to_list() == [], "an edge's id names no vertex, a vertex's no edge")
 check(g.V(long(a)).properties("name").has_id(long(tags[0])).to_list() == [], "another property's id")
+# bulk writes through call(), as a loader in Python sends them: one request per batch, no script
+rows = [{"id": "py-bulk-%d" % i, "label": label, "properties": {"name": "bulk %d" % i}} for i in range(3)]
+check(g.call("gtran.bulk.vertices", {"rows": rows}).next() == {"vertices": 3}, "gtran.bulk.vertices")
+edges = [{"id": "py-bulk-e", "out": "py-bulk-0", "in": "py-bulk-1", "label": "knows", "properties": {"w": 1.5}}]
+check(g.call("gtran.bulk.edges", {"rows": edges}).next() == {"edges": 1}, "gtran.bulk.edges")
+check(g.V("py-bulk-0").out("knows").values("name").to_list() == ["bulk 1"], "the bulk edge joins the bulk vertices")
+try:
+    g.call("gtran.bulk.edges", {"rows": [{"out": "py-bulk-0", "in": "nobody", "label": "knows"}]}).next()
+    check(False, "a bulk edge to a missing vertex must fail")
+except GremlinServerError as e:
+    check("nobody" in str(e), "the error names the missing vertex: " + str(e))
+check(g.V("py-bulk-0").out_e().count().next() == 1, "the refused batch left nothing")
 conn.close()
 print("E2E client=python ok")

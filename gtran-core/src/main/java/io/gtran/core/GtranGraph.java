@@ -79,8 +79,9 @@ public final class GtranGraph implements Graph {
     public static final String EDGE_HASH_INDEX = "gtran.index.edge.hash";
     public static final String EDGE_ORDERED_INDEX = "gtran.index.edge.ordered";
     /**
-     * Whether {@code call()} offers the index services {@code gtran.index.create/list/drop}
-     * ({@code true}, default); {@code false} leaves the service registry empty at open.
+     * Whether {@code call()} offers gtran's services, the index services {@code
+     * gtran.index.create/list/drop} and the bulk writes {@code gtran.bulk.vertices/edges} ({@code
+     * true}, default); {@code false} leaves the service registry empty at open.
      */
     public static final String INDEX_SERVICES = "gtran.index.services";
     /**
@@ -176,6 +177,7 @@ public final class GtranGraph implements Graph {
         this.features = new GtranFeatures(this);
         if (indexServices) {
             IndexServices.register(services, indexes);
+            BulkServices.register(services, this);
         }
     }
 
@@ -304,7 +306,10 @@ public final class GtranGraph implements Graph {
         throw Graph.Exceptions.variablesNotSupported();
     }
 
-    /** The services {@code call()} reaches; register yours with {@code registerService}. At open: gtran's index services. */
+    /**
+     * The services {@code call()} reaches; register yours with {@code registerService}. At open:
+     * gtran's index services and bulk writes ({@code gtran.bulk.vertices}, {@code gtran.bulk.edges}).
+     */
     @Override
     public ServiceRegistry getServiceRegistry() {
         return services;

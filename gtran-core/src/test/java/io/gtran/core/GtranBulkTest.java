@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.core.suites.InJvmClusterGraph;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.commons.configuration2.BaseConfiguration;
@@ -171,6 +172,42 @@ class GtranBulkTest {
             assertThrows(IllegalArgumentException.class, () -> bulk.addEdge("e", "v1", null, "knows", null));
             assertThrows(IllegalArgumentException.class, () -> bulk.addEdge("e", "v1", "v2", "", null));
             assertFalse(graph.traversal().V("new").hasNext());
+            graph.tx().commit();
+        }
+    }
+
+    @Test
+    void theBulkServicesLoadRowsFromAnyDriverAndRefuseBadRowsWholly() {
+        try (GtranGraph graph = cluster()) {
+            GraphTraversalSource g = graph.traversal();
+            Object vertices = g.call("gtran.bulk.vertices", Map.of("rows", List.of(
+                    Map.of("id", "a", "label", "person", "properties", Map.of("n", 1)),
+                    Map.of("id", "b"),
+                    Map.of("id", "c", "label", "person")))).next();
+            assertEquals(Map.of("vertices", 3), vertices);
+            Object edges = g.call("gtran.bulk.edges", Map.of("rows", List.of(
+                    Map.of("id", "ab", "out", "a", "in", "b", "label", "knows", "properties", Map.of("w", 0.5d)),
+                    Map.of("out", "c", "in", "a", "label", "knows")))).next();
+            assertEquals(Map.of("edges", 2), edges);
+            graph.tx().commit();
+            assertEquals("vertex", g.V("b").label().next());
+            assertEquals(1, (int) g.V("a").<Integer>values("n").next());
+            assertEquals(0.5d, g.E("ab").values("w").next());
+            assertEquals(List.of("c"), g.V("a").in("knows").id().toList());
+            graph.tx().commit();
+
+            g.call("gtran.bulk.vertices", Map.of("rows", List.of(Map.of("id", "d")))).next(); // in the same transaction as the refused
+            IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> g.call("gtran.bulk.edges",
+                    Map.of("rows", List.of(Map.of("out", "a", "in", "b", "label", "x"), Map.of("out", "a", "to", "b", "label", "x"))))
+                    .next());
+            assertTrue(unknown.getMessage().contains("row 1") && unknown.getMessage().contains("to"), unknown.getMessage());
+            assertFalse(graph.tx().isOpen(), "a refused batch rolls its transaction back");
+            assertThrows(IllegalArgumentException.class, () -> g.call("gtran.bulk.vertices", Map.of("rows", "a")).next());
+            assertThrows(IllegalArgumentException.class, () -> g.call("gtran.bulk.vertices", Map.of("rows", List.of(7))).next());
+            assertThrows(IllegalArgumentException.class, () -> g.call("gtran.bulk.vertices",
+                    Map.of("rows", List.of(Map.of("id", "e", "properties", "p")))).next());
+            assertFalse(g.V("d").hasNext());
+            assertEquals(2L, g.E().count().next());
             graph.tx().commit();
         }
     }

@@ -1,5 +1,6 @@
 package io.gtran.core.index;
 
+import io.gtran.core.StartService;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -9,7 +10,6 @@ import java.util.Set;
 import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.Element;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
-import org.apache.tinkerpop.gremlin.structure.service.Service;
 import org.apache.tinkerpop.gremlin.structure.service.ServiceRegistry;
 import org.apache.tinkerpop.gremlin.structure.util.CloseableIterator;
 
@@ -111,46 +111,16 @@ public final class IndexServices {
     }
 
     /** A start service ({@code g.call(name, params)}) that refuses parameters it does not know. */
-    private static final class IndexService implements Service.ServiceFactory<Object, Map<String, String>>,
-            Service<Object, Map<String, String>> {
+    private static final class IndexService extends StartService<Map<String, String>> {
         private final String name;
         private final Set<String> accepted;
-        private final Map<String, String> described;
         private final Action action;
 
         IndexService(String name, Set<String> accepted, Map<String, String> described, Action action) {
+            super(name, described);
             this.name = name;
             this.accepted = accepted;
-            this.described = described;
             this.action = action;
-        }
-
-        @Override
-        public String getName() {
-            return name;
-        }
-
-        @Override
-        public Set<Type> getSupportedTypes() {
-            return Set.of(Type.Start);
-        }
-
-        @Override
-        public Type getType() {
-            return Type.Start;
-        }
-
-        @Override
-        public Map describeParams() {
-            return described;
-        }
-
-        @Override
-        public Service<Object, Map<String, String>> createService(boolean isStart, Map params) {
-            if (!isStart) {
-                throw new UnsupportedOperationException(name + ": " + Service.Exceptions.cannotUseMidTraversal);
-            }
-            return this;
         }
 
         @Override
@@ -164,10 +134,6 @@ public final class IndexServices {
             }
             Iterator<Map<String, String>> result = action.run(params).iterator();
             return CloseableIterator.of(result);
-        }
-
-        @Override
-        public void close() {
         }
     }
 }
