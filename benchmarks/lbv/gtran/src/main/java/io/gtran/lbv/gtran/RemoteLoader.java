@@ -19,14 +19,18 @@ import java.util.function.LongToIntFunction;
 import java.util.function.LongUnaryOperator;
 import java.util.function.Predicate;
 import org.apache.tinkerpop.gremlin.driver.Client;
+import org.apache.tinkerpop.gremlin.driver.remote.DriverRemoteConnection;
+import org.apache.tinkerpop.gremlin.process.traversal.AnonymousTraversalSource;
+import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Loads a dataset into gtran server processes through gremlin-driver, for a cluster whose graph
  * no embedded loader can reach: batches of {@code batch} vertices, then of edges, each one
- * sessionless parameterised Groovy script ({@code rows} bound to a list of maps, sent as
- * GraphBinary), so each batch is one request and one transaction, committed by the server. Every
+ * sessionless bytecode request calling gtran's bulk service ({@code g.call("gtran.bulk.edges",
+ * [rows: [...]])}, the rows maps sent as GraphBinary; no script for the server to compile), so each
+ * batch is one request and one transaction, committed by the server. Every
  * element gets its dataset id as its user-supplied id ({@code ids}: {@link
  * GtranProcessClusterLbvSystem} maps dataset ids to negative numbers, see there), which places it
  * on a member (a hash of the id, {@code homes}).
@@ -37,8 +41,7 @@ import org.slf4j.LoggerFactory;
  * in-vertex on another node (its look-up and the edge's mirror) and the claim of the edge's id at
  * the id's home cross (docs: "Placement and user-supplied ids"), and {@code GtranBulk} sends those
  * as one request per other node and kind for the whole batch (docs: "Execution", batched writes).
- * Sent to any other node, a batch is a transaction over every member with
- * a round trip per element. {@value #IN_FLIGHT_PER_NODE} batches are in flight per node; a batch that
+ * Sent to any other node, a batch would be a transaction over every member. {@value #IN_FLIGHT_PER_NODE} batches are in flight per node; a batch that
  * aborts on a conflict (rolled back whole by the server) is sent again, up to {@value
  * #MAX_ATTEMPTS} times. All vertices are committed before the first edge batch is sent.
  */
@@ -46,15 +49,13 @@ final class RemoteLoader implements GraphSink {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteLoader.class);
     static final int IN_FLIGHT_PER_NODE = 2;
     static final int MAX_ATTEMPTS = 20;
-    /** Adds {@code rows} [{i: id, l: label, p: properties}] as vertices (gtran-core's {@code GtranBulk}). */
-    static final String VERTICES = "def b = graph.bulk(); for (r in rows) { b.addVertex(r.i, r.l, r.p) }; rows.size()";
-    /**
-     * Adds {@code rows} [{i: id, o: out id, n: in id, l: label, p: properties}] as edges, through
-     * {@code GtranBulk}: one request per other node for each kind of step, not up to four per edge.
-     */
-    static final String EDGES = "def b = graph.bulk(); for (r in rows) { b.addEdge(r.i, r.o, r.n, r.l, r.p) }; b.flush()";
+    /** The bulk services (gtran-core's {@code BulkServices}) each batch calls, by bytecode: no script to compile. */
+    static final String VERTICES = "gtran.bulk.vertices";
+    static final String EDGES = "gtran.bulk.edges";
 
     private final List<Client> clients;
+    /** A traversal source over each client, for {@code call()}. */
+    private final List<GraphTraversalSource> sources = new ArrayList<>();
     private final int batch;
     private final LoadProgress progress;
     private final Predicate<Throwable> retryable;
@@ -83,8 +84,9 @@ final class RemoteLoader implements GraphSink {
         this.edgeIds = edgeIds;
         this.homes = homes;
         this.clients = List.copyOf(clients);
-        for (int i = 0; i < clients.size(); i++) {
+        for (Client client : clients) {
             rows.add(new ArrayList<>());
+            sources.add(AnonymousTraversalSource.traversal().with(DriverRemoteConnection.using(client, "g")));
         }
         this.batch = batch;
         this.progress = progress;
@@ -123,7 +125,7 @@ final class RemoteLoader implements GraphSink {
             throw new IllegalStateException("dataset emitted a vertex after edges: id=" + id);
         }
         long systemId = vertexIds.applyAsLong(id);
-        add(home(systemId), Map.of("i", systemId, "l", label, "p", properties));
+        add(home(systemId), Map.of("id", systemId, "label", label, "properties", properties));
     }
 
     @Override
@@ -135,7 +137,8 @@ final class RemoteLoader implements GraphSink {
             verticesDone = System.nanoTime();
         }
         long out = vertexIds.applyAsLong(outId);
-        add(home(out), Map.of("i", edgeIds.applyAsLong(id), "o", out, "n", vertexIds.applyAsLong(inId), "l", label, "p", properties));
+        add(home(out), Map.of("id", edgeIds.applyAsLong(id), "out", out, "in", vertexIds.applyAsLong(inId), "label", label,
+                "properties", properties));
     }
 
     private int home(long systemId) {
@@ -194,10 +197,10 @@ final class RemoteLoader implements GraphSink {
 
     /** One batch to {@code node}, sent again after a conflict. */
     private void send(int node, boolean areEdges, List<Map<String, Object>> batchRows) throws Exception {
-        Client client = clients.get(node);
+        GraphTraversalSource g = sources.get(node);
         for (int attempt = 1; ; attempt++) {
             try {
-                client.submit(areEdges ? EDGES : VERTICES, Map.of("rows", batchRows)).all().get(300, TimeUnit.SECONDS);
+                g.call(areEdges ? EDGES : VERTICES, Map.of("rows", batchRows)).promise(t -> t.toList()).get(300, TimeUnit.SECONDS);
                 long v = areEdges ? vertices.get() : vertices.addAndGet(batchRows.size());
                 long e = areEdges ? edges.addAndGet(batchRows.size()) : edges.get();
                 progress.loaded(v, e);
