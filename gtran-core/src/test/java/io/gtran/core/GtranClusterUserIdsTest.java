@@ -244,8 +244,9 @@ class GtranClusterUserIdsTest {
                             v.addEdge("e", v, T.id, "E2");
                             try {
                                 bothBound.await(10, java.util.concurrent.TimeUnit.SECONDS);
-                            } catch (java.util.concurrent.BrokenBarrierException otherRefused) {
-                                // the other was refused or aborted at once: commit alone
+                            } catch (java.util.concurrent.BrokenBarrierException | java.util.concurrent.TimeoutException otherRefused) {
+                                // the other was refused or aborted at once, or has not bound in 10 s (a loaded
+                                // machine): commit alone; the check below is that both never commit
                             }
                             graph.tx().commit();
                             return true;
