@@ -405,6 +405,17 @@ public sealed interface Op {
     record Many(java.util.List<Op> ops) implements Op {
         /** The most operations one request holds; {@link #chunks} splits a longer list. */
         public static final int MAX_OPS = 1024;
+        /**
+         * The most encoded bytes of operations {@link #chunks} puts in one request, well below the
+         * fabric's 16 MiB per message (an operation larger than this goes alone).
+         */
+        public static final int MAX_BYTES = 4 << 20;
+        /**
+         * What a MANY may hold: the writes and id steps of bulk writes, whose answers are small (at
+         * most a value each), so the reply stays within a message too.
+         */
+        public static final java.util.Set<Type> HELD = java.util.EnumSet.of(Type.RESOLVE_ID, Type.ADD_EDGE, Type.ADD_MIRROR,
+                Type.CLAIM_ID, Type.BIND_ID, Type.SET_PROPERTY);
 
         public Many {
             ops = java.util.List.copyOf(ops);
@@ -412,18 +423,27 @@ public sealed interface Op {
                 throw new IllegalArgumentException("a MANY holds 1 to " + MAX_OPS + " operations, not " + ops.size());
             }
             for (Op op : ops) {
-                if (op instanceof Many) {
-                    throw new IllegalArgumentException("a MANY cannot hold a MANY");
+                if (!HELD.contains(op.type())) {
+                    throw new IllegalArgumentException("a MANY cannot hold a " + op.type() + " (it holds " + HELD + ")");
                 }
             }
         }
 
-        /** {@code ops} (not empty) in requests of at most {@link #MAX_OPS}, in order. */
+        /** {@code ops} (not empty) in order, in requests of at most {@link #MAX_OPS} operations and about {@link #MAX_BYTES}. */
         public static java.util.List<Many> chunks(java.util.List<Op> ops) {
             java.util.List<Many> chunks = new java.util.ArrayList<>();
-            for (int from = 0; from < ops.size(); from += MAX_OPS) {
-                chunks.add(new Many(ops.subList(from, Math.min(ops.size(), from + MAX_OPS))));
+            int from = 0;
+            long bytes = 0;
+            for (int i = 0; i < ops.size(); i++) {
+                int size = encode(ops.get(i)).length;
+                if (i > from && (i - from == MAX_OPS || bytes + size > MAX_BYTES)) {
+                    chunks.add(new Many(ops.subList(from, i)));
+                    from = i;
+                    bytes = 0;
+                }
+                bytes += size;
             }
+            chunks.add(new Many(ops.subList(from, ops.size())));
             return chunks;
         }
 
@@ -518,11 +538,12 @@ public sealed interface Op {
                 }
                 java.util.List<Op> ops = new java.util.ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
-                    Op op = decode(in.getBytes());
-                    if (op instanceof Many) {
-                        throw new IllegalStateException("a MANY inside a MANY");
+                    byte[] one = in.getBytes();
+                    if (one.length == 0 || one[0] < 0 || one[0] >= Type.VALUES.length || !Many.HELD.contains(Type.VALUES[one[0]])) {
+                        // looked at before decoding: a MANY inside a MANY would recurse as deep as the message is long
+                        throw new IllegalStateException("a MANY cannot hold operation code " + (one.length == 0 ? "(none)" : one[0]));
                     }
-                    ops.add(op);
+                    ops.add(decode(one));
                 }
                 yield new Many(ops);
             }

@@ -97,24 +97,40 @@ class OpCodecTest {
 
     @Test
     void aManyHoldsItsOperationsInOrderAndRefusesNestingEmptinessAndExcess() {
-        List<Op> ops = List.of(new Op.ResolveId(ElementKind.VERTEX, "v1"), new Op.AddMirror(1L, 2L, 3L, "x"), new Op.Resolve());
+        List<Op> ops = List.of(new Op.ResolveId(ElementKind.VERTEX, "v1"), new Op.AddMirror(1L, 2L, 3L, "x"),
+                new Op.WriteProperty(ElementKind.EDGE, 4L, "k", "v", false));
         assertEquals(ops, ((Op.Many) Op.decode(Op.encode(new Op.Many(ops)))).ops());
-        Op.Many one = new Op.Many(List.of(new Op.Resolve()));
+        Op.Many one = new Op.Many(List.of(new Op.AddMirror(1L, 2L, 3L, "x")));
         assertThrows(IllegalArgumentException.class, () -> new Op.Many(List.of(one)));
+        assertThrows(IllegalArgumentException.class, () -> new Op.Many(List.of(new Op.Scan(ElementKind.VERTEX, null, false))),
+                "a read whose answer has no bound");
         assertThrows(IllegalArgumentException.class, () -> new Op.Many(List.of()));
-        List<Op> tooMany = java.util.Collections.nCopies(Op.Many.MAX_OPS + 1, new Op.Resolve());
+        List<Op> tooMany = java.util.Collections.nCopies(Op.Many.MAX_OPS + 1, new Op.AddMirror(1L, 2L, 3L, "x"));
         assertThrows(IllegalArgumentException.class, () -> new Op.Many(tooMany));
+        assertEquals(List.of(Op.Many.MAX_OPS, 1), Op.Many.chunks(tooMany).stream().map(c -> c.ops().size()).toList());
+        Op big = new Op.WriteProperty(ElementKind.EDGE, 4L, "k", "x".repeat(Op.Many.MAX_BYTES / 3), false);
+        assertEquals(List.of(2, 2, 1), Op.Many.chunks(List.of(big, big, big, big, big)).stream().map(c -> c.ops().size()).toList(),
+                "split by bytes too");
 
-        List<Op.Many> chunks = Op.Many.chunks(tooMany);
-        assertEquals(List.of(Op.Many.MAX_OPS, 1), chunks.stream().map(c -> c.ops().size()).toList());
-
-        // what another member could send: a MANY inside a MANY, an empty one, a count beyond the limit
+        // what another member could send: a MANY inside a MANY (refused before it is decoded), an
+        // empty one, a count beyond the limit, an operation a MANY may not hold
         byte[] nested = new Wire.Writer().putByte(Op.Type.MANY.ordinal()).putInt(1).putBytes(Op.encode(one)).bytes();
         assertThrows(IllegalStateException.class, () -> Op.decode(nested));
+        int levels = 30_000; // each a well-formed MANY of one operation: the next level
+        byte[] innermost = Op.encode(new Op.AddMirror(1L, 2L, 3L, "x"));
+        java.nio.ByteBuffer deep = java.nio.ByteBuffer.allocate(levels * 9 + innermost.length);
+        for (int level = 0; level < levels; level++) {
+            deep.put((byte) Op.Type.MANY.ordinal()).putInt(1).putInt((levels - level - 1) * 9 + innermost.length);
+        }
+        deep.put(innermost);
+        assertThrows(IllegalStateException.class, () -> Op.decode(deep.array()), "refused at the first level, not a stack overflow");
         byte[] empty = new Wire.Writer().putByte(Op.Type.MANY.ordinal()).putInt(0).bytes();
         assertThrows(IllegalStateException.class, () -> Op.decode(empty));
         byte[] huge = new Wire.Writer().putByte(Op.Type.MANY.ordinal()).putInt(Integer.MAX_VALUE).bytes();
         assertThrows(IllegalStateException.class, () -> Op.decode(huge));
+        byte[] scan = new Wire.Writer().putByte(Op.Type.MANY.ordinal()).putInt(1)
+                .putBytes(Op.encode(new Op.Scan(ElementKind.VERTEX, null, false))).bytes();
+        assertThrows(IllegalStateException.class, () -> Op.decode(scan));
     }
 
     @Test
