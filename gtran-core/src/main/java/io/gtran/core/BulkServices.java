@@ -3,6 +3,7 @@ package io.gtran.core;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.tinkerpop.gremlin.process.traversal.strategy.verification.ReadOnlyStrategy;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.structure.service.ServiceRegistry;
 import org.apache.tinkerpop.gremlin.structure.util.CloseableIterator;
@@ -12,8 +13,9 @@ import org.apache.tinkerpop.gremlin.structure.util.CloseableIterator;
  * one request, without a script: {@code gtran.bulk.vertices} and {@code gtran.bulk.edges}, each
  * taking {@code rows}, a list of maps, and answering {@code {vertices: n}} or {@code {edges: n}}.
  * They write in the request's transaction through {@link GtranBulk} (committed with it: a
- * sessionless request commits when it ends); a call that fails rolls the transaction back, so a
- * failed batch leaves nothing.
+ * sessionless request commits when it ends). Rows are checked before any is written; a call
+ * that fails after writing some undoes the transaction and leaves it awaiting rollback
+ * ({@link GtranBulk}), so a failed batch leaves nothing. A read-only traversal source refuses them.
  *
  * <p>A vertex row holds {@code label} (default {@code vertex}), {@code id} (optional) and
  * {@code properties} (optional, a map); an edge row {@code out} and {@code in} (the vertices' ids,
@@ -32,7 +34,7 @@ final class BulkServices {
 
     /** Registers both services in {@code registry}, writing to {@code graph}. */
     static void register(ServiceRegistry registry, GtranGraph graph) {
-        registry.registerService(new RowsService(graph, VERTICES, "vertices", "maps {label, id, properties}; label defaults to 'vertex'",
+        registry.registerService(new RowsService(VERTICES, "vertices", "maps {label, id, properties}; label defaults to 'vertex'",
                 rows -> {
                     int n = rows.size();
                     Object[] ids = new Object[n];
@@ -47,11 +49,16 @@ final class BulkServices {
                     }
                     GtranBulk bulk = graph.bulk();
                     for (int i = 0; i < n; i++) {
-                        bulk.addVertex(ids[i], labels[i], properties.get(i));
+                        try {
+                            bulk.addVertex(ids[i], labels[i], properties.get(i));
+                        } catch (RuntimeException e) {
+                            GtranTransaction.Scope scope = graph.transaction().currentScope();
+                            throw scope == null || i == 0 ? e : scope.failedPartWay(e); // rows before it were written
+                        }
                     }
                     return n;
                 }));
-        registry.registerService(new RowsService(graph, EDGES, "edges", "maps {out, in, label, id, properties}; out, in and label required",
+        registry.registerService(new RowsService(EDGES, "edges", "maps {out, in, label, id, properties}; out, in and label required",
                 rows -> {
                     GtranBulk bulk = graph.bulk();
                     for (int i = 0; i < rows.size(); i++) { // queued, not written: flush writes them all or nothing
@@ -104,15 +111,13 @@ final class BulkServices {
 
     /** A start service ({@code g.call(name, [rows: [...]])}) answering {@code {counted: n}}. */
     private static final class RowsService extends StartService<Map<String, Integer>> {
-        private final GtranGraph graph;
         private final String name;
         private final String counted;
         private final String rowsHelp;
         private final Writer writer;
 
-        RowsService(GtranGraph graph, String name, String counted, String rowsHelp, Writer writer) {
+        RowsService(String name, String counted, String rowsHelp, Writer writer) {
             super(name, Map.of(ROWS, "a list of " + rowsHelp + " (required)"));
-            this.graph = graph;
             this.name = name;
             this.counted = counted;
             this.rowsHelp = rowsHelp;
@@ -130,16 +135,10 @@ final class BulkServices {
                 throw new IllegalArgumentException(name + ": parameter rows is required, a list of " + rowsHelp + ": rows="
                         + params.get(ROWS));
             }
-            int written;
-            try {
-                written = writer.write(rows);
-            } catch (RuntimeException e) {
-                if (graph.tx().isOpen()) {
-                    graph.tx().rollback(); // as GtranBulk does: a failed batch leaves nothing
-                }
-                throw e;
+            if (ctx.getTraversal().getStrategies().getStrategy(ReadOnlyStrategy.class).isPresent()) {
+                throw new IllegalStateException(name + " writes, and this traversal source is read-only (ReadOnlyStrategy)");
             }
-            return CloseableIterator.of(List.of(Map.of(counted, written)).iterator());
+            return CloseableIterator.of(List.of(Map.of(counted, writer.write(rows))).iterator());
         }
     }
 }

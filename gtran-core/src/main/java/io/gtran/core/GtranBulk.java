@@ -3,6 +3,7 @@ package io.gtran.core;
 import io.gtran.storage.ElementIds;
 import io.gtran.txn.Transaction;
 import io.gtran.txn.common.ElementKind;
+import io.gtran.txn.common.ElementNotFoundException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,9 +22,13 @@ import org.apache.tinkerpop.gremlin.structure.util.ElementHelper;
  * edge (docs/cluster-transactions.md, "Execution": batched writes). Send each batch to the node
  * that keeps most of its out-vertices: an edge lives with its out-vertex.
  *
- * <p>A call that fails rolls this thread's transaction back, so a failed batch leaves nothing
- * written, and throws what {@code addVertex} or {@code addEdge} would have thrown for the element
- * at fault. Queued edges that were not flushed are dropped by a failure.
+ * <p>{@link #addVertex} fails as {@code graph.addVertex} does, and {@link #addEdge} refuses a bad
+ * edge without writing anything or touching the transaction (the edges queued before stay). A
+ * {@link #flush} that fails undoes the whole transaction at once and leaves it awaiting rollback,
+ * as a conflict does ({@code GtranTransaction}): nothing of the batch, or of what the transaction
+ * wrote before, is left, and a caller who goes on is refused until it rolls back (Gremlin Server
+ * rolls back a failed sessionless request itself). It throws what {@code Vertex.addEdge} would have
+ * thrown for the edge at fault, or an {@code IllegalStateException} naming an end that is missing.
  *
  * <pre>{@code
  * GtranBulk bulk = graph.bulk();
@@ -61,11 +66,7 @@ public final class GtranBulk {
                 keyValues.add(value);
             });
         }
-        try {
-            return graph.addVertex(keyValues.toArray());
-        } catch (RuntimeException e) {
-            throw failed(e);
-        }
+        return graph.addVertex(keyValues.toArray());
     }
 
     /**
@@ -74,29 +75,27 @@ public final class GtranBulk {
      * one is made) and {@code properties} (may be null); {@link #flush} adds it.
      *
      * @throws RuntimeException TinkerPop's exception for a bad label, id type or property, as {@code
-     *                          addEdge} throws it, or IllegalArgumentException for a null vertex id
-     *                          (and rolls back)
+     *                          addEdge} throws it, or IllegalArgumentException for a null vertex id;
+     *                          nothing is queued or written
      */
     public void addEdge(Object id, Object outId, Object inId, String label, Map<String, ?> properties) {
-        try {
-            if (outId == null || inId == null) {
-                throw new IllegalArgumentException("an edge needs both vertices: out=" + outId + ", in=" + inId + ", id=" + id);
-            }
-            ElementHelper.validateLabel(label);
-            if (id != null) {
-                GtranIds.normalize(id, Edge.class);
-            }
-            if (properties != null) {
-                properties.forEach((key, value) -> {
-                    if (value != null || graph.allowNullPropertyValues) {
-                        ElementHelper.validateProperty(key, value);
-                    }
-                });
-            }
-        } catch (RuntimeException e) {
-            throw failed(e);
+        if (outId == null || inId == null) {
+            throw new IllegalArgumentException("an edge needs both vertices: out=" + outId + ", in=" + inId + ", id=" + id);
         }
-        queued.add(new Queued(id, outId, inId, label, properties));
+        ElementHelper.validateLabel(label);
+        if (id != null) {
+            GtranIds.normalize(id, Edge.class);
+        }
+        Map<String, Object> copy = null; // a copy: the caller may reuse its map for the next edge
+        if (properties != null) {
+            copy = new java.util.LinkedHashMap<>(properties);
+            copy.forEach((key, value) -> {
+                if (value != null || graph.allowNullPropertyValues) {
+                    ElementHelper.validateProperty(key, value);
+                }
+            });
+        }
+        queued.add(new Queued(id, outId, inId, label, copy));
     }
 
     /** Edges queued and not yet flushed. */
@@ -108,7 +107,7 @@ public final class GtranBulk {
      * Adds the queued edges in this thread's transaction; returns how many. The transaction is not
      * committed: commit it (a sessionless Gremlin Server request commits when its script ends).
      *
-     * @throws IllegalStateException naming the edge whose vertex does not exist (and rolls back)
+     * @throws IllegalStateException naming the edge whose vertex does not exist (the transaction is undone and awaits rollback)
      */
     public int flush() {
         List<Queued> edges = List.copyOf(queued);
@@ -138,7 +137,10 @@ public final class GtranBulk {
             writeProperties(scope, edges, made, shown, outs, ins);
             return n;
         } catch (RuntimeException e) {
-            throw failed(scope.translate(e));
+            throw scope.failedPartWay(scope.translate(e instanceof ElementNotFoundException missing
+                    ? new IllegalStateException("an end of an edge in this batch was removed or never existed: "
+                            + missing.getMessage(), missing)
+                    : e));
         }
     }
 
@@ -240,14 +242,5 @@ public final class GtranBulk {
 
     private static String describe(Queued e) {
         return (e.id() == null ? "" : e.id() + " ") + e.out() + " -" + e.label() + "-> " + e.in();
-    }
-
-    /** Rolls this thread's transaction back (a failed batch leaves nothing) and returns {@code e} to throw. */
-    private RuntimeException failed(RuntimeException e) {
-        queued.clear();
-        if (graph.tx().isOpen()) {
-            graph.tx().rollback();
-        }
-        return e;
     }
 }

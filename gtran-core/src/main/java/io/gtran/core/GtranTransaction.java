@@ -86,6 +86,8 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
         private final List<Runnable> undo = new ArrayList<>(0);
         /** The conflict that aborted this transaction while it ran; once set, it awaits rollback. */
         private TransactionConflictException abortedBy;
+        /** Why a bulk write undid this transaction part-way ({@link #failedPartWay}); once set, it awaits rollback. */
+        private RuntimeException failedBy;
 
         private Scope(Transaction txn) {
             this.txn = txn;
@@ -117,10 +119,35 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
             return e;
         }
 
+        /**
+         * A write of many elements ({@link GtranBulk#flush}, the bulk services) failed after writing
+         * some: rolls the transaction back now and leaves it awaiting rollback, as a conflict does,
+         * so that a caller who goes on cannot commit the rest of a unit of work whose first part was
+         * undone. Returns {@code e}, to throw.
+         */
+        RuntimeException failedPartWay(RuntimeException e) {
+            if (abortedBy != null || failedBy != null || !txn.isActive()) {
+                return e; // undone already, and awaiting rollback
+            }
+            open.remove(this);
+            try {
+                txn.rollback();
+            } catch (RuntimeException alsoFailed) {
+                e.addSuppressed(alsoFailed);
+            }
+            revert();
+            failedBy = e;
+            return e;
+        }
+
         /** Refuses a transaction that a conflict aborted, or that ended underneath, before any use. */
         private void requireRunning() {
             if (abortedBy != null) {
                 throw TransactionAbortedException.awaitingRollback(abortedBy);
+            }
+            if (failedBy != null) {
+                throw new TransactionException("a bulk write failed part-way (" + failedBy.getMessage()
+                        + ") and its transaction was undone; roll back before using it again", failedBy);
             }
             if (!txn.isActive()) {
                 // not through translate: a conflict that reached the caller untranslated; refuse as well
@@ -150,6 +177,11 @@ final class GtranTransaction extends AbstractThreadLocalTransaction {
         }
         scope.requireRunning();
         return scope;
+    }
+
+    /** This thread's transaction, running or awaiting rollback, or null: opens none. */
+    Scope currentScope() {
+        return current.get();
     }
 
     /** Whether this thread has a transaction: running, or aborted by a conflict and awaiting rollback. */

@@ -12,9 +12,11 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
+import org.apache.tinkerpop.gremlin.process.traversal.strategy.verification.ReadOnlyStrategy;
 import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.T;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
+import org.apache.tinkerpop.gremlin.structure.util.TransactionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -112,20 +114,32 @@ class GtranBulkTest {
         }
     }
 
+    /**
+     * A flush that fails undoes the whole transaction and leaves it awaiting rollback, so a caller
+     * who goes on (a session that catches the error and commits) cannot commit the rest of a unit
+     * of work whose first part was undone.
+     */
     @Test
-    void aBatchWithAnEdgeToAMissingVertexLeavesNothing() {
+    void aFailedFlushUndoesTheTransactionAndRefusesItUntilRolledBack() {
         try (GtranGraph graph = cluster()) {
             addVertices(graph);
+            graph.addVertex(T.id, "before", T.label, "person"); // written before the batch, in its transaction
             GtranBulk bulk = graph.bulk();
             bulk.addVertex("new", "person", null);
             bulk.addEdge("e1", "v1", "v2", "knows", null);
             bulk.addEdge("e2", "v3", "nobody", "knows", null);
             IllegalStateException e = assertThrows(IllegalStateException.class, bulk::flush);
             assertTrue(e.getMessage().contains("nobody") && e.getMessage().contains("e2"), e.getMessage());
-            assertFalse(graph.tx().isOpen(), "a failed batch rolls its transaction back");
             assertEquals(0, bulk.queued());
+            assertTrue(graph.tx().isOpen(), "awaiting rollback");
+            TransactionException refused = assertThrows(TransactionException.class, () -> graph.addVertex(T.id, "after"));
+            assertTrue(refused.getMessage().contains("roll back"), refused.getMessage());
+            assertThrows(TransactionException.class, () -> graph.tx().commit());
+            graph.tx().rollback();
             GraphTraversalSource g = graph.traversal();
-            assertFalse(g.V("new").hasNext());
+            for (String gone : new String[] {"before", "new", "after"}) {
+                assertFalse(g.V(gone).hasNext(), gone);
+            }
             assertEquals(0L, g.E().count().next());
             graph.tx().commit();
         }
@@ -146,10 +160,12 @@ class GtranBulkTest {
             bulk.addEdge("e7", "v20", "v21", "other", null); // e7's id is taken
             IllegalArgumentException taken = assertThrows(IllegalArgumentException.class, bulk::flush);
             assertTrue(taken.getMessage().contains("e7"), taken.getMessage());
+            graph.tx().rollback();
 
             bulk.addEdge("twice", "v1", "v2", "knows", null);
             bulk.addEdge("twice", "v3", "v4", "knows", null); // the same id twice in one batch
             assertThrows(IllegalArgumentException.class, bulk::flush);
+            graph.tx().rollback();
 
             GraphTraversalSource g = graph.traversal();
             assertEquals(10L, g.E().count().next());
@@ -162,16 +178,25 @@ class GtranBulkTest {
     }
 
     @Test
-    void aBadEdgeIsRefusedWhenQueuedAndRollsBack() {
+    void aBadEdgeIsRefusedWhenQueuedWithoutTouchingTheTransaction() {
         try (GtranGraph graph = cluster()) {
             addVertices(graph);
             GtranBulk bulk = graph.bulk();
             bulk.addVertex("new", "person", null);
+            bulk.addEdge("good", "v1", "v2", "knows", null);
             assertThrows(UnsupportedOperationException.class, () -> bulk.addEdge(2.5f, "v1", "v2", "knows", null)); // no such id type
-            assertFalse(graph.tx().isOpen());
             assertThrows(IllegalArgumentException.class, () -> bulk.addEdge("e", "v1", null, "knows", null));
             assertThrows(IllegalArgumentException.class, () -> bulk.addEdge("e", "v1", "v2", "", null));
-            assertFalse(graph.traversal().V("new").hasNext());
+            Map<String, Object> reused = new HashMap<>(Map.of("w", 1));
+            bulk.addEdge("kept", "v1", "v3", "knows", reused);
+            reused.put("w", 2); // the caller's map, reused for the next row: the queued edge keeps its own
+            assertEquals(2, bulk.queued());
+            assertEquals(2, bulk.flush());
+            graph.tx().commit();
+            GraphTraversalSource g = graph.traversal();
+            assertTrue(g.V("new").hasNext());
+            assertEquals(1, (int) g.E("kept").<Integer>values("w").next());
+            assertEquals(2L, g.E().count().next());
             graph.tx().commit();
         }
     }
@@ -201,14 +226,25 @@ class GtranBulkTest {
                     Map.of("rows", List.of(Map.of("out", "a", "in", "b", "label", "x"), Map.of("out", "a", "to", "b", "label", "x"))))
                     .next());
             assertTrue(unknown.getMessage().contains("row 1") && unknown.getMessage().contains("to"), unknown.getMessage());
-            assertFalse(graph.tx().isOpen(), "a refused batch rolls its transaction back");
             assertThrows(IllegalArgumentException.class, () -> g.call("gtran.bulk.vertices", Map.of("rows", "a")).next());
             assertThrows(IllegalArgumentException.class, () -> g.call("gtran.bulk.vertices", Map.of("rows", List.of(7))).next());
             assertThrows(IllegalArgumentException.class, () -> g.call("gtran.bulk.vertices",
                     Map.of("rows", List.of(Map.of("id", "e", "properties", "p")))).next());
-            assertFalse(g.V("d").hasNext());
+            graph.tx().commit(); // rows refused before any was written leave the transaction as it was
+            assertTrue(g.V("d").hasNext());
             assertEquals(2L, g.E().count().next());
             graph.tx().commit();
+
+            g.call("gtran.bulk.vertices", Map.of("rows", List.of(Map.of("id", "f")))).next();
+            assertThrows(IllegalStateException.class, () -> g.call("gtran.bulk.edges",
+                    Map.of("rows", List.of(Map.of("out", "a", "in", "nobody", "label", "x")))).next());
+            assertThrows(TransactionException.class, () -> graph.tx().commit(), "a batch that failed writing awaits rollback");
+            graph.tx().rollback();
+            assertFalse(g.V("f").hasNext());
+            IllegalStateException readOnly = assertThrows(IllegalStateException.class, () -> g.withStrategies(ReadOnlyStrategy.instance())
+                    .call("gtran.bulk.vertices", Map.of("rows", List.of(Map.of("id", "g")))).next());
+            assertTrue(readOnly.getMessage().contains("read-only"), readOnly.getMessage());
+            graph.tx().rollback();
         }
     }
 
