@@ -161,7 +161,12 @@ public sealed interface CommitMessage {
                     }
                     List<CommitMessage> messages = new ArrayList<>(count);
                     for (int i = 0; i < count; i++) {
-                        messages.add(decode(in.getBytes()));
+                        byte[] one = in.getBytes();
+                        if (one.length > 0 && one[0] == Family.COMMIT.base() + Type.BUNDLE.ordinal()) {
+                            // looked at before decoding: bundles in bundles would recurse as deep as the message is long
+                            throw new IllegalArgumentException("a bundle in a bundle");
+                        }
+                        messages.add(decode(one));
                     }
                     yield new Bundle(messages);
                 }

@@ -61,6 +61,18 @@ class CommitMessageTest {
         byte[] nested = new Wire.Writer().putByte(Family.COMMIT.base() + CommitMessage.Type.BUNDLE.ordinal()).putLong(TXN)
                 .putInt(1).putBytes(CommitMessage.encode(inner)).bytes();
         assertThrows(IllegalArgumentException.class, () -> CommitMessage.decode(nested));
+
+        int levels = 30_000; // each a well-formed bundle of one message: the next level
+        byte[] innermost = CommitMessage.encode(new CommitMessage.Ack(TXN));
+        int header = 1 + Long.BYTES + Integer.BYTES + Integer.BYTES;
+        java.nio.ByteBuffer deep = java.nio.ByteBuffer.allocate(levels * header + innermost.length);
+        for (int level = 0; level < levels; level++) {
+            deep.put((byte) (Family.COMMIT.base() + CommitMessage.Type.BUNDLE.ordinal())).putLong(TXN).putInt(1)
+                    .putInt((levels - level - 1) * header + innermost.length);
+        }
+        deep.put(innermost);
+        assertThrows(IllegalArgumentException.class, () -> CommitMessage.decode(deep.array()),
+                "refused at the first level, not a stack overflow");
     }
 
     @Test
