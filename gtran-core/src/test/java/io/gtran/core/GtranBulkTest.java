@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gtran.core.suites.InJvmClusterGraph;
+import io.gtran.storage.StoreConfig;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -111,6 +112,38 @@ class GtranBulkTest {
             // edges, the mirrors, the claims and the bindings of the edges' ids, the properties.
             assertTrue(bulkRequests <= 6 * 2, "bulk sent " + bulkRequests + " requests, one by one " + singleRequests);
             assertTrue(singleRequests > EDGES, "one by one sent " + singleRequests + " requests");
+        }
+    }
+
+    /**
+     * Long ids make the claims and bindings of a batch's edges on one member more than one request's
+     * worth of bytes (a {@code MANY} is cut at about 4 MiB as well as at 1,024 operations): each
+     * edge still gets its own answer back.
+     */
+    @Test
+    void edgesWhoseIdStepsFillSeveralRequestsEachGetTheirOwnAnswer() {
+        BaseConfiguration c = new BaseConfiguration();
+        c.setProperty(InJvmClusterGraph.COORDINATOR_KEY, 0);
+        c.setProperty(StoreConfig.EXTERNAL_IDS_MAX, 400_000); // maps sized for 16-byte ids: room for 3 KB ones
+        try (GtranGraph graph = InJvmClusterGraph.open(c)) {
+            addVertices(graph);
+            int edges = 2400; // about 800 per other member, each id step about 6 KB: more than 4 MiB
+            String pad = "x".repeat(3000);
+            GtranBulk bulk = graph.bulk();
+            for (int i = 0; i < edges; i++) {
+                bulk.addEdge(i + pad, "v" + out(i), "v" + in(i), "knows", null);
+            }
+            assertEquals(edges, bulk.flush());
+            graph.tx().commit();
+            GraphTraversalSource g = graph.traversal();
+            for (int i = 0; i < edges; i += 7) {
+                Edge e = g.E(i + pad).next();
+                assertEquals(i + pad, e.id());
+                assertEquals("v" + out(i), e.outVertex().id());
+                assertEquals("v" + in(i), e.inVertex().id());
+            }
+            assertEquals((long) edges, g.E().count().next());
+            graph.tx().commit();
         }
     }
 

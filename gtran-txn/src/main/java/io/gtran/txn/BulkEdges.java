@@ -2,11 +2,6 @@ package io.gtran.txn;
 
 import io.gtran.txn.common.ElementKind;
 import io.gtran.txn.protocol.Op;
-import io.gtran.txn.protocol.Wire;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Many edges added by one call of a coordinator's transaction, with one request per other node
@@ -37,8 +32,7 @@ final class BulkEdges {
             return edges;
         }
         int here = txn.store.nodeId();
-        Map<Integer, List<Op>> adds = new TreeMap<>();
-        Map<Integer, List<Integer>> addedAt = new TreeMap<>();
+        OpsByNode adds = new OpsByNode();
         for (int i = 0; i < outs.length; i++) {
             int outHome = txn.home(outs[i]);
             int inHome = txn.home(ins[i]);
@@ -47,12 +41,11 @@ final class BulkEdges {
             if (outHome == here) {
                 edges[i] = txn.addEdgeHere(outs[i], ins[i], labels[i], inHome == here);
             } else {
-                adds.computeIfAbsent(outHome, n -> new ArrayList<>()).add(new Op.AddEdge(outs[i], ins[i], labelName(labels[i])));
-                addedAt.computeIfAbsent(outHome, n -> new ArrayList<>()).add(i);
+                adds.add(outHome, i, new Op.AddEdge(outs[i], ins[i], labelName(labels[i])));
             }
         }
-        read(txn.remote.callMany(adds), addedAt, (i, in) -> edges[i] = in.getLong());
-        Map<Integer, List<Op>> mirrors = new TreeMap<>();
+        adds.run(txn.remote, (i, in) -> edges[i] = in.getLong());
+        OpsByNode mirrors = new OpsByNode();
         for (int i = 0; i < outs.length; i++) {
             int outHome = txn.home(outs[i]);
             int inHome = txn.home(ins[i]);
@@ -62,10 +55,10 @@ final class BulkEdges {
             if (inHome == here) {
                 txn.crossEdges.addMirror(edges[i], outs[i], ins[i], labels[i]);
             } else {
-                mirrors.computeIfAbsent(inHome, n -> new ArrayList<>()).add(new Op.AddMirror(edges[i], outs[i], ins[i], labelName(labels[i])));
+                mirrors.add(inHome, i, new Op.AddMirror(edges[i], outs[i], ins[i], labelName(labels[i])));
             }
         }
-        txn.remote.callMany(mirrors); // an ADD_MIRROR answers nothing
+        mirrors.run(txn.remote); // an ADD_MIRROR answers nothing
         return edges;
     }
 
@@ -77,7 +70,7 @@ final class BulkEdges {
         }
         txn.ensureActive();
         txn.forgetReadAhead();
-        Map<Integer, List<Op>> writes = new TreeMap<>();
+        OpsByNode writes = new OpsByNode();
         for (int i = 0; i < edges.length; i++) {
             if (values[i] == null) {
                 throw new IllegalArgumentException("setEdgeProperties sets values, not null: edge " + edges[i]);
@@ -86,33 +79,14 @@ final class BulkEdges {
             if (owner < 0) {
                 txn.rules.writeProperty(ElementKind.EDGE, edges[i], keys[i], values[i]);
             } else {
-                writes.computeIfAbsent(owner, n -> new ArrayList<>())
-                        .add(new Op.WriteProperty(ElementKind.EDGE, edges[i], txn.store.propertyKeys().name(keys[i]), values[i], false));
+                writes.add(owner, i, new Op.WriteProperty(ElementKind.EDGE, edges[i], txn.store.propertyKeys().name(keys[i]), values[i],
+                        false));
             }
         }
-        txn.remote.callMany(writes); // a SET_PROPERTY answers nothing
+        writes.run(txn.remote); // a SET_PROPERTY answers nothing
     }
 
     private String labelName(int label) {
         return txn.store.labels().name(label);
-    }
-
-    /** Reads what a node answered for each of its operations. */
-    interface Reading {
-        void read(int index, Wire.Reader result);
-    }
-
-    /**
-     * Hands each operation's result in {@code results} (from {@link RemoteParts#callMany}) to
-     * {@code reading} with the caller's index of that operation, {@code indexes} giving them by node
-     * in the order the operations were sent.
-     */
-    static void read(Map<Integer, List<Wire.Reader>> results, Map<Integer, List<Integer>> indexes, Reading reading) {
-        results.forEach((node, readers) -> {
-            List<Integer> at = indexes.get(node);
-            for (int k = 0; k < at.size(); k++) {
-                reading.read(at.get(k), readers.get(k / Op.Many.MAX_OPS));
-            }
-        });
     }
 }

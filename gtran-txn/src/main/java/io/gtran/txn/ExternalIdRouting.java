@@ -143,8 +143,7 @@ public final class ExternalIdRouting {
         int here = txn.store.nodeId();
         long[] holders = new long[given.length];
         int[] homes = new int[given.length];
-        Map<Integer, List<Op>> claims = new java.util.TreeMap<>();
-        Map<Integer, List<Integer>> claimed = new java.util.TreeMap<>();
+        OpsByNode claims = new OpsByNode();
         for (int i = 0; i < given.length; i++) {
             alone[i] = reservationNode(canonical[i], internal[i]) >= 0;
             if (alone[i]) {
@@ -154,13 +153,11 @@ public final class ExternalIdRouting {
             if (homes[i] == here) {
                 holders[i] = registry().claimEdgeId(txn, canonical[i], internal[i], ElementIds.NONE);
             } else {
-                claims.computeIfAbsent(homes[i], n -> new ArrayList<>()).add(new Op.ClaimId(canonical[i], internal[i], ElementIds.NONE));
-                claimed.computeIfAbsent(homes[i], n -> new ArrayList<>()).add(i);
+                claims.add(homes[i], i, new Op.ClaimId(canonical[i], internal[i], ElementIds.NONE));
             }
         }
-        BulkEdges.read(txn.remote.callMany(claims), claimed, (i, in) -> holders[i] = in.getLong());
-        Map<Integer, List<Op>> binds = new java.util.TreeMap<>();
-        Map<Integer, List<Integer>> bound = new java.util.TreeMap<>();
+        claims.run(txn.remote, (i, in) -> holders[i] = in.getLong());
+        OpsByNode binds = new OpsByNode();
         for (int i = 0; i < given.length; i++) {
             if (alone[i]) {
                 shown[i] = bind(ElementKind.EDGE, given[i], canonical[i], internal[i]);
@@ -171,11 +168,10 @@ public final class ExternalIdRouting {
             if (owner < 0) {
                 shown[i] = registry().bind(txn, ElementKind.EDGE, given[i], canonical[i], internal[i]);
             } else {
-                binds.computeIfAbsent(owner, n -> new ArrayList<>()).add(new Op.BindId(ElementKind.EDGE, given[i], canonical[i], internal[i]));
-                bound.computeIfAbsent(owner, n -> new ArrayList<>()).add(i);
+                binds.add(owner, i, new Op.BindId(ElementKind.EDGE, given[i], canonical[i], internal[i]));
             }
         }
-        BulkEdges.read(txn.remote.callMany(binds), bound, (i, in) -> {
+        binds.run(txn.remote, (i, in) -> {
             if (!in.getBoolean()) {
                 throw new ExternalIdTakenException(ElementKind.EDGE, given[i]);
             }
@@ -197,18 +193,16 @@ public final class ExternalIdRouting {
             return found;
         }
         int here = txn.store.nodeId();
-        Map<Integer, List<Op>> asks = new java.util.TreeMap<>();
-        Map<Integer, List<Integer>> asked = new java.util.TreeMap<>();
+        OpsByNode asks = new OpsByNode();
         for (int i = 0; i < canonical.length; i++) {
             int home = homeOfVertex(canonical[i]);
             if (home == here) {
                 found[i] = registry().resolve(txn, ElementKind.VERTEX, canonical[i], null);
             } else {
-                asks.computeIfAbsent(home, n -> new ArrayList<>()).add(new Op.ResolveId(ElementKind.VERTEX, canonical[i]));
-                asked.computeIfAbsent(home, n -> new ArrayList<>()).add(i);
+                asks.add(home, i, new Op.ResolveId(ElementKind.VERTEX, canonical[i]));
             }
         }
-        BulkEdges.read(txn.remote.callMany(asks), asked, (i, in) -> found[i] = in.getLong());
+        asks.run(txn.remote, (i, in) -> found[i] = in.getLong());
         for (int i = 0; i < canonical.length; i++) {
             if (found[i] == ElementIds.NONE && parsed[i] != null) {
                 found[i] = resolveAcross(ElementKind.VERTEX, parsed[i]);

@@ -186,9 +186,9 @@ class RemoteParts {
     /**
      * Runs each node's operations there in order ({@link Op.Many}, docs/cluster-transactions.md,
      * "Execution": batched writes), the nodes' requests sent together, and returns each node's
-     * results: the results of its operation {@code i} are in the {@code i / Op.Many.MAX_OPS}-th
-     * reader, one after another. Failures as {@link #call}; a failure leaves the operations before
-     * it done.
+     * results: the {@code i}-th reader holds operation {@code i}'s result next (operations sent in
+     * one request share its reader, so read them in order). Failures as {@link #call}; a failure
+     * leaves the operations before it done.
      */
     Map<Integer, java.util.List<Wire.Reader>> callMany(Map<Integer, java.util.List<Op>> opsByNode) {
         Map<Integer, java.util.List<Op.Many>> chunks = new TreeMap<>();
@@ -207,7 +207,9 @@ class RemoteParts {
             }
             Wire.Reader[] replies = callEach(nodes, i -> chunks.get(nodes[i]).get(r));
             for (int i = 0; i < nodes.length; i++) {
-                results.get(nodes[i]).add(replies[i]);
+                for (int k = chunks.get(nodes[i]).get(r).ops().size(); k > 0; k--) {
+                    results.get(nodes[i]).add(replies[i]); // a chunk's size varies: cut by count and by bytes
+                }
             }
         }
     }

@@ -62,7 +62,7 @@ public final class InJvmClusterGraph {
                 settings.put(StoreConfig.NODE_ID, i);
                 settings.put(StoreConfig.CHUNK_BYTES, 1 << 16);
                 settings.put(StoreConfig.EDGE_ROW_CHUNK_BYTES, 1 << 16);
-                settings.put(StoreConfig.EXTERNAL_IDS_MAX, 20_000);
+                settings.put(StoreConfig.EXTERNAL_IDS_MAX, configuration.getInt(StoreConfig.EXTERNAL_IDS_MAX, 20_000));
                 settings.put(Membership.NODES, members.toString());
                 settings.put(ClockConfig.SYNC_INTERVAL_MS, 5);
                 configuration.getKeys("gtran.txn").forEachRemaining(key -> settings.put(key, configuration.getProperty(key)));
@@ -80,7 +80,8 @@ public final class InJvmClusterGraph {
             }
             BaseConfiguration graphConfiguration = new BaseConfiguration();
             configuration.getKeys().forEachRemaining(key -> {
-                if (!key.startsWith("gtran.txn.") && !key.startsWith("gtran.durability")) { // the nodes' settings, given to them above
+                if (!key.startsWith("gtran.txn.") && !key.startsWith("gtran.durability")
+                        && !key.equals(StoreConfig.EXTERNAL_IDS_MAX)) { // the nodes' settings, given to them above
                     graphConfiguration.setProperty(key, configuration.getProperty(key));
                 }
             });
