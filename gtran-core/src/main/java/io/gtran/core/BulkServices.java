@@ -111,14 +111,12 @@ final class BulkServices {
 
     /** A start service ({@code g.call(name, [rows: [...]])}) answering {@code {counted: n}}. */
     private static final class RowsService extends StartService<Map<String, Integer>> {
-        private final String name;
         private final String counted;
         private final String rowsHelp;
         private final Writer writer;
 
         RowsService(String name, String counted, String rowsHelp, Writer writer) {
             super(name, Map.of(ROWS, "a list of " + rowsHelp + " (required)"));
-            this.name = name;
             this.counted = counted;
             this.rowsHelp = rowsHelp;
             this.writer = writer;
@@ -126,17 +124,13 @@ final class BulkServices {
 
         @Override
         public CloseableIterator<Map<String, Integer>> execute(ServiceCallContext ctx, Map params) {
-            for (Object param : params.keySet()) {
-                if (!ROWS.equals(param)) {
-                    throw new IllegalArgumentException(name + ": unknown parameter " + param + "; it takes [rows]");
-                }
-            }
+            refuseUnknown(params, param -> "");
             if (!(params.get(ROWS) instanceof List<?> rows)) {
-                throw new IllegalArgumentException(name + ": parameter rows is required, a list of " + rowsHelp + ": rows="
+                throw new IllegalArgumentException(getName() + ": parameter rows is required, a list of " + rowsHelp + ": rows="
                         + params.get(ROWS));
             }
             if (ctx.getTraversal().getStrategies().getStrategy(ReadOnlyStrategy.class).isPresent()) {
-                throw new IllegalStateException(name + " writes, and this traversal source is read-only (ReadOnlyStrategy)");
+                throw new IllegalStateException(getName() + " writes, and this traversal source is read-only (ReadOnlyStrategy)");
             }
             return CloseableIterator.of(List.of(Map.of(counted, writer.write(rows))).iterator());
         }

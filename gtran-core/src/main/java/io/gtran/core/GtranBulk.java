@@ -18,8 +18,9 @@ import org.apache.tinkerpop.gremlin.structure.util.ElementHelper;
  * vertex is added at once, as {@link GtranGraph#addVertex} adds it; edges are queued and added by
  * {@link #flush}, each as {@link Vertex#addEdge} adds it (same halves, checks, ids, indexes and
  * conflicts), but on a cluster with one request per other node for each kind of step (the
- * endpoints' ids, the mirrors, the claims and bindings of the edges' ids) instead of up to four per
- * edge (docs/cluster-transactions.md, "Execution": batched writes). Send each batch to the node
+ * endpoints' ids, the edges, their mirrors, the claims and bindings of their ids, their
+ * properties) where {@code addEdge} sends several per edge (docs/cluster-transactions.md,
+ * "Execution": batched writes, which lists what still costs a request per element). Send each batch to the node
  * that keeps most of its out-vertices: an edge lives with its out-vertex.
  *
  * <p>{@link #addVertex} fails as {@code graph.addVertex} does, and {@link #addEdge} refuses a bad

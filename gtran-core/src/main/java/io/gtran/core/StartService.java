@@ -2,6 +2,8 @@ package io.gtran.core;
 
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
 import org.apache.tinkerpop.gremlin.structure.service.Service;
 
 /**
@@ -46,6 +48,19 @@ public abstract class StartService<R> implements Service.ServiceFactory<Object, 
             throw new UnsupportedOperationException(name + ": " + Service.Exceptions.cannotUseMidTraversal);
         }
         return this;
+    }
+
+    /**
+     * Refuses a parameter this service does not describe, naming it, its value and the parameters
+     * it takes; {@code hint} may add a word about the parameter refused (or return "").
+     */
+    protected final void refuseUnknown(Map<?, ?> params, Function<Object, String> hint) {
+        for (Map.Entry<?, ?> param : params.entrySet()) {
+            if (!described.containsKey(String.valueOf(param.getKey()))) {
+                throw new IllegalArgumentException(name + ": unknown parameter " + param.getKey() + "=" + param.getValue()
+                        + "; it takes " + new TreeSet<>(described.keySet()) + hint.apply(param.getKey()));
+            }
+        }
     }
 
     @Override

@@ -6,7 +6,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.Element;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
@@ -36,7 +35,7 @@ public final class IndexServices {
 
     /** Registers the services in {@code registry}, answered by {@code indexes}. */
     public static void register(ServiceRegistry registry, Indexes indexes) {
-        registry.registerService(new IndexService(CREATE, Set.of(KIND, KEY, TYPE), Map.of(
+        registry.registerService(new IndexService(CREATE, Map.of(
                 KEY, "the property key to index (required)",
                 TYPE, "'hash' (equality, within) or 'ordered' (also ranges); default 'hash'",
                 KIND, "'vertex' or 'edge'; default 'vertex'"), params -> {
@@ -46,7 +45,7 @@ public final class IndexServices {
             indexes.create(kind, key, type);
             return List.of(describe(kind, key, type));
         }));
-        registry.registerService(new IndexService(LIST, Set.of(KIND), Map.of(
+        registry.registerService(new IndexService(LIST, Map.of(
                 KIND, "'vertex' or 'edge'; default both"), params -> {
             List<Map<String, String>> result = new ArrayList<>();
             for (Class<? extends Element> kind : List.of(Vertex.class, Edge.class)) {
@@ -56,7 +55,7 @@ public final class IndexServices {
             }
             return result;
         }));
-        registry.registerService(new IndexService(DROP, Set.of(KIND, KEY), Map.of(
+        registry.registerService(new IndexService(DROP, Map.of(
                 KEY, "the indexed property key (required)",
                 KIND, "'vertex' or 'edge'; default 'vertex'"), params -> {
             Class<? extends Element> kind = kind(params);
@@ -112,26 +111,17 @@ public final class IndexServices {
 
     /** A start service ({@code g.call(name, params)}) that refuses parameters it does not know. */
     private static final class IndexService extends StartService<Map<String, String>> {
-        private final String name;
-        private final Set<String> accepted;
         private final Action action;
 
-        IndexService(String name, Set<String> accepted, Map<String, String> described, Action action) {
+        /** Service {@code name}, taking the parameters {@code described} names. */
+        IndexService(String name, Map<String, String> described, Action action) {
             super(name, described);
-            this.name = name;
-            this.accepted = accepted;
             this.action = action;
         }
 
         @Override
         public CloseableIterator<Map<String, String>> execute(ServiceCallContext ctx, Map params) {
-            for (Object param : params.keySet()) {
-                if (!accepted.contains(String.valueOf(param))) {
-                    throw new IllegalArgumentException(name + ": unknown parameter " + param + "=" + params.get(param)
-                            + "; it takes " + new java.util.TreeSet<>(accepted)
-                            + ("label".equals(param) ? " (an index covers its key over every label)" : ""));
-                }
-            }
+            refuseUnknown(params, param -> "label".equals(param) ? " (an index covers its key over every label)" : "");
             Iterator<Map<String, String>> result = action.run(params).iterator();
             return CloseableIterator.of(result);
         }
