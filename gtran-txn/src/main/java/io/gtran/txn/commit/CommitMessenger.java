@@ -193,8 +193,9 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
         /** Set once {@link Participant#apply} returned: no word here names the transaction any more. */
         volatile boolean done;
         /**
-         * Nodes whose DECIDE came before the apply finished, acknowledged when it has; each with
-         * whether its DECIDE came in a bundle (its ACK then goes in one).
+         * Nodes whose DECIDE is not acknowledged yet, each with whether it came in a bundle (its ACK
+         * then goes in one). Whoever removes a node acknowledges it: the apply when it returns, or the
+         * DECIDE's thread if it finds the apply done; so each DECIDE gets one ACK.
          */
         final Map<Integer, Boolean> ackWhenDone = new ConcurrentHashMap<>();
         /** When this part was decided here (the time source's nanos), 0 before. */
@@ -656,9 +657,10 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
                 boolean appliedBefore = part.done;
                 part.ackWhenDone.put(from, bundled);
                 decideHere(txn, part, outcome);
-                if (appliedBefore || part.done) {
+                if ((appliedBefore || part.done) && part.ackWhenDone.remove(from) != null) {
                     // A repeated DECIDE: acknowledged again; or an apply that began before this DECIDE (a
                     // loss, a recovery) returned meanwhile and may have acknowledged before `from` was added.
+                    // Whoever takes `from` out acknowledges: this thread or the apply's, never both.
                     send(from, new CommitMessage.Ack(txn), bundled);
                 } // else the apply acknowledges when it returns (or a later DECIDE, if it returned meanwhile)
             });
@@ -716,7 +718,12 @@ public final class CommitMessenger implements MemberView.Commitments, AutoClosea
     }
 
     private void acknowledge(long txn, Part part) {
-        part.ackWhenDone.forEach((to, bundled) -> send(to, new CommitMessage.Ack(txn), bundled));
+        for (Integer to : part.ackWhenDone.keySet()) {
+            Boolean bundled = part.ackWhenDone.remove(to); // null: the DECIDE's own thread took it and acknowledged
+            if (bundled != null) {
+                send(to, new CommitMessage.Ack(txn), bundled);
+            }
+        }
     }
 
     /**
