@@ -31,7 +31,12 @@ public final class StoreConfig {
     public static final String EDGE_PROPERTY_ROW_CELLS = "gtran.storage.edge-property-row.cells";
     public static final int EDGE_PROPERTY_ROW_CELLS_DEFAULT = 2;
     public static final String VALUE_MAX_BYTES = "gtran.storage.value.max-bytes";
-    public static final int VALUE_MAX_BYTES_DEFAULT = 16 << 20;
+    /**
+     * 16 MiB less 64 KiB: a value this long, with the operation that carries it, fits in one message
+     * between cluster members (the fabric carries at most 16 MiB), so a value one member takes every
+     * member can write and read. A node alone may set more; a cluster member may not.
+     */
+    public static final int VALUE_MAX_BYTES_DEFAULT = (16 << 20) - (64 << 10);
     /** Caps each size class of the value region (and the large values together), not the region's total. */
     public static final String VALUES_MAX_BYTES = "gtran.storage.values.max-bytes";
     public static final long VALUES_MAX_BYTES_DEFAULT = 64L << 30;

@@ -5,6 +5,7 @@ import io.gtran.storage.EdgeDirection;
 import io.gtran.storage.ElementIds;
 import io.gtran.txn.common.ConflictKey;
 import io.gtran.txn.common.ElementKind;
+import io.gtran.txn.common.ReplyTooLargeException;
 import io.gtran.txn.protocol.Op;
 import io.gtran.txn.protocol.Wire;
 import java.util.ArrayList;
@@ -43,7 +44,15 @@ final class Adjacency {
         for (int i = 0; i < labels.length; i++) {
             names[i] = RemoteOp.labelName(txn.store, labels[i]);
         }
-        Wire.Reader[] replies = txn.remote.callEach(nodes, n -> new Op.AdjacentMany(asked[n], direction, names));
+        Wire.Reader[] replies;
+        try {
+            replies = txn.remote.callEach(nodes, n -> new Op.AdjacentMany(asked[n], direction, names));
+        } catch (ReplyTooLargeException tooMuch) {
+            if (vertices.length == 1) {
+                throw tooMuch; // one vertex's edges alone do not fit in a message
+            }
+            return inHalves(vertices, direction, labels); // the edges asked of one node did not fit: ask half as many
+        }
         for (int n = 0; n < nodes.length; n++) {
             long[][] answers = new long[asked[n].length][];
             for (int i = 0; i < answers.length; i++) {
@@ -51,6 +60,15 @@ final class Adjacency {
             }
             place(result, positions.get(nodes[n]), answers);
         }
+        return result;
+    }
+
+    private long[][] inHalves(long[] vertices, EdgeDirection direction, int[] labels) {
+        int half = vertices.length / 2;
+        long[][] first = many(java.util.Arrays.copyOfRange(vertices, 0, half), direction, labels);
+        long[][] second = many(java.util.Arrays.copyOfRange(vertices, half, vertices.length), direction, labels);
+        long[][] result = java.util.Arrays.copyOf(first, vertices.length);
+        System.arraycopy(second, 0, result, half, second.length);
         return result;
     }
 

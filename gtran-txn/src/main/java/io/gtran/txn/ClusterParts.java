@@ -8,6 +8,7 @@ import io.gtran.txn.agent.AgentHandle;
 import io.gtran.txn.commit.CommitMessenger;
 import io.gtran.txn.common.ElementNotFoundException;
 import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.ReplyTooLargeException;
 import io.gtran.txn.common.TransactionConflictException;
 import io.gtran.txn.common.TxnWords;
 import io.gtran.txn.durable.CommitLog;
@@ -225,6 +226,12 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         for (int i = 0; i < to.length; i++) {
             requests[i] = nextRequest.incrementAndGet();
             payloads[i] = OpsMessage.encode(new OpsMessage.Request(requests[i], txn.id(), txn.beginTime(), txn.isolation(), seqs[i], ops[i]));
+            if (payloads[i].length > fabric.maxMessageBytes()) {
+                throw new IllegalArgumentException("node " + node + " cannot send node " + to[i] + " operation "
+                        + Op.typeName(ops[i]) + " of " + TxnWords.toString(txn.id()) + ": its request is "
+                        + payloads[i].length + " bytes, more than the " + fabric.maxMessageBytes()
+                        + " one message carries; nothing was sent");
+            }
         }
         Wire.Reader[] answers = exchange(to, requests, payloads);
         OpsMessage.Answer[] replies = new OpsMessage.Answer[to.length];
@@ -243,9 +250,17 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
      *
      * @throws TimeoutException if one did not come within gtran.txn.remote-timeout-ms, or its node is lost
      * @throws IllegalStateException if this node is closed
+     * @throws IllegalArgumentException if a payload is longer than one message carries; then none was sent
      */
     @SuppressWarnings("unchecked")
     Wire.Reader[] exchange(int[] to, long[] requests, byte[][] payloads) throws TimeoutException {
+        for (int i = 0; i < to.length; i++) {
+            if (payloads[i].length > fabric.maxMessageBytes()) {
+                throw new IllegalArgumentException("node " + node + " cannot send node " + to[i] + " a message of "
+                        + payloads[i].length + " bytes, more than the " + fabric.maxMessageBytes()
+                        + " one message carries; nothing was sent");
+            }
+        }
         CompletableFuture<Wire.Reader>[] answers = new CompletableFuture[to.length];
         CompletableFuture<Void>[] sent = new CompletableFuture[to.length];
         long[] sentNanos = new long[to.length];
@@ -438,12 +453,29 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             work.execute(() -> {
                 OpsMessage.Answer reply = serve(from, asked);
                 if (reply != null) {
-                    send(from, OpsMessage.encode(new OpsMessage.Reply(request, reply)));
+                    send(from, replyThatFits(request, asked, reply));
                 }
             });
         } else {
             LOG.warn("node={} ignored an operations message of unknown type {} from node {}", node, type, from);
         }
+    }
+
+    /**
+     * {@code reply} to {@code asked}, encoded; or, if that would not fit in one message, a failure
+     * saying so: the asker is told at once rather than left waiting for an answer that cannot leave.
+     * Only reads answer with more than a few bytes, so the operation changed nothing here.
+     */
+    private byte[] replyThatFits(long request, OpsMessage.Request asked, OpsMessage.Answer reply) {
+        byte[] encoded = OpsMessage.encode(new OpsMessage.Reply(request, reply));
+        if (encoded.length <= fabric.maxMessageBytes()) {
+            return encoded;
+        }
+        String why = "the answer to " + Op.typeName(asked.op()) + " of " + TxnWords.toString(asked.txn()) + " at node " + node
+                + " is " + encoded.length + " bytes, more than the " + fabric.maxMessageBytes() + " one message carries";
+        LOG.debug("node={} {}", node, why);
+        return OpsMessage.encode(new OpsMessage.Reply(request,
+                new OpsMessage.Failed(reply.wrote(), reply.preReads(), ReplyTooLargeException.class.getName(), why)));
     }
 
     /** Runs a request here; returns the reply, or null for a stale duplicate (nobody waits for it). */

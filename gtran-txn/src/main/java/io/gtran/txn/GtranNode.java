@@ -117,7 +117,13 @@ public final class GtranNode implements AutoCloseable {
     private record Plan(StoreConfig store, TxnConfig txn, ClockConfig clock, Durability durability, Membership members,
             TimeSource time, NodeFaults faults, Group group) {
         static Plan of(Map<String, ?> settings, Membership members, TimeSource time) {
-            return new Plan(StoreConfig.from(settings), TxnConfig.from(settings), ClockConfig.from(settings),
+            StoreConfig store = StoreConfig.from(settings);
+            if (!members.isSingle() && store.valueMaxBytes() > StoreConfig.VALUE_MAX_BYTES_DEFAULT) {
+                throw new IllegalArgumentException("configuration " + StoreConfig.VALUE_MAX_BYTES + "=" + store.valueMaxBytes()
+                        + " is more than a cluster member can send another in one message with its operation; at most "
+                        + StoreConfig.VALUE_MAX_BYTES_DEFAULT + " (the default) on a node of a cluster");
+            }
+            return new Plan(store, TxnConfig.from(settings), ClockConfig.from(settings),
                     Durability.from(settings), members, time, null, null);
         }
 

@@ -2,6 +2,7 @@ package io.gtran.txn;
 
 import io.gtran.txn.common.ConflictKind;
 import io.gtran.txn.common.ElementNotFoundException;
+import io.gtran.txn.common.ReplyTooLargeException;
 import io.gtran.txn.membership.Membership;
 import io.gtran.txn.protocol.Op;
 import io.gtran.txn.protocol.OpsMessage;
@@ -233,6 +234,7 @@ class RemoteParts {
         switch (failed.type()) {
             case "java.lang.IllegalArgumentException" -> throw new IllegalArgumentException(message);
             case "java.lang.UnsupportedOperationException" -> throw new UnsupportedOperationException(message);
+            case "io.gtran.txn.common.ReplyTooLargeException" -> throw new ReplyTooLargeException(failed.message());
             default -> throw new IllegalStateException(failed.type() + " " + message);
         }
     }

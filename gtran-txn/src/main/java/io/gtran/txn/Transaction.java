@@ -19,6 +19,7 @@ import io.gtran.txn.common.ElementKind;
 import io.gtran.txn.common.ElementNotFoundException;
 import io.gtran.txn.common.ExternalIdTakenException;
 import io.gtran.txn.common.Isolation;
+import io.gtran.txn.common.ReplyTooLargeException;
 import io.gtran.txn.common.TransactionConflictException;
 import io.gtran.txn.common.TxnWords;
 import io.gtran.txn.local.ElementCounts;
@@ -247,7 +248,12 @@ public class Transaction implements AutoCloseable {
         for (int i = 0; keys != null && i < keys.length; i++) {
             keyNames[i] = store.propertyKeys().name(keys[i]);
         }
-        Wire.Reader[] replies = remote.callEach(nodes, n -> new Op.ReadMany(kind, asked[n], labels, keyNames));
+        Wire.Reader[] replies;
+        try {
+            replies = remote.callEach(nodes, n -> new Op.ReadMany(kind, asked[n], labels, keyNames));
+        } catch (ReplyTooLargeException tooMuch) {
+            return; // values too large to read ahead in one message: each single read asks for its own
+        }
         for (int n = 0; n < nodes.length; n++) {
             Wire.Reader in = replies[n];
             for (long id : asked[n]) {

@@ -45,6 +45,15 @@ public interface Fabric extends AutoCloseable {
     int localNode();
 
     /**
+     * The longest message payload that callers should send through this fabric: {@link
+     * #MAX_TRANSFER_BYTES}, unless a decorator lowers it (a test of what does not fit in one message,
+     * without messages of 16 MiB). Mailboxes still refuse only what exceeds {@link #MAX_TRANSFER_BYTES}.
+     */
+    default int maxMessageBytes() {
+        return MAX_TRANSFER_BYTES;
+    }
+
+    /**
      * Registers a zero-filled region of {@code bytes} bytes under {@code name}, readable and
      * writable by every node of the cluster through {@link #connect}.
      *

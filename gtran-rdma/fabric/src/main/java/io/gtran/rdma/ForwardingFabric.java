@@ -24,6 +24,11 @@ public class ForwardingFabric implements Fabric {
     }
 
     @Override
+    public int maxMessageBytes() {
+        return delegate.maxMessageBytes();
+    }
+
+    @Override
     public Region register(String name, long bytes) {
         return delegate.register(name, bytes);
     }

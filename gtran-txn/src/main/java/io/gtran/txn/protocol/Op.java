@@ -465,6 +465,12 @@ public sealed interface Op {
         return w.bytes();
     }
 
+    /** The name of the operation {@code encoded} holds (its type byte), for messages about it. */
+    static String typeName(byte[] encoded) {
+        int code = encoded.length == 0 ? -1 : encoded[0] & 0xff;
+        return code >= 0 && code < Type.VALUES.length ? Type.VALUES[code].name() : "an unknown operation (" + code + ")";
+    }
+
     /**
      * The operation {@code bytes} hold.
      *
