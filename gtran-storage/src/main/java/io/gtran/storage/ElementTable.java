@@ -61,7 +61,9 @@ public interface ElementTable {
     /**
      * Gives a property its first version as a {@link BaseVersionDescriptor base version}, whose
      * begin/end time are the element's: for properties written by the same write that created the
-     * element. Returns the version handle.
+     * element. Returns the version handle. For values the store held already (restoring a snapshot
+     * or log), so {@code gtran.storage.value.max-bytes} does not bound it: a limit lowered since a
+     * value was acknowledged must not stop the store from coming back with it.
      *
      * @throws IllegalStateException if the property already has a version
      */

@@ -67,6 +67,15 @@ public final class MvStore implements AutoCloseable {
         return createBase(type, valueWord(type, value));
     }
 
+    /**
+     * {@link #createBaseVersion} for a value the store held already (restored from a snapshot or
+     * log): not bounded by {@code gtran.storage.value.max-bytes}, which bounds what a write adds.
+     */
+    public int createHeldBaseVersion(Object value) {
+        ValueType type = storableType(value);
+        return createBase(type, heldValueWord(type, value));
+    }
+
     public int createSerializedBaseVersion(byte[] serialized) {
         return createBase(ValueType.SERIALIZED, values.store(requireSerialized(serialized)));
     }
@@ -89,7 +98,7 @@ public final class MvStore implements AutoCloseable {
         long word = bases.getLong(slot, BaseVersionDescriptor.VALUE_OFFSET);
         if (!type.inline()) {
             // The base version keeps its own copy: each version frees its own value.
-            word = values.store(values.load(word));
+            word = values.storeHeld(values.load(word));
         }
         return createTuple(type, word, beginTime, endTime, NO_TUPLE);
     }
@@ -269,13 +278,19 @@ public final class MvStore implements AutoCloseable {
     }
 
     private long valueWord(ValueType type, Object value) {
-        if (type.inline()) {
-            return ValueType.encodeInline(type, value);
-        }
+        return type.inline() ? ValueType.encodeInline(type, value) : values.store(bytesOf(type, value));
+    }
+
+    /** {@link #valueWord} for a value the store held already (restored): not bounded by the value limit. */
+    private long heldValueWord(ValueType type, Object value) {
+        return type.inline() ? ValueType.encodeInline(type, value) : values.storeHeld(bytesOf(type, value));
+    }
+
+    private static byte[] bytesOf(ValueType type, Object value) {
         if (type == ValueType.SERIALIZED) {
-            return values.store(((SerializedValue) value).bytes());
+            return ((SerializedValue) value).bytes();
         }
-        return values.store(type == ValueType.STRING ? ValueType.utf8((String) value, "string value") : (byte[]) value);
+        return type == ValueType.STRING ? ValueType.utf8((String) value, "string value") : (byte[]) value;
     }
 
     private static byte[] requireSerialized(byte[] serialized) {

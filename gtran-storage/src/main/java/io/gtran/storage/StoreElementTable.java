@@ -102,7 +102,7 @@ final class StoreElementTable implements ElementTable {
 
     @Override
     public int addPropertyBase(long id, int keyId, Object value) {
-        return properties.addBase(id, keyId, () -> mvStore.createBaseVersion(value));
+        return properties.addBase(id, keyId, () -> mvStore.createHeldBaseVersion(value));
     }
 
     @Override

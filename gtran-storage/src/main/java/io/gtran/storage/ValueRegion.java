@@ -58,6 +58,17 @@ final class ValueRegion implements AutoCloseable {
             throw new ValueTooLargeException("value too large: bytes=" + bytes.length + " max=" + maxValueBytes
                     + "; raise " + StoreConfig.VALUE_MAX_BYTES);
         }
+        return storeHeld(bytes);
+    }
+
+    /**
+     * Stores {@code bytes}, a value the store already held (a copy of a version's value, or one
+     * restored from a snapshot or log): {@code gtran.storage.value.max-bytes} bounds what a write
+     * adds, not what was acknowledged under a larger limit before.
+     *
+     * @throws StoreCapacityException if the region is full
+     */
+    long storeHeld(byte[] bytes) {
         int needed = BYTES_OFFSET + bytes.length;
         int sizeClass = classFor(needed);
         if (sizeClass == LARGE_CLASS) {

@@ -166,6 +166,24 @@ class MvStoreTest {
     }
 
     @Test
+    void aValueTheStoreHeldIsRestoredAndCopiedPastALimitLoweredSince() {
+        int limit = 1 << 20; // this store's limit; the value was written under a larger one
+        byte[] held = new byte[limit + 1];
+        Arrays.fill(held, (byte) 7);
+        int label = store.labels().intern("v");
+        int key = store.propertyKeys().intern("k");
+        long v = store.addVertex(label, 1, 2);
+        int base = store.vertices().addPropertyBase(v, key, held); // restoring it
+        assertArrayEquals(held, (byte[]) mv.value(base));
+        int copy = mv.materialize(base, 3, 4); // what an update of the property does first
+        assertArrayEquals(held, (byte[]) mv.value(copy));
+        int text = mv.createHeldBaseVersion("x".repeat(limit + 1));
+        assertEquals(limit + 1, ((String) mv.value(text)).length());
+        assertThrows(ValueTooLargeException.class, () -> mv.createVersion(held, 5, 6, NO_TUPLE), "a new write still is bounded");
+        assertThrows(ValueTooLargeException.class, () -> mv.createBaseVersion(held), "so is a new element's property");
+    }
+
+    @Test
     void unsupportedTypesAreRefused() {
         for (Object value : new Object[] {null, new Object(), List.of(1), new int[] {1}, new StringBuilder("x"),
             java.math.BigInteger.ONE, java.util.UUID.randomUUID()}) {
