@@ -41,6 +41,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -226,14 +227,9 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         for (int i = 0; i < to.length; i++) {
             requests[i] = nextRequest.incrementAndGet();
             payloads[i] = OpsMessage.encode(new OpsMessage.Request(requests[i], txn.id(), txn.beginTime(), txn.isolation(), seqs[i], ops[i]));
-            if (payloads[i].length > fabric.maxMessageBytes()) {
-                throw new IllegalArgumentException("node " + node + " cannot send node " + to[i] + " operation "
-                        + Op.typeName(ops[i]) + " of " + TxnWords.toString(txn.id()) + ": its request is "
-                        + payloads[i].length + " bytes, more than the " + fabric.maxMessageBytes()
-                        + " one message carries; nothing was sent");
-            }
         }
-        Wire.Reader[] answers = exchange(to, requests, payloads);
+        Wire.Reader[] answers = exchange(to, requests, payloads,
+                i -> "operation " + Op.typeName(ops[i]) + " of " + TxnWords.toString(txn.id()) + " in");
         OpsMessage.Answer[] replies = new OpsMessage.Answer[to.length];
         for (int i = 0; i < to.length; i++) {
             replies[i] = OpsMessage.answerOf(answers[i]);
@@ -252,13 +248,19 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
      * @throws IllegalStateException if this node is closed
      * @throws IllegalArgumentException if a payload is longer than one message carries; then none was sent
      */
-    @SuppressWarnings("unchecked")
     Wire.Reader[] exchange(int[] to, long[] requests, byte[][] payloads) throws TimeoutException {
+        return exchange(to, requests, payloads, i -> "");
+    }
+
+    /** {@link #exchange(int[], long[], byte[][])}, a payload too long named by {@code what} (words before "a message"). */
+    @SuppressWarnings("unchecked")
+    private Wire.Reader[] exchange(int[] to, long[] requests, byte[][] payloads, IntFunction<String> what) throws TimeoutException {
         for (int i = 0; i < to.length; i++) {
             if (payloads[i].length > fabric.maxMessageBytes()) {
-                throw new IllegalArgumentException("node " + node + " cannot send node " + to[i] + " a message of "
-                        + payloads[i].length + " bytes, more than the " + fabric.maxMessageBytes()
-                        + " one message carries; nothing was sent");
+                String named = what.apply(i);
+                throw new IllegalArgumentException("node " + node + " cannot send node " + to[i] + " " + named
+                        + (named.isEmpty() ? "" : " ") + "a message of " + payloads[i].length + " bytes, more than the "
+                        + fabric.maxMessageBytes() + " one message carries; nothing was sent");
             }
         }
         CompletableFuture<Wire.Reader>[] answers = new CompletableFuture[to.length];
