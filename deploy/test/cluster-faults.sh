@@ -93,6 +93,16 @@ fail() {
 start_cluster() {
   "${CLUSTER[@]}" start | tee "$WORK/start.txt"
   grep -q '^CLUSTER ready nodes=3 ' "$WORK/start.txt" || fail "the cluster did not start"
+  # Each launcher chose the JIT by the cores its host's nodes share (docs/deployment.md, "The JIT"):
+  # nodes 0 and 1 share this machine's, node 2 is alone on its "host" (the ssh stand-in).
+  local cores expect0 expect2
+  cores=$(nproc)
+  expect0=full; [ "$cores" -ge 4 ] || expect0=quick
+  expect2=full; [ "$cores" -ge 2 ] || expect2=quick
+  "${CLUSTER[@]}" logs 0 --lines 1000000 | grep -q "^gtran-node: jit=$expect0 " \
+    || fail "node 0 does not run jit=$expect0 (two nodes on $cores cores)"
+  "${CLUSTER[@]}" logs 2 --lines 1000000 | grep -q "^gtran-node: jit=$expect2 " \
+    || fail "node 2 does not run jit=$expect2 (one node on $cores cores)"
   # Node 2 ran from what was copied to its own login directory.
   test -x "$FAKE_SSH_ROOT/gtran@127.0.0.4/gtran-cluster/dist/gtran-node" || fail "node 2's files were not copied over the ssh path"
   "${CLUSTER[@]}" status | tee "$WORK/status.txt"
@@ -115,6 +125,11 @@ workloads_of() {
   fi
 }
 
+# A JIT setting the launcher does not know stops start with the reason, before any node runs.
+jit_rc=0
+GTRAN_NODE_JIT=fast "${CLUSTER[@]}" start > "$WORK/bad-jit.txt" 2>&1 || jit_rc=$?
+[ "$jit_rc" -eq 2 ] && grep -q "GTRAN_NODE_JIT must be auto, quick or full, not 'fast'" "$WORK/bad-jit.txt" \
+  || fail "GTRAN_NODE_JIT=fast was not refused (exit $jit_rc): $(cat "$WORK/bad-jit.txt")"
 start_cluster
 # An edge's user id given through two nodes names one edge, as every node answers (issue 35, scenario 7).
 bin/gtran check user-ids --hosts "$WORK/hosts" | tee "$WORK/user-ids.txt" || fail "user ids"
