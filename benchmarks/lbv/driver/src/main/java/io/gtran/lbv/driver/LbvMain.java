@@ -23,13 +23,15 @@ import java.util.Map;
  * bin/gtran bench lbv [--system S[,S..]] [--workload RO|RI|WI|MIX[,..]] [--isolation SR|SI[,..]]
  *                     [--threads T] [--seconds D] [--warmup W] [--dataset social|kronecker|grateful-dead]
  *                     [--edges N] [--seed S] [--skew THETA] [--latency] [--compare] [--out DIR] [--heap SIZE]
- *                     [--nodes N[,N..]] [--link-latency-us L[,L..]] [--execution E[,E..]]
+ *                     [--nodes N[,N..]] [--node-jit J[,J..]] [--link-latency-us L[,L..]] [--execution E[,E..]]
  * </pre>
  *
  * <p>{@code --nodes} shapes the runs of the cluster systems: {@code gtran-cluster} and {@code
  * gtran-cluster-noopt} (gtran on separate server processes started by deploy/gtran-cluster,
  * {@code GtranProcessClusterLbvSystem}) and {@code gtran-jvm-cluster} (gtran over in-JVM nodes,
- * {@code GtranClusterLbvSystem}): one run per node count. {@code --link-latency-us} and {@code
+ * {@code GtranClusterLbvSystem}): one run per node count. {@code --node-jit} shapes the server-process
+ * clusters only: one run per JIT the node JVMs run (deploy/gtran-cluster's {@code GTRAN_NODE_JIT}:
+ * auto, quick or full). {@code --link-latency-us} and {@code
  * --execution} shape {@code gtran-jvm-cluster} only: for more than one node one run per injected
  * one-way latency, so {@code --system gtran-jvm-cluster --nodes 1,3 --link-latency-us 20,100}
  * compares one node with three at two latencies in one invocation, and {@code --execution
@@ -61,6 +63,9 @@ public final class LbvMain {
               --heap SIZE           -Xmx of each child JVM (default 8g)
               --nodes N[,N...]      for gtran-cluster(-noopt, -sync, -async): server processes, for gtran-jvm-cluster:
                                     in-JVM nodes; a run per count (default 3)
+              --node-jit J[,J...]   for gtran-cluster(-noopt, -sync, -async): the JIT of the node JVMs, auto,
+                                    quick (C1 alone) or full (C1 and C2), a run per value (default auto:
+                                    quick where the nodes have under two cores each; docs/deployment.md)
               --link-latency-us L[,L...]
                                     for gtran-jvm-cluster with more than one node: one-way latency injected
                                     per message between nodes, microseconds, a run per value (default 0)
@@ -154,6 +159,9 @@ public final class LbvMain {
             return line;
         }
         line += " nodes=" + run.cluster().get(NODES);
+        if (run.cluster().containsKey(NODE_JIT)) {
+            line += " node_jit=" + run.cluster().get(NODE_JIT);
+        }
         if (!run.cluster().containsKey(LINK_LATENCY_US)) {
             return line;
         }
@@ -190,8 +198,20 @@ public final class LbvMain {
         if (!SystemCatalog.CLUSTERS.contains(entry.name())) {
             return List.of(Map.of());
         }
-        if (!entry.name().equals(SystemCatalog.JVM_CLUSTER)) { // server processes: a node count, nothing injected
-            return options.nodes.stream().map(n -> Map.of(NODES, Integer.toString(n))).toList();
+        if (!entry.name().equals(SystemCatalog.JVM_CLUSTER)) { // server processes: a node count and a JIT, nothing injected
+            List<Map<String, String>> shapes = new ArrayList<>();
+            for (int nodes : options.nodes) {
+                for (String jit : options.nodeJits.isEmpty() ? java.util.Collections.<String>singletonList(null)
+                        : options.nodeJits) {
+                    Map<String, String> shape = new LinkedHashMap<>();
+                    shape.put(NODES, Integer.toString(nodes));
+                    if (jit != null) {
+                        shape.put(NODE_JIT, jit);
+                    }
+                    shapes.add(shape);
+                }
+            }
+            return shapes;
         }
         List<Map<String, String>> shapes = new ArrayList<>();
         for (int nodes : options.nodes) {
@@ -214,6 +234,9 @@ public final class LbvMain {
     /** The cluster systems' options (this JVM does not load the systems' classes). */
     static final String NODES = "nodes";
     static final String LINK_LATENCY_US = "link-latency-us";
+    /** The server-process clusters' option (GtranProcessClusterLbvSystem.NODE_JIT). */
+    static final String NODE_JIT = "node-jit";
+    static final List<String> NODE_JITS = List.of("auto", "quick", "full");
     /** The graph setting {@code --execution} gives (GtranGraph.EXECUTION). */
     static final String EXECUTION = "gtran.execution";
 
@@ -236,7 +259,8 @@ public final class LbvMain {
         String series() {
             String shape = cluster.isEmpty() ? "" : "[" + cluster.get(NODES) + "n"
                     + (cluster.containsKey(LINK_LATENCY_US) ? "," + cluster.get(LINK_LATENCY_US) + "us" : "")
-                    + (cluster.containsKey(EXECUTION) ? "," + cluster.get(EXECUTION) : "") + "]";
+                    + (cluster.containsKey(EXECUTION) ? "," + cluster.get(EXECUTION) : "")
+                    + (cluster.containsKey(NODE_JIT) ? ",jit=" + cluster.get(NODE_JIT) : "") + "]";
             return entry.name() + shape + "@" + entry.isolationFor(isolation);
         }
 
@@ -275,6 +299,7 @@ public final class LbvMain {
         List<Integer> nodes = List.of(3);
         List<Integer> linkLatencies = List.of(0);
         List<String> executions = List.of();
+        List<String> nodeJits = List.of();
 
         static Options parse(String... args) {
             Options o = new Options();
@@ -282,6 +307,7 @@ public final class LbvMain {
             boolean nodesGiven = false;
             boolean latencyGiven = false;
             boolean executionGiven = false;
+            boolean jitGiven = false;
             for (int i = 0; i < args.length; i++) {
                 String flag = args[i];
                 if (flag.equals("--compare")) {
@@ -351,6 +377,16 @@ public final class LbvMain {
                             }
                         }
                     }
+                    case "--node-jit" -> {
+                        o.nodeJits = list(value);
+                        jitGiven = true;
+                        for (String jit : o.nodeJits) {
+                            if (!NODE_JITS.contains(jit)) {
+                                throw new IllegalArgumentException("unknown node JIT: node-jit=" + jit
+                                        + " (known: auto, quick, full)");
+                            }
+                        }
+                    }
                     case "--heap" -> {
                         if (!value.matches("\\d+[kKmMgG]?")) {
                             throw new IllegalArgumentException("heap must be like 8g or 4096m: heap=" + value);
@@ -372,6 +408,11 @@ public final class LbvMain {
             if (nodesGiven && o.systems.stream().noneMatch(SystemCatalog.CLUSTERS::contains)) {
                 throw new IllegalArgumentException("--nodes shapes the cluster systems " + String.join(", ", SystemCatalog.CLUSTERS)
                         + " only, none of which is among system=" + String.join(",", o.systems));
+            }
+            if (jitGiven && o.systems.stream().noneMatch(name -> SystemCatalog.CLUSTERS.contains(name)
+                    && !name.equals(SystemCatalog.JVM_CLUSTER))) {
+                throw new IllegalArgumentException("--node-jit shapes the server-process clusters only (not "
+                        + SystemCatalog.JVM_CLUSTER + "), none of which is among system=" + String.join(",", o.systems));
             }
             if ((latencyGiven || executionGiven) && !o.systems.contains(SystemCatalog.JVM_CLUSTER)) {
                 throw new IllegalArgumentException("--link-latency-us and --execution shape system " + SystemCatalog.JVM_CLUSTER

@@ -77,6 +77,19 @@ class LbvOptionsTest {
     }
 
     @Test
+    void theProcessClustersRunOncePerNodeJitGivenAndNameIt() {
+        List<LbvMain.Run> runs = LbvMain.plan(LbvMain.Options.parse("--system", "gtran-cluster,gtran-jvm-cluster",
+                "--node-jit", "quick,full"));
+        assertEquals(List.of("gtran-cluster[3n,jit=quick]@SR/RI", "gtran-cluster[3n,jit=full]@SR/RI",
+                "gtran-jvm-cluster[3n,0us]@SR/RI"), runs.stream().map(LbvMain.Run::label).toList(),
+                "the in-JVM cluster has one JVM, whose JIT is the child's");
+        assertEquals(java.util.Map.of("isolation", "SR", "nodes", "3", "node-jit", "full"), runs.get(1).options());
+        assertEquals(java.util.Map.of("isolation", "SR", "nodes", "3"),
+                LbvMain.plan(LbvMain.Options.parse("--system", "gtran-cluster")).get(0).options(),
+                "without --node-jit the system's default (auto) applies");
+    }
+
+    @Test
     void severalNodesRunOncePerExecutionModeGiven() {
         List<LbvMain.Run> runs = LbvMain.plan(LbvMain.Options.parse("--system", "gtran-jvm-cluster", "--nodes", "1,3",
                 "--link-latency-us", "100", "--execution", "batched,pushed"));
@@ -96,6 +109,9 @@ class LbvOptionsTest {
         assertMessage("--link-latency-us and --execution shape system gtran-jvm-cluster only", "--link-latency-us", "20");
         assertMessage("--link-latency-us and --execution shape system gtran-jvm-cluster only", "--system", "gtran-cluster",
                 "--execution", "pushed");
+        assertMessage("unknown node JIT: node-jit=fast", "--system", "gtran-cluster", "--node-jit", "quick,fast");
+        assertMessage("--node-jit shapes the server-process clusters only", "--system", "gtran,gtran-jvm-cluster",
+                "--node-jit", "quick");
         assertMessage("unknown execution: execution=fast", "--system", "gtran-jvm-cluster", "--execution", "batched,fast");
     }
 

@@ -56,7 +56,7 @@ import org.slf4j.LoggerFactory;
  * holding the options' graph settings and external ids sized for the dataset, as {@link
  * GtranRemoteLbvSystem} does), then runs {@code deploy/gtran-cluster start} with {@code
  * GTRAN_CLASSPATH} set to this JVM's class path (the script builds nothing) and {@code
- * GTRAN_NODE_HEAP} from {@value #NODE_HEAP}; the script returns once every node hears from every
+ * GTRAN_NODE_HEAP} from {@value #NODE_HEAP} and {@code GTRAN_NODE_JIT} from {@value #NODE_JIT}; the script returns once every node hears from every
  * other, and stops them all if one fails. gtran's home (where {@code deploy/} is) is system property
  * {@code gtran.home}, else the first directory above the working directory holding {@code
  * deploy/gtran-cluster}.
@@ -92,7 +92,9 @@ import org.slf4j.LoggerFactory;
  * as {@link GtranLbvSystem} (into every node's graph properties; {@code gtran.placement} defaults
  * to deploy/conf's {@code spread}); {@value #NODES} (1 to {@value #MAX_NODES}, default {@value
  * #NODES_DEFAULT}); {@value #NODE_HEAP} (each node's {@code -Xmx} and direct memory, default
- * {@value #NODE_HEAP_DEFAULT}); {@value GtranRemoteLbvSystem#GREMLIN_POOL} (each node's, default
+ * {@value #NODE_HEAP_DEFAULT}); {@value #NODE_JIT} ({@code auto}, {@code quick} or {@code full}: the
+ * JIT compilers each node's JVM runs, docs/deployment.md, default {@code auto}: C1 alone where the
+ * nodes have fewer than two cores each); {@value GtranRemoteLbvSystem#GREMLIN_POOL} (each node's, default
  * {@value GtranRemoteLbvSystem#GREMLIN_POOL_DEFAULT}). Closing runs {@code deploy/gtran-cluster
  * stop} and deletes the files; a shutdown hook does the same if the JVM ends first.
  */
@@ -105,6 +107,9 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
     /** Each node's heap ({@code -Xmx}) and direct memory, e.g. {@code 2g}. */
     public static final String NODE_HEAP = "node-heap";
     public static final String NODE_HEAP_DEFAULT = "2g";
+    /** The JIT compilers of each node's JVM: auto, quick (C1 alone) or full (C1 and C2). */
+    public static final String NODE_JIT = "node-jit";
+    static final Set<String> NODE_JITS = Set.of("auto", "quick", "full");
     /** Elements per load batch unless option {@value GremlinSystem#BATCH} says otherwise. */
     static final int LOAD_BATCH_DEFAULT = 500;
     /** Each node's Gremlin Server evaluationTimeout (deploy/conf's is 30 s). */
@@ -122,6 +127,7 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
     private final String durability;
     private final int nodeCount;
     private final String nodeHeap;
+    private final String nodeJit;
     private final int gremlinPool;
     private final int loadBatch;
     private final int idleSampleMillis;
@@ -135,7 +141,7 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
     public GtranProcessClusterLbvSystem(Map<String, String> options) {
         super(options, withOwn(GtranLbvSystem.OPTIONS));
         Map<String, String> graphOptions = new LinkedHashMap<>(options);
-        graphOptions.keySet().removeAll(Set.of(NODES, NODE_HEAP, GtranRemoteLbvSystem.GREMLIN_POOL, IDLE_SAMPLE_MS, BATCH,
+        graphOptions.keySet().removeAll(Set.of(NODES, NODE_HEAP, NODE_JIT, GtranRemoteLbvSystem.GREMLIN_POOL, IDLE_SAMPLE_MS, BATCH,
                 GtranLbvSystem.DURABILITY));
         for (String key : List.of(Membership.NODES, StoreConfig.NODE_ID, "gtran.fabric.node", "gtran.fabric.nodes")) {
             if (options.containsKey(key)) {
@@ -153,6 +159,10 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
         if (!nodeHeap.matches("\\d+[kKmMgG]?")) {
             throw new IllegalArgumentException("option " + NODE_HEAP + " must be like 2g or 768m: " + NODE_HEAP + "=" + nodeHeap);
         }
+        this.nodeJit = options.getOrDefault(NODE_JIT, "auto").trim();
+        if (!NODE_JITS.contains(nodeJit)) {
+            throw new IllegalArgumentException("option " + NODE_JIT + " must be auto, quick or full: " + NODE_JIT + "=" + nodeJit);
+        }
         this.gremlinPool = intOption(options, GtranRemoteLbvSystem.GREMLIN_POOL, GtranRemoteLbvSystem.GREMLIN_POOL_DEFAULT, 1, 1024);
         this.loadBatch = batchGiven(options) ? batch() : LOAD_BATCH_DEFAULT;
         this.idleSampleMillis = intOption(options, IDLE_SAMPLE_MS, IDLE_SAMPLE_MS_DEFAULT, 0, 60_000);
@@ -160,7 +170,7 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
 
     private static Set<String> withOwn(Set<String> options) {
         Set<String> all = new HashSet<>(options);
-        all.addAll(Set.of(NODES, NODE_HEAP, GtranRemoteLbvSystem.GREMLIN_POOL, IDLE_SAMPLE_MS));
+        all.addAll(Set.of(NODES, NODE_HEAP, NODE_JIT, GtranRemoteLbvSystem.GREMLIN_POOL, IDLE_SAMPLE_MS));
         return all;
     }
 
@@ -309,6 +319,7 @@ public final class GtranProcessClusterLbvSystem extends GremlinSystem {
         ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().put("GTRAN_CLASSPATH", System.getProperty("java.class.path"));
         builder.environment().put("GTRAN_NODE_HEAP", "-Xmx" + nodeHeap + " -XX:MaxDirectMemorySize=" + nodeHeap);
+        builder.environment().put("GTRAN_NODE_JIT", nodeJit);
         builder.environment().put("GTRAN_START_TIMEOUT", "180");
         try {
             Process p = builder.start();
