@@ -55,11 +55,11 @@ import org.slf4j.LoggerFactory;
  * #EVALUATION_TIMEOUT_MS} ms, and a {@code graph.properties} of its own
  * holding the options' graph settings and external ids sized for the dataset, as {@link
  * GtranRemoteLbvSystem} does), then runs {@code deploy/gtran-cluster start} with {@code
- * GTRAN_CLASSPATH} set to this JVM's class path (the script builds nothing) and {@code
- * GTRAN_NODE_HEAP} from {@value #NODE_HEAP} and {@code GTRAN_NODE_JIT} from {@value #NODE_JIT}; the script returns once every node hears from every
- * other, and stops them all if one fails. gtran's home (where {@code deploy/} is) is system property
- * {@code gtran.home}, else the first directory above the working directory holding {@code
- * deploy/gtran-cluster}.
+ * GTRAN_CLASSPATH} set to this JVM's class path (the script builds nothing), {@code
+ * GTRAN_NODE_HEAP} from {@value #NODE_HEAP} and {@code GTRAN_NODE_JIT} from {@value #NODE_JIT};
+ * the script returns once every node hears from every other, and stops them all if one fails.
+ * gtran's home (where {@code deploy/} is) is system property {@code gtran.home}, else the first
+ * directory above the working directory holding {@code deploy/gtran-cluster}.
  *
  * <p><b>Durability.</b> With option {@value GtranLbvSystem#DURABILITY} ({@code sync} or {@code
  * async}: systems {@code gtran-cluster-sync}, {@code gtran-cluster-async}) the cluster starts with
@@ -94,8 +94,8 @@ import org.slf4j.LoggerFactory;
  * #NODES_DEFAULT}); {@value #NODE_HEAP} (each node's {@code -Xmx} and direct memory, default
  * {@value #NODE_HEAP_DEFAULT}); {@value #NODE_JIT} ({@code auto}, {@code quick} or {@code full}: the
  * JIT compilers each node's JVM runs, docs/deployment.md, default {@code auto}: C1 alone where the
- * nodes have fewer than two cores each); {@value GtranRemoteLbvSystem#GREMLIN_POOL} (each node's, default
- * {@value GtranRemoteLbvSystem#GREMLIN_POOL_DEFAULT}). Closing runs {@code deploy/gtran-cluster
+ * nodes have fewer than two cores each); {@value GtranRemoteLbvSystem#GREMLIN_POOL} (each node's,
+ * default {@value GtranRemoteLbvSystem#GREMLIN_POOL_DEFAULT}). Closing runs {@code deploy/gtran-cluster
  * stop} and deletes the files; a shutdown hook does the same if the JVM ends first.
  */
 public final class GtranProcessClusterLbvSystem extends GremlinSystem {
