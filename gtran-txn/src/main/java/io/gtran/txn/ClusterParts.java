@@ -37,6 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -143,6 +144,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         mailbox.onHeard(view::heard);
         mailbox.on(Family.MEMBER, view::onMessage);
         mailbox.on(Family.OPS, this::onMessage);
+        mailbox.onArrival(Family.OPS, this::onArrival);
         this.groupLog = groupLog;
         this.group = groupLog == null ? null : new MemberGroup(view, node, members.nodes(), groupLog, lease);
         LossQuorum quorum = group != null ? group : new HeardMajority(view);
@@ -427,10 +429,30 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
 
     // ------------------------------------------------------------------ participant side
 
+    /**
+     * Takes an {@link Family#OPS} message of {@code from} as it arrives, on the transport's thread:
+     * an answer (its waiter is woken) or a request (handed to the pool). Leaves a pushed chain's
+     * messages to the receive path, which runs their first steps itself.
+     */
+    private boolean onArrival(int from, byte[] payload, long nowNanos) {
+        Wire.Reader in = new Wire.Reader(payload);
+        OpsMessage.Header header = OpsMessage.headerOf(in);
+        return switch (header.type()) {
+            case OpsMessage.REPLY, OpsMessage.NAME_ACK, OpsMessage.REQUEST, OpsMessage.NAME -> {
+                handle(from, header, in);
+                yield true;
+            }
+            default -> false;
+        };
+    }
+
     /** Handles an {@link Family#OPS} message of {@code from}: the node's receive path calls it; none may wait here. */
     private void onMessage(int from, byte[] payload, long nowNanos) {
         Wire.Reader in = new Wire.Reader(payload);
-        OpsMessage.Header header = OpsMessage.headerOf(in);
+        handle(from, OpsMessage.headerOf(in), in);
+    }
+
+    private void handle(int from, OpsMessage.Header header, Wire.Reader in) {
         int type = header.type();
         long request = header.request();
         switch (type) {
@@ -445,21 +467,25 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             }
         }
         OpsMessage decoded = OpsMessage.decode(type, request, in);
-        if (decoded instanceof OpsMessage.Forward forward) {
-            chains.forward(from, forward); // acknowledges it and leaves the work to another thread
-        } else if (decoded instanceof OpsMessage.Result result) {
-            chains.result(from, result);
-        } else if (decoded instanceof OpsMessage.Name name) {
-            work.execute(() -> send(from, OpsMessage.encode(serveName(from, name))));
-        } else if (decoded instanceof OpsMessage.Request asked) {
-            work.execute(() -> {
-                OpsMessage.Answer reply = serve(from, asked);
-                if (reply != null) {
-                    send(from, replyThatFits(request, asked, reply));
-                }
-            });
-        } else {
-            LOG.warn("node={} ignored an operations message of unknown type {} from node {}", node, type, from);
+        try {
+            if (decoded instanceof OpsMessage.Forward forward) {
+                chains.forward(from, forward); // acknowledges it and leaves the work to another thread
+            } else if (decoded instanceof OpsMessage.Result result) {
+                chains.result(from, result);
+            } else if (decoded instanceof OpsMessage.Name name) {
+                work.execute(() -> send(from, OpsMessage.encode(serveName(from, name))));
+            } else if (decoded instanceof OpsMessage.Request asked) {
+                work.execute(() -> {
+                    OpsMessage.Answer reply = serve(from, asked);
+                    if (reply != null) {
+                        send(from, replyThatFits(request, asked, reply));
+                    }
+                });
+            } else {
+                LOG.warn("node={} ignored an operations message of unknown type {} from node {}", node, type, from);
+            }
+        } catch (RejectedExecutionException closing) {
+            // the engine is closing: the asker sees no answer, as from a node that stopped
         }
     }
 

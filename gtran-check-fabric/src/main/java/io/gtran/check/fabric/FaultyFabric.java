@@ -311,6 +311,14 @@ public final class FaultyFabric extends ForwardingFabric {
         }
 
         @Override
+        public boolean handOnArrival(Arrival arrival) {
+            return mailbox.handOnArrival(message -> {
+                contact(message.fromNode());
+                return arrival.take(message);
+            });
+        }
+
+        @Override
         public void close() {
             mailboxClosed = true;
             mailbox.close();

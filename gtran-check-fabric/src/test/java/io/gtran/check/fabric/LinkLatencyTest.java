@@ -145,6 +145,11 @@ class LinkLatencyTest {
         }
 
         @Override
+        protected boolean handsOnArrival() {
+            return false; // a message's latency passes in receive
+        }
+
+        @Override
         protected TestCluster startCluster(int nodes) {
             LinkLatency latency = new LinkLatency(Duration.ofNanos(20_000));
             return inJvmCluster(nodes, latency::wrap, () -> { }, "latency=" + latency.latency());

@@ -43,6 +43,11 @@ public class ForwardingMailbox implements Mailbox {
     }
 
     @Override
+    public boolean handOnArrival(Arrival arrival) {
+        return delegate.handOnArrival(arrival);
+    }
+
+    @Override
     public void close() {
         delegate.close();
     }

@@ -52,6 +52,32 @@ public interface Mailbox extends AutoCloseable {
     Message poll();
 
     /**
+     * Has each message that {@code arrival} takes handed to it as the message arrives, on the
+     * thread that delivers it (a transport thread, or the sender's own for a fabric that delivers
+     * in the sending call), instead of queueing it for {@link #receive}; a message it does not take
+     * is queued as before. The send's future completes once {@code arrival} returned. Replaces any
+     * handler given before.
+     *
+     * <p>{@code arrival} must be thread-safe, return quickly and never block: it runs on threads
+     * that deliver other messages and replies. A message it takes overtakes those still in the
+     * queue, so a receiver gives it only what needs no order against them. If it throws, the
+     * message counts as taken (dropped) and the failure is logged.
+     *
+     * @return whether this mailbox hands messages over on arrival; false if it cannot (a decorator
+     *     that delays or inspects at receive, a simulated fabric), and then every message is queued
+     */
+    default boolean handOnArrival(Arrival arrival) {
+        return false;
+    }
+
+    /** Takes messages as they arrive; see {@link #handOnArrival}. */
+    @FunctionalInterface
+    interface Arrival {
+        /** Handles {@code message} now and returns true, or returns false to leave it for {@link #receive}. */
+        boolean take(Message message);
+    }
+
+    /**
      * Closes this mailbox; idempotent. Messages not yet received are dropped, later sends to it fail
      * as if it never existed, and its name may be opened again.
      */

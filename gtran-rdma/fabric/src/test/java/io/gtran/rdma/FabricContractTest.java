@@ -758,6 +758,53 @@ public abstract class FabricContractTest {
         assertEquals(count, seen.size(), what + ": messages received");
     }
 
+    /** Whether this implementation's mailboxes hand messages over on arrival ({@link Mailbox#handOnArrival}); true unless overridden. */
+    protected boolean handsOnArrival() {
+        return true;
+    }
+
+    @Test
+    void messagesTakenOnArrivalSkipTheQueueAndTheRestArriveInSendOrder() throws Exception {
+        int count = 1_000;
+        Mailbox inbox = n0.openMailbox("arrivals");
+        List<Integer> taken = java.util.Collections.synchronizedList(new ArrayList<>());
+        boolean hands = inbox.handOnArrival(message -> {
+            int i = ByteBuffer.wrap(message.payload()).getInt();
+            if (i % 100 == 50) {
+                throw new IllegalStateException("a handler that fails drops its message: " + i);
+            }
+            return i % 2 == 1 && taken.add(i);
+        });
+        assertEquals(handsOnArrival(), hands, "whether " + n0 + "'s mailboxes hand messages over on arrival");
+        Mailbox outbox = n1.openMailbox("outbox");
+        byte[] payload = new byte[4];
+        for (int i = 0; i < count; i++) {
+            ByteBuffer.wrap(payload).putInt(0, i);
+            outbox.send(0, "arrivals", payload).get(WAIT_SECONDS, SECONDS);
+            if (hands && i % 2 == 1) {
+                assertTrue(taken.contains(i), "message " + i + " was taken by the time its send completed");
+            }
+        }
+        List<Integer> received = new ArrayList<>();
+        for (Message m = inbox.receive(hands ? 100 : WAIT_SECONDS * 1000L, java.util.concurrent.TimeUnit.MILLISECONDS); m != null;
+             m = inbox.receive(100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            received.add(ByteBuffer.wrap(m.payload()).getInt());
+        }
+        List<Integer> expectTaken = new ArrayList<>();
+        List<Integer> expectReceived = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            if (!hands) {
+                expectReceived.add(i);
+            } else if (i % 2 == 1 && i % 100 != 50) {
+                expectTaken.add(i);
+            } else if (i % 2 == 0 && i % 100 != 50) {
+                expectReceived.add(i);
+            }
+        }
+        assertEquals(expectTaken, taken);
+        assertEquals(expectReceived, received);
+    }
+
     @Test
     void aMessageNamesItsSenderSoTheReceiverCanAnswer() throws Exception {
         Mailbox server = n1.openMailbox("server");

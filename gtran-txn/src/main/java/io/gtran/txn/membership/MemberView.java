@@ -369,7 +369,7 @@ public final class MemberView {
 
     /** Notes that a message of {@code from} arrived at {@code nowNanos}. */
     public void heard(int from, long nowNanos) {
-        lastHeard.put(from, nowNanos);
+        lastHeard.merge(from, nowNanos, (was, now) -> now - was > 0 ? now : was); // told from several threads
         heard.add(from);
     }
 

@@ -20,6 +20,13 @@ import org.slf4j.LoggerFactory;
  * lock, for another message) hands its work to a pool. A message of a family no role has taken
  * yet is dropped (it is resent or answered late, as a lost one would be), and so is one whose
  * first byte names no family, with a log line.
+ *
+ * <p>A role may also take messages as they arrive ({@link #onArrival}), on the transport's thread,
+ * where the fabric can hand them over ({@link Mailbox#handOnArrival}): an answer a thread waits
+ * for, or a request the role hands to its pool anyway, then skips the receiving agent, one thread
+ * hand-off fewer. What that handler leaves, and everything where the fabric cannot hand messages
+ * over (a simulated one), goes the agent's way to {@link #on}'s handler, which must therefore
+ * handle every message of its family.
  */
 public final class NodeMailbox implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeMailbox.class);
@@ -35,6 +42,16 @@ public final class NodeMailbox implements AutoCloseable {
         void onMessage(int from, byte[] payload, long nowNanos);
     }
 
+    /**
+     * A role's handler of messages as they arrive: thread-safe, quick, never blocking (it runs on
+     * the transport's threads, concurrently with itself and with the receiving agent).
+     */
+    @FunctionalInterface
+    public interface ArrivalHandler {
+        /** Handles message {@code payload} of node {@code from} now and returns true, or returns false to leave it to the agent. */
+        boolean take(int from, byte[] payload, long nowNanos);
+    }
+
     /** Told of every message's sender before its role handles it (membership: whom this node hears). */
     @FunctionalInterface
     public interface Heard {
@@ -45,6 +62,7 @@ public final class NodeMailbox implements AutoCloseable {
     private final AgentHost host;
     private final Mailbox mailbox;
     private final AtomicReferenceArray<Handler> handlers = new AtomicReferenceArray<>(Family.values().length);
+    private final AtomicReferenceArray<ArrivalHandler> arrivals = new AtomicReferenceArray<>(Family.values().length);
     private volatile Heard heard = (from, nowNanos) -> { };
     private volatile AgentHandle receiver;
     private volatile boolean closed;
@@ -72,6 +90,18 @@ public final class NodeMailbox implements AutoCloseable {
         }
     }
 
+    /**
+     * Offers the messages of {@code family} to {@code handler} as they arrive, from {@link #start}
+     * on, where the fabric hands messages over; what it does not take goes to {@link #on}'s handler.
+     *
+     * @throws IllegalStateException if a role took the family's arrivals already
+     */
+    public void onArrival(Family family, ArrivalHandler handler) {
+        if (!arrivals.compareAndSet(family.ordinal(), null, handler)) {
+            throw new IllegalStateException("node=" + node + " already hands " + family + " messages to a role on arrival");
+        }
+    }
+
     /** Tells {@code listener} the sender of every message from now on, before its role handles it. */
     public void onHeard(Heard listener) {
         this.heard = listener;
@@ -80,6 +110,7 @@ public final class NodeMailbox implements AutoCloseable {
     /** Starts receiving. */
     public synchronized void start() {
         if (receiver == null && !closed) {
+            mailbox.handOnArrival(this::arrived);
             receiver = host.start(new Receiver(), mailbox);
         }
     }
@@ -101,6 +132,19 @@ public final class NodeMailbox implements AutoCloseable {
             receiver.close();
         }
         mailbox.close();
+    }
+
+    /** On the transport's thread: whether a role took {@code message} as it arrived. */
+    private boolean arrived(Message message) {
+        byte[] payload = message.payload();
+        Family family = Family.of(payload);
+        ArrivalHandler handler = family == null ? null : arrivals.get(family.ordinal());
+        if (handler == null || closed) {
+            return false;
+        }
+        long nowNanos = host.time().nanos();
+        heard.heard(message.fromNode(), nowNanos);
+        return handler.take(message.fromNode(), payload, nowNanos);
     }
 
     private final class Receiver implements MessageAgent {

@@ -8,6 +8,7 @@ import io.gtran.rdma.Fabric;
 import io.gtran.rdma.InJvmCluster;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -71,10 +72,42 @@ class NodeMailboxTest {
     }
 
     @Test
+    void aRoleTakesWhatItCanOnArrivalWhileTheReceivePathIsBusyAndLeavesTheRestToIt() throws Exception {
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        to.onHeard((node, now) -> arrived.add("heard " + node));
+        to.on(Family.COMMIT, (node, payload, now) -> {
+            busy.countDown();
+            try {
+                release.await(10, TimeUnit.SECONDS); // the receive path stays here meanwhile
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        to.on(Family.OPS, (node, payload, now) -> arrived.add("OPS type " + payload[0] + " on the receive path"));
+        to.onArrival(Family.OPS, (node, payload, now) -> payload[0] == OpsMessage.NAME
+                && arrived.add("OPS type " + payload[0] + " on arrival from " + node));
+        from.send(1, CommitMessage.encode(new CommitMessage.Ack(9L))).get(10, TimeUnit.SECONDS);
+        assertEquals("heard 0", next());
+        assertTrue(busy.await(10, TimeUnit.SECONDS), "the receive path never took the COMMIT message");
+        from.send(1, new byte[] {(byte) OpsMessage.REPLY, 1}).get(10, TimeUnit.SECONDS); // left: waits behind COMMIT
+        from.send(1, OpsMessage.encode(new OpsMessage.Name(1L, 0, false, "person"))).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of("heard 0", "heard 0", "OPS type " + OpsMessage.NAME + " on arrival from 0"),
+                List.of(next(), next(), next()), "taken on arrival, past the busy receive path");
+        release.countDown();
+        assertEquals("heard 0", next());
+        assertEquals("OPS type " + OpsMessage.REPLY + " on the receive path", next());
+        assertEquals(0, arrived.size());
+    }
+
+    @Test
     void aFamilyHasOneRole() {
         record(Family.CLOCK);
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> record(Family.CLOCK));
         assertEquals("node=1 already hands CLOCK messages to a role", e.getMessage());
+        to.onArrival(Family.OPS, (node, payload, now) -> false);
+        e = assertThrows(IllegalStateException.class, () -> to.onArrival(Family.OPS, (node, payload, now) -> false));
+        assertEquals("node=1 already hands OPS messages to a role on arrival", e.getMessage());
     }
 
     @Test

@@ -53,6 +53,12 @@ final class FabricMailbox implements Mailbox {
     }
 
     @Override
+    public boolean handOnArrival(Arrival arrival) {
+        queue.handOnArrival(arrival);
+        return true;
+    }
+
+    @Override
     public void close() {
         if (!queue.isClosed()) {
             queue.close(closedMessage());

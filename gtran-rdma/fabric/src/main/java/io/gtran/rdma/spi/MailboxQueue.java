@@ -1,17 +1,22 @@
 package io.gtran.rdma.spi;
 
 import io.gtran.rdma.DeliveryException;
+import io.gtran.rdma.Mailbox;
 import io.gtran.rdma.Message;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The receiving side of a mailbox, shared by every transport: a bounded queue of arrived messages
  * that transports {@link #deliver} into (from any thread, without blocking) and the owner takes
- * from. Closing wakes every waiting receiver, which then throws the close reason.
+ * from, or first offered to the owner's {@link Mailbox.Arrival}. Closing wakes every waiting
+ * receiver, which then throws the close reason.
  */
 final class MailboxQueue {
+    private static final Logger LOG = LoggerFactory.getLogger(MailboxQueue.class);
     /** Put in the queue at close to wake receivers; never handed out. */
     private static final Message CLOSED = new Message(-1, "closed", new byte[0]);
 
@@ -20,6 +25,7 @@ final class MailboxQueue {
     private final LinkedBlockingQueue<Message> queue = new LinkedBlockingQueue<>();
     private final AtomicInteger held = new AtomicInteger();
     private volatile String closedBecause;
+    private volatile Mailbox.Arrival arrival;
 
     /** An open, empty queue for mailbox {@code name} holding up to {@code capacity} messages. */
     MailboxQueue(String name, int capacity) {
@@ -51,6 +57,10 @@ final class MailboxQueue {
         if (closedBecause != null) {
             return "mailbox is closed";
         }
+        Mailbox.Arrival taker = arrival;
+        if (taker != null && taken(taker, message)) {
+            return null;
+        }
         if (held.incrementAndGet() > capacity) {
             held.decrementAndGet();
             return "mailbox is full: capacity=" + capacity;
@@ -61,6 +71,22 @@ final class MailboxQueue {
             queue.add(CLOSED);
         }
         return null;
+    }
+
+    /** Offers every message {@link #deliver}ed from now on to {@code arrival} first ({@link Mailbox#handOnArrival}). */
+    void handOnArrival(Mailbox.Arrival arrival) {
+        this.arrival = arrival;
+    }
+
+    /** Whether {@code taker} took {@code message}; one that throws took it (it is dropped, and logged). */
+    private boolean taken(Mailbox.Arrival taker, Message message) {
+        try {
+            return taker.take(message);
+        } catch (RuntimeException e) {
+            LOG.warn("mailbox={} dropped a message from node {} (mailbox {}): its arrival handler failed", name,
+                    message.fromNode(), message.fromMailbox(), e);
+            return true;
+        }
     }
 
     /** The next message, waiting up to {@code timeout}; null if none came. */
