@@ -63,11 +63,15 @@ public class CommitBenchmark extends GtranForkSettings {
     private int key;
     private long value;
 
-    /** Messages sent during the commits, summed over the nodes, and the commits: their ratio is messages per commit. */
+    /**
+     * Messages sent during the commits, summed over the nodes, the one-sided round trips (status
+     * reads of other nodes' tables), and the commits: each count over commits is its figure per commit.
+     */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.EVENTS)
     public static class Messages {
         public long messages;
+        public long roundTrips;
         public long commits;
     }
 
@@ -132,6 +136,7 @@ public class CommitBenchmark extends GtranForkSettings {
     @Benchmark
     public long commit(Messages counted) {
         long before = sent();
+        long tripsBefore = roundTrips();
         Transaction t = nodes[0].engine().begin(Isolation.SERIALIZABLE);
         value++;
         for (long v : vertices) {
@@ -139,8 +144,17 @@ public class CommitBenchmark extends GtranForkSettings {
         }
         t.commit();
         counted.messages += sent() - before;
+        counted.roundTrips += roundTrips() - tripsBefore;
         counted.commits++;
         return t.commitTime();
+    }
+
+    private long roundTrips() {
+        long sum = 0;
+        for (CountingFabric f : fabrics) {
+            sum += f.counts().roundTrips();
+        }
+        return sum;
     }
 
     private long sent() {
