@@ -431,19 +431,23 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
 
     /**
      * Takes an {@link Family#OPS} message of {@code from} as it arrives, on the transport's thread:
-     * an answer (its waiter is woken) or a request (handed to the pool). Leaves a pushed chain's
-     * messages to the receive path, which runs their first steps itself.
+     * an answer (its waiter is woken), or a request (handed to the pool) unless an earlier message
+     * of {@code from} is still with the receive path: that may be what tells this node the sender
+     * restarted or differs, which serving checks. Leaves a pushed chain's messages to the receive
+     * path, which runs their first steps itself.
      */
-    private boolean onArrival(int from, byte[] payload, long nowNanos) {
+    private boolean onArrival(int from, byte[] payload, long nowNanos, boolean afterQueued) {
         Wire.Reader in = new Wire.Reader(payload);
         OpsMessage.Header header = OpsMessage.headerOf(in);
-        return switch (header.type()) {
-            case OpsMessage.REPLY, OpsMessage.NAME_ACK, OpsMessage.REQUEST, OpsMessage.NAME -> {
-                handle(from, header, in);
-                yield true;
-            }
+        boolean take = switch (header.type()) {
+            case OpsMessage.REPLY, OpsMessage.NAME_ACK -> true;
+            case OpsMessage.REQUEST, OpsMessage.NAME -> !afterQueued;
             default -> false;
         };
+        if (take) {
+            handle(from, header, in);
+        }
+        return take;
     }
 
     /** Handles an {@link Family#OPS} message of {@code from}: the node's receive path calls it; none may wait here. */

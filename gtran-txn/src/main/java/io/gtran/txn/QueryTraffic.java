@@ -47,6 +47,11 @@ public final class QueryTraffic extends ForwardingFabric {
                 }
                 return super.send(node, mailbox, payload);
             }
+
+            @Override
+            public boolean handOnArrival(Arrival arrival) {
+                return delegate().handOnArrival(arrival); // counts sends only: arrivals pass as they are
+            }
         };
     }
 }

@@ -156,5 +156,10 @@ public final class CountingFabric extends ForwardingFabric {
             }
             return sent;
         }
+
+        @Override
+        public boolean handOnArrival(Arrival arrival) {
+            return delegate().handOnArrival(arrival); // counts sends only: arrivals pass as they are
+        }
     }
 }

@@ -312,9 +312,17 @@ public final class FaultyFabric extends ForwardingFabric {
 
         @Override
         public boolean handOnArrival(Arrival arrival) {
-            return mailbox.handOnArrival(message -> {
-                contact(message.fromNode());
-                return arrival.take(message);
+            return mailbox.handOnArrival(new Arrival() {
+                @Override
+                public boolean take(Message message) {
+                    contact(message.fromNode());
+                    return arrival.take(message);
+                }
+
+                @Override
+                public void notQueued(Message message) {
+                    arrival.notQueued(message);
+                }
             });
         }
 

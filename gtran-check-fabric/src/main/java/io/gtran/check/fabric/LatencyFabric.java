@@ -141,12 +141,6 @@ final class LatencyFabric extends ForwardingFabric {
             return delivered(super.poll());
         }
 
-        /** Never: a message's latency passes in {@link #receive}, which a message taken on arrival would skip. */
-        @Override
-        public boolean handOnArrival(Arrival arrival) {
-            return false;
-        }
-
         private Message delivered(Message message) {
             if (message != null && remote(message.fromNode())) {
                 latency.awaitDelivery(message.fromNode(), localNode(), name());

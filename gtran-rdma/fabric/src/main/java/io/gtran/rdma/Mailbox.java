@@ -75,6 +75,13 @@ public interface Mailbox extends AutoCloseable {
     interface Arrival {
         /** Handles {@code message} now and returns true, or returns false to leave it for {@link #receive}. */
         boolean take(Message message);
+
+        /**
+         * Told that {@code message}, which {@link #take} left, was not queued after all (the mailbox
+         * is full or closed; its sender's future fails): it will never be received.
+         */
+        default void notQueued(Message message) {
+        }
     }
 
     /**

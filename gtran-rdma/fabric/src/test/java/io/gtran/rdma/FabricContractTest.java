@@ -888,6 +888,31 @@ public abstract class FabricContractTest {
     }
 
     @Test
+    void aMessageLeftOnArrivalThatAFullMailboxRefusesIsReportedNotQueued() throws Exception {
+        Mailbox small = n1.openMailbox("small", 1);
+        List<Integer> left = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Integer> notQueued = java.util.Collections.synchronizedList(new ArrayList<>());
+        boolean hands = small.handOnArrival(new Mailbox.Arrival() {
+            @Override
+            public boolean take(Message message) {
+                left.add((int) message.payload()[0]);
+                return false;
+            }
+
+            @Override
+            public void notQueued(Message message) {
+                notQueued.add((int) message.payload()[0]);
+            }
+        });
+        Mailbox outbox = n0.openMailbox("outbox");
+        outbox.send(1, "small", new byte[] {1}).get(WAIT_SECONDS, SECONDS);
+        assertMessageHas(failure(DeliveryException.class, outbox.send(1, "small", new byte[] {2})), "full", "capacity=1");
+        assertEquals(hands ? List.of(1, 2) : List.of(), left, "offered on arrival");
+        assertEquals(hands ? List.of(2) : List.of(), notQueued, "left, then refused by the full mailbox");
+        assertArrayEquals(new byte[] {1}, small.poll().payload());
+    }
+
+    @Test
     void aClosedMailboxDropsWhatItHeldAndItsNameMayBeReopened() throws Exception {
         Mailbox inbox = n1.openMailbox("closing");
         Mailbox outbox = n0.openMailbox("outbox");

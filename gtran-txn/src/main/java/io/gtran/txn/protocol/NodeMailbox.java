@@ -6,7 +6,10 @@ import io.gtran.rdma.Message;
 import io.gtran.txn.agent.AgentHandle;
 import io.gtran.txn.agent.AgentHost;
 import io.gtran.txn.agent.MessageAgent;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,9 +27,11 @@ import org.slf4j.LoggerFactory;
  * <p>A role may also take messages as they arrive ({@link #onArrival}), on the transport's thread,
  * where the fabric can hand them over ({@link Mailbox#handOnArrival}): an answer a thread waits
  * for, or a request the role hands to its pool anyway, then skips the receiving agent, one thread
- * hand-off fewer. What that handler leaves, and everything where the fabric cannot hand messages
- * over (a simulated one), goes the agent's way to {@link #on}'s handler, which must therefore
- * handle every message of its family.
+ * hand-off fewer. The handler is told whether an earlier message of the same sender is still
+ * queued for the agent or in its hands: a message that must not overtake it (a request after
+ * the sender's first ping since it restarted) is then left to the agent. What the handler leaves,
+ * and everything where the fabric cannot hand messages over (a simulated one), goes the agent's
+ * way to {@link #on}'s handler, which must therefore handle every message of its family.
  */
 public final class NodeMailbox implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeMailbox.class);
@@ -48,8 +53,12 @@ public final class NodeMailbox implements AutoCloseable {
      */
     @FunctionalInterface
     public interface ArrivalHandler {
-        /** Handles message {@code payload} of node {@code from} now and returns true, or returns false to leave it to the agent. */
-        boolean take(int from, byte[] payload, long nowNanos);
+        /**
+         * Handles message {@code payload} of node {@code from} now and returns true, or returns
+         * false to leave it to the agent; {@code afterQueued} if an earlier message of {@code from}
+         * is still queued for the agent or being handled by it (taking this one overtakes it).
+         */
+        boolean take(int from, byte[] payload, long nowNanos, boolean afterQueued);
     }
 
     /** Told of every message's sender before its role handles it (membership: whom this node hears). */
@@ -63,6 +72,12 @@ public final class NodeMailbox implements AutoCloseable {
     private final Mailbox mailbox;
     private final AtomicReferenceArray<Handler> handlers = new AtomicReferenceArray<>(Family.values().length);
     private final AtomicReferenceArray<ArrivalHandler> arrivals = new AtomicReferenceArray<>(Family.values().length);
+    /**
+     * Per sender, its messages queued for the agent or in its hands (counted only where the fabric
+     * hands messages over: {@link #handsOver}).
+     */
+    private final Map<Integer, AtomicInteger> queued = new ConcurrentHashMap<>();
+    private final boolean handsOver;
     private volatile Heard heard = (from, nowNanos) -> { };
     private volatile AgentHandle receiver;
     private volatile boolean closed;
@@ -72,6 +87,7 @@ public final class NodeMailbox implements AutoCloseable {
         this.node = fabric.localNode();
         this.host = host;
         this.mailbox = fabric.openMailbox(NAME, CAPACITY);
+        this.handsOver = mailbox.handOnArrival(new Arrivals()); // from the first message: every one queued is counted
     }
 
     /** The node it is on. */
@@ -110,7 +126,6 @@ public final class NodeMailbox implements AutoCloseable {
     /** Starts receiving. */
     public synchronized void start() {
         if (receiver == null && !closed) {
-            mailbox.handOnArrival(this::arrived);
             receiver = host.start(new Receiver(), mailbox);
         }
     }
@@ -134,22 +149,49 @@ public final class NodeMailbox implements AutoCloseable {
         mailbox.close();
     }
 
-    /** On the transport's thread: whether a role took {@code message} as it arrived. */
-    private boolean arrived(Message message) {
-        byte[] payload = message.payload();
-        Family family = Family.of(payload);
-        ArrivalHandler handler = family == null ? null : arrivals.get(family.ordinal());
-        if (handler == null || closed) {
+    private AtomicInteger queuedFrom(int from) {
+        return queued.computeIfAbsent(from, n -> new AtomicInteger());
+    }
+
+    /** On the transport's thread: offers each message to its family's arrival handler, counts those left to the agent. */
+    private final class Arrivals implements Mailbox.Arrival {
+        @Override
+        public boolean take(Message message) {
+            int from = message.fromNode();
+            AtomicInteger fromQueued = queuedFrom(from);
+            byte[] payload = message.payload();
+            Family family = Family.of(payload);
+            ArrivalHandler handler = family == null ? null : arrivals.get(family.ordinal());
+            if (handler != null && !closed) {
+                long nowNanos = host.time().nanos();
+                heard.heard(from, nowNanos); // as the agent would, before the role sees it (again there if left)
+                if (handler.take(from, payload, nowNanos, fromQueued.get() > 0)) {
+                    return true;
+                }
+            }
+            fromQueued.incrementAndGet(); // before the queue holds it: a later message sees it
             return false;
         }
-        long nowNanos = host.time().nanos();
-        heard.heard(message.fromNode(), nowNanos);
-        return handler.take(message.fromNode(), payload, nowNanos);
+
+        @Override
+        public void notQueued(Message message) {
+            queuedFrom(message.fromNode()).decrementAndGet();
+        }
     }
 
     private final class Receiver implements MessageAgent {
         @Override
         public void onMessage(Message message, long nowNanos) {
+            try {
+                handle(message, nowNanos);
+            } finally {
+                if (handsOver) {
+                    queuedFrom(message.fromNode()).decrementAndGet(); // handled: a later message may overtake nothing now
+                }
+            }
+        }
+
+        private void handle(Message message, long nowNanos) {
             int from = message.fromNode();
             byte[] payload = message.payload();
             Family family = Family.of(payload);

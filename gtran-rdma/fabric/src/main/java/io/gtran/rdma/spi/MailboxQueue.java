@@ -63,6 +63,7 @@ final class MailboxQueue {
         }
         if (held.incrementAndGet() > capacity) {
             held.decrementAndGet();
+            notQueued(taker, message);
             return "mailbox is full: capacity=" + capacity;
         }
         queue.add(message);
@@ -71,6 +72,12 @@ final class MailboxQueue {
             queue.add(CLOSED);
         }
         return null;
+    }
+
+    private static void notQueued(Mailbox.Arrival taker, Message message) {
+        if (taker != null) {
+            taker.notQueued(message);
+        }
     }
 
     /** Offers every message {@link #deliver}ed from now on to {@code arrival} first ({@link Mailbox#handOnArrival}). */
