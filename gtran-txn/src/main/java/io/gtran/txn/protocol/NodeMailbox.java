@@ -153,7 +153,11 @@ public final class NodeMailbox implements AutoCloseable {
         return queued.computeIfAbsent(from, n -> new AtomicInteger());
     }
 
-    /** On the transport's thread: offers each message to its family's arrival handler, counts those left to the agent. */
+    /**
+     * On the transport's thread: offers each message to its family's arrival handler once the
+     * mailbox is started (before, as on the agent's way, nothing is handled: a role may still be
+     * setting up), counts those left to the agent.
+     */
     private final class Arrivals implements Mailbox.Arrival {
         @Override
         public boolean take(Message message) {
@@ -162,7 +166,7 @@ public final class NodeMailbox implements AutoCloseable {
             byte[] payload = message.payload();
             Family family = Family.of(payload);
             ArrivalHandler handler = family == null ? null : arrivals.get(family.ordinal());
-            if (handler != null && !closed) {
+            if (handler != null && receiver != null && !closed) {
                 long nowNanos = host.time().nanos();
                 heard.heard(from, nowNanos); // as the agent would, before the role sees it (again there if left)
                 if (handler.take(from, payload, nowNanos, fromQueued.get() > 0)) {
