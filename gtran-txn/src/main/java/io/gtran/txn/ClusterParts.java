@@ -100,6 +100,8 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
     private volatile AgentHandle groupAgent;
     private volatile boolean closed;
     private final Chains chains;
+    /** This node's commits the next request to each participant carries (docs: "Decisions carried"). */
+    private final CarriedCommits carried;
 
     /** Another node's transaction here. Its operations run one at a time, under its lock. */
     /** Parts a restart found in doubt: what settles each (see {@link #settle}). */
@@ -153,6 +155,7 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         view.attach(messenger);
         messenger.onActedOn(view::actedOn);
         this.chains = new Chains(this, engine, node, work);
+        this.carried = new CarriedCommits(node);
     }
 
     /** Starts taking messages and sending heartbeats (after the engine has set its dictionaries' authority). */
@@ -228,7 +231,8 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         byte[][] payloads = new byte[to.length][];
         for (int i = 0; i < to.length; i++) {
             requests[i] = nextRequest.incrementAndGet();
-            payloads[i] = OpsMessage.encode(new OpsMessage.Request(requests[i], txn.id(), txn.beginTime(), txn.isolation(), seqs[i], ops[i]));
+            payloads[i] = OpsMessage.encode(new OpsMessage.Request(requests[i], txn.id(), txn.beginTime(), txn.isolation(), seqs[i], ops[i],
+                    carried.take(to[i])));
         }
         Wire.Reader[] answers = exchange(to, requests, payloads,
                 i -> "operation " + Op.typeName(ops[i]) + " of " + TxnWords.toString(txn.id()) + " in");
@@ -237,6 +241,15 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
             replies[i] = OpsMessage.answerOf(answers[i]);
         }
         return replies;
+    }
+
+    /**
+     * {@code txn}, which this node coordinates, committed at {@code commitTime} (its status says so
+     * here): the next request to each of {@code participants} carries it, so a participant that
+     * meets its id before its DECIDE arrives need not read its status here.
+     */
+    void committed(long txn, long commitTime, int[] participants) {
+        carried.committed(txn, commitTime, participants);
     }
 
     /**
@@ -530,6 +543,12 @@ final class ClusterParts implements CommitMessenger.Participant, AutoCloseable {
         if (TxnWords.node(txnId) != from) {
             return refused("node " + from + " sent an operation of " + TxnWords.toString(txnId) + ", which node "
                     + TxnWords.node(txnId) + " coordinates");
+        }
+        long[] committed = asked.committed();
+        for (int i = 0; i < committed.length; i += 2) {
+            if (TxnWords.node(committed[i]) == from) { // a node speaks only for the transactions it coordinates
+                engine.statusTable().learnCommitted(committed[i], committed[i + 1]);
+            }
         }
         Context context;
         try {

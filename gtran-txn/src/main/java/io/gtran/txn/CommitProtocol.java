@@ -184,6 +184,7 @@ class CommitProtocol {
         }
         commitPoint(entry, commitTime);
         long id = txn.id();
+        cluster.committed(id, commitTime, nodes);
         cluster.messenger().acknowledged(id).whenComplete((done, failure) -> statusTable.release(id));
         gc.help();
     }

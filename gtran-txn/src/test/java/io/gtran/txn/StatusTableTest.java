@@ -61,12 +61,53 @@ class StatusTableTest {
         assertEquals(0, node0.unbatched, "no synchronous reads besides");
 
         owner.move(txnId, TxnStatus.EXECUTING, 0, TxnStatus.VALIDATING, StatusTableDescriptor.PENDING_COMMIT_TIME);
-        owner.move(txnId, TxnStatus.VALIDATING, StatusTableDescriptor.PENDING_COMMIT_TIME, TxnStatus.COMMITTED, 7);
-        assertEquals(StatusTableDescriptor.statusWord(TxnStatus.COMMITTED, 7), reader.read(txnId));
+        assertEquals(StatusTableDescriptor.statusWord(TxnStatus.VALIDATING, StatusTableDescriptor.PENDING_COMMIT_TIME), reader.read(txnId));
         owner.release(txnId);
         assertEquals(StatusTable.GONE, reader.read(txnId), "a released entry");
         assertEquals(3, node0.flushes);
         assertEquals(0, node0.unbatched);
+    }
+
+    @Test
+    void aFinalStatusIsReadOnceAndAnsweredFromMemoryAfter() {
+        long validating = owner.allocate(0);
+        owner.move(validating, TxnStatus.EXECUTING, 0, TxnStatus.VALIDATING, 5);
+        long committed = owner.allocate(0);
+        owner.move(committed, TxnStatus.EXECUTING, 0, TxnStatus.VALIDATING, 7);
+        owner.move(committed, TxnStatus.VALIDATING, 7, TxnStatus.COMMITTED, 7);
+        long aborted = owner.allocate(0);
+        owner.move(aborted, TxnStatus.EXECUTING, 0, TxnStatus.ABORTED, 0);
+        reader.read(validating); // connects to node 1's table
+        node0.reset();
+        for (int i = 0; i < 2; i++) {
+            assertEquals(StatusTableDescriptor.statusWord(TxnStatus.VALIDATING, 5), reader.read(validating));
+            assertEquals(StatusTableDescriptor.statusWord(TxnStatus.COMMITTED, 7), reader.read(committed));
+            assertEquals(StatusTableDescriptor.statusWord(TxnStatus.ABORTED, 0), reader.read(aborted));
+        }
+        assertEquals(4, node0.flushes, "a live status each time, a final one once");
+        owner.release(committed);
+        assertEquals(StatusTableDescriptor.statusWord(TxnStatus.COMMITTED, 7), reader.read(committed),
+                "still its outcome once released (its words then hold its commit time)");
+        assertEquals(4, node0.flushes);
+    }
+
+    @Test
+    void aCommitToldByItsCoordinatorIsAnsweredWithoutARead() {
+        long remote = owner.allocate(0);
+        reader.read(remote); // connects to node 1's table
+        node0.reset();
+        reader.learnCommitted(remote, 9);
+        assertEquals(StatusTableDescriptor.statusWord(TxnStatus.COMMITTED, 9), reader.read(remote));
+        assertEquals(0, node0.flushes);
+
+        long own = reader.allocate(0);
+        reader.learnCommitted(own, 9);
+        assertEquals(StatusTableDescriptor.statusWord(TxnStatus.EXECUTING, 0), reader.read(own), "its own table is the truth");
+        long other = owner.allocate(0);
+        reader.learnCommitted(other, StatusTableDescriptor.PENDING_COMMIT_TIME);
+        reader.learnCommitted(other, -1);
+        assertEquals(StatusTableDescriptor.statusWord(TxnStatus.EXECUTING, 0), reader.read(other), "no commit takes those times");
+        assertEquals(1, node0.flushes);
     }
 
     @Test

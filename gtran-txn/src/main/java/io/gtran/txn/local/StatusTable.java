@@ -32,6 +32,8 @@ public final class StatusTable {
     private final int slots;
     private final Region local;
     private final Region[] peers = new Region[TxnWords.NODE_MASK + 1];
+    /** Final statuses of other nodes' transactions, read or told: {@link #read} answers them without a round trip. */
+    private final SettledStatuses settled = new SettledStatuses();
     /** How far the ceiling moves each time a slot's sequence reaches it (docs/durability.md, C5'). */
     public static final long CEILING_STEP = 1L << 16;
 
@@ -207,6 +209,10 @@ public final class StatusTable {
      * one chain on RDMA): a batch does not promise that several reads sample memory in the order
      * added (on RDMA several READs in flight may not), and the check is sound only if the status is
      * sampled after the first id read and before the second, as three round trips did.
+     *
+     * <p>A final status of another node's transaction (committed or aborted), read before or
+     * {@link #learnCommitted told}, answers from memory (docs/cluster-transactions.md, "Decisions
+     * carried").
      */
     public long read(long txnId) {
         int owner = TxnWords.node(txnId);
@@ -222,15 +228,35 @@ public final class StatusTable {
             long status = region.readLong(base + STATUS_OFFSET);
             return region.readLong(base + TXN_ID_OFFSET) == txnId ? status : GONE;
         }
+        long known = settled.find(txnId);
+        if (known != SettledStatuses.UNKNOWN) {
+            return known;
+        }
         Batch batch = fabric.batch();
         CompletableFuture<Long> idBefore = batch.readLong(region, base + TXN_ID_OFFSET);
         CompletableFuture<Long> status = batch.fence().readLong(region, base + STATUS_OFFSET);
         CompletableFuture<Long> idAfter = batch.fence().readLong(region, base + TXN_ID_OFFSET);
         try {
             batch.flushAndWait(); // refused on a fabric's own thread, as the synchronous reads were
-            return idBefore.join() == txnId && idAfter.join() == txnId ? status.join() : GONE;
+            if (idBefore.join() != txnId || idAfter.join() != txnId) {
+                return GONE;
+            }
+            settled.learn(txnId, status.join());
+            return status.join();
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException failure ? failure : e; // as the synchronous reads threw it
+        }
+    }
+
+    /**
+     * What the coordinator of another node's transaction {@code txnId} said of it: committed at
+     * {@code commitTime}. Reads of its status answer that from now on, without a round trip, as
+     * long as the entry is held; an id of this node's, or a time no commit takes, is ignored.
+     */
+    public void learnCommitted(long txnId, long commitTime) {
+        boolean aTime = commitTime >= 0 && commitTime < StatusTableDescriptor.PENDING_COMMIT_TIME;
+        if (aTime && TxnWords.isTxnId(txnId) && TxnWords.node(txnId) != node) {
+            settled.learn(txnId, StatusTableDescriptor.statusWord(TxnStatus.COMMITTED, commitTime));
         }
     }
 

@@ -31,8 +31,18 @@ public sealed interface OpsMessage {
         return new Header(in.getByte(), in.getLong());
     }
 
-    /** Coordinator to owner: run {@code op} ({@link Op#encode}) as operation {@code seq} of {@code txn}. */
-    record Request(long request, long txn, long beginTime, Isolation isolation, int seq, byte[] op) implements OpsMessage {
+    /**
+     * Coordinator to owner: run {@code op} ({@link Op#encode}) as operation {@code seq} of {@code
+     * txn}. {@code committed} carries the sender's recent commits the owner took part in, as pairs
+     * of id and commit time (docs/cluster-transactions.md, "Decisions carried"); often empty.
+     */
+    record Request(long request, long txn, long beginTime, Isolation isolation, int seq, byte[] op, long[] committed)
+            implements OpsMessage {
+        public Request {
+            if (committed.length % 2 != 0) {
+                throw new IllegalArgumentException("carried commits come in pairs of id and time, not " + committed.length + " words");
+            }
+        }
     }
 
     /** Owner to coordinator: what a request did. */
@@ -122,7 +132,7 @@ public sealed interface OpsMessage {
     static byte[] encode(OpsMessage message) {
         if (message instanceof Request r) {
             return new Wire.Writer().putByte(REQUEST).putLong(r.request()).putLong(r.txn()).putLong(r.beginTime())
-                    .putByte(r.isolation().ordinal()).putInt(r.seq()).putBytes(r.op()).bytes();
+                    .putByte(r.isolation().ordinal()).putInt(r.seq()).putBytes(r.op()).putLongs(r.committed()).bytes();
         }
         if (message instanceof Reply r) {
             Wire.Writer w = new Wire.Writer().putByte(REPLY).putLong(r.request());
@@ -166,7 +176,8 @@ public sealed interface OpsMessage {
      */
     static OpsMessage decode(int type, long request, Wire.Reader in) {
         return switch (type) {
-            case REQUEST -> new Request(request, in.getLong(), in.getLong(), Isolation.values()[in.getByte()], in.getInt(), in.getBytes());
+            case REQUEST -> new Request(request, in.getLong(), in.getLong(), Isolation.values()[in.getByte()], in.getInt(), in.getBytes(),
+                    in.getLongs());
             case NAME -> new Name(request, in.getByte(), in.getBoolean(), in.getString());
             case FORWARD -> new Forward(request, new Traversers(in.getLong(), in.getLong(), in.getLong(),
                     Isolation.values()[in.getByte()], in.getLong(), Chain.read(in), in.getInt(), in.getLongs(), in.getLongs()), getReports(in));

@@ -142,10 +142,14 @@ class OpCodecTest {
     @Test
     void requestsNamesAndEveryAnswerReadBackAsWritten() {
         byte[] op = Op.encode(new Op.Exists(ElementKind.VERTEX, 3L));
-        OpsMessage.Request request = (OpsMessage.Request) roundTrip(new OpsMessage.Request(77L, 5L, 6L, Isolation.SNAPSHOT, 4, op));
+        OpsMessage.Request request = (OpsMessage.Request) roundTrip(new OpsMessage.Request(77L, 5L, 6L, Isolation.SNAPSHOT, 4, op,
+                new long[] {11L, 12L, 13L, 14L}));
         assertEquals(List.of(77L, 5L, 6L, Isolation.SNAPSHOT, 4), List.of(request.request(), request.txn(), request.beginTime(),
                 request.isolation(), request.seq()));
         assertArrayEquals(op, request.op());
+        assertArrayEquals(new long[] {11L, 12L, 13L, 14L}, request.committed(), "the commits it carries, in pairs");
+        assertThrows(IllegalArgumentException.class, () -> new OpsMessage.Request(77L, 5L, 6L, Isolation.SNAPSHOT, 4, op, new long[] {11L}),
+                "an id without its time");
         assertEquals(new OpsMessage.Name(78L, 1, true, "person"), roundTrip(new OpsMessage.Name(78L, 1, true, "person")));
 
         for (OpsMessage.Answer answer : List.<OpsMessage.Answer>of(
